@@ -1,0 +1,64 @@
+"""Device backends: one runtime module per vendor, loaded lazily.
+
+Note [Backend interface]
+~~~~~~~~~~~~~~~~~~~~~~~~
+Every backend module (``cpu``, ``hip``, ``cuda``) exposes a class ``Runtime`` whose
+instances serve *one* device index.  ``load(kind)`` imports the module on first
+use and returns it; a GPU module whose vendor package, library or driver is missing
+raises ``BackendUnavailableError`` from ``probe()`` / ``Runtime(index)`` with a message
+naming what is missing -- never at ``import garray``.
+
+Module-level functions::
+
+    probe() -> int                 number of devices; raises BackendUnavailableError
+    availability() -> (bool, str)  (True, "N device(s)") or (False, reason); never raises
+
+``Runtime(index)`` attributes and methods (pointers are Python ints, sizes in bytes)::
+
+    kind: str                      "cpu" | "hip" | "cuda"
+    index: int
+    properties() -> dict           name, warp_size, multiprocessor_count,
+                                   shared_memory_per_block, total_memory, arch
+    malloc(nbytes) -> int          raises MemoryError when the device is out of memory
+    free(ptr) -> None
+    memcpy_htod(dst, src_host, nbytes, stream=None)
+    memcpy_dtoh(dst_host, src, nbytes, stream=None)
+    memcpy_dtod(dst, src, nbytes, stream=None)
+    memset(ptr, byte, nbytes, stream=None)
+    stream_create() -> handle;  stream_destroy(h);  stream_synchronize(h)
+    event_create() -> handle;  event_destroy(h);  event_record(h, stream=None)
+    event_synchronize(h);  event_elapsed_ms(start, end) -> float
+    synchronize()                  wait for all work on the device
+
+Copies with ``stream=None`` use the default stream and are synchronous with
+respect to the host.  Errors from the vendor runtime raise ``BackendError`` naming
+the call and the vendor's error name.
+"""
+
+import importlib
+
+from .._errors import BackendUnavailableError
+
+KINDS = ("cpu", "hip", "cuda")
+_modules = {}
+
+
+def load(kind):
+    """Import and return the backend module for ``kind`` (cached)."""
+    mod = _modules.get(kind)
+    if mod is None:
+        if kind not in KINDS:
+            raise ValueError(f"device: unknown device kind {kind!r}; expected one of {KINDS}")
+        mod = importlib.import_module(f"{__name__}.{kind}")
+        _modules[kind] = mod
+    return mod
+
+
+def availability(kind):
+    """(available, reason) for a backend kind; never raises."""
+    try:
+        return load(kind).availability()
+    except BackendUnavailableError as e:  # pragma: no cover - availability() catches
+        return False, str(e)
+    except Exception as e:  # a broken vendor install must not break `import garray`
+        return False, f"{kind}: {type(e).__name__}: {e}"
