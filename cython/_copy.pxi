@@ -1,0 +1,245 @@
+# Note [Copies between layouts]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# 1. _copy_into(dst, src): same dtype, same shape (src may broadcast with 0 strides).
+#    Adjacent axes that are contiguous in both arrays are merged first, so the
+#    common cases become one memcpy or one strided inner loop.
+# 2. If src and dst memory overlap (x[1:] = x[:-1]), src is first copied to a
+#    contiguous temporary: the result is as if src were read whole before writing.
+# 3. CPU device: garray's own strided loop below.  GPU devices: contiguous copies are
+#    one device-to-device memcpy; other layouts are staged through the host until
+#    the kernel system supplies a strided copy kernel (issue 3).
+# 4. Casts (astype, assignment of another dtype) convert on the host with NumPy's
+#    casting rules for now; issue 3 moves them onto the elementwise kernels.
+
+cdef int _collapse(int nd, Py_ssize_t* shape, Py_ssize_t* s1, Py_ssize_t* s2) noexcept nogil:
+    """Drop size-1 axes and merge axes contiguous in both stride sets; returns new nd."""
+    cdef int i, k = 0
+    for i in range(nd):
+        if shape[i] == 1:
+            continue
+        if k > 0 and s1[k - 1] == shape[i] * s1[i] and s2[k - 1] == shape[i] * s2[i]:
+            shape[k - 1] *= shape[i]
+            s1[k - 1] = s1[i]
+            s2[k - 1] = s2[i]
+            continue
+        shape[k] = shape[i]
+        s1[k] = s1[i]
+        s2[k] = s2[i]
+        k += 1
+    return k
+
+
+cdef void _strided_copy(char* dst, Py_ssize_t* ds, const char* src, Py_ssize_t* ss,
+                        Py_ssize_t* shape, int nd, Py_ssize_t itemsize) noexcept nogil:
+    """Copy an nd block of itemsize elements between two strided layouts (host memory)."""
+    cdef Py_ssize_t idx[MAX_NDIM]
+    cdef Py_ssize_t i, n, dst_step, src_step
+    cdef int k
+    if nd == 0:
+        memcpy(dst, src, itemsize)
+        return
+    n = shape[nd - 1]
+    dst_step = ds[nd - 1]
+    src_step = ss[nd - 1]
+    if nd == 1 and dst_step == itemsize and src_step == itemsize:
+        memcpy(dst, src, n * itemsize)
+        return
+    for k in range(nd):
+        idx[k] = 0
+    while True:
+        if dst_step == itemsize and src_step == itemsize:
+            memcpy(dst, src, n * itemsize)
+        elif itemsize == 8:
+            for i in range(n):
+                (<int64_t*>(dst + i * dst_step))[0] = (<const int64_t*>(src + i * src_step))[0]
+        elif itemsize == 4:
+            for i in range(n):
+                (<int*>(dst + i * dst_step))[0] = (<const int*>(src + i * src_step))[0]
+        elif itemsize == 1:
+            for i in range(n):
+                dst[i * dst_step] = src[i * src_step]
+        else:
+            for i in range(n):
+                memcpy(dst + i * dst_step, src + i * src_step, itemsize)
+        k = nd - 2
+        while k >= 0:
+            idx[k] += 1
+            dst += ds[k]
+            src += ss[k]
+            if idx[k] < shape[k]:
+                break
+            dst -= ds[k] * shape[k]
+            src -= ss[k] * shape[k]
+            idx[k] = 0
+            k -= 1
+        if k < 0:
+            return
+
+
+cdef void _extent(ndarray a, intptr_t* lo, intptr_t* hi) noexcept:
+    """Byte range [lo, hi) touched by a (non-empty) array."""
+    cdef int i
+    cdef intptr_t l = a._ptr, h = a._ptr
+    for i in range(a._nd):
+        if a._strides[i] > 0:
+            h += a._strides[i] * (a._shape[i] - 1)
+        else:
+            l += a._strides[i] * (a._shape[i] - 1)
+    lo[0] = l
+    hi[0] = h + a._itemsize
+
+
+cdef bint _overlap(ndarray a, ndarray b) noexcept:
+    cdef intptr_t alo, ahi, blo, bhi
+    if a._size == 0 or b._size == 0 or a._device is not b._device:
+        return False
+    _extent(a, &alo, &ahi)
+    _extent(b, &blo, &bhi)
+    return alo < bhi and blo < ahi
+
+
+cdef int _copy_into(ndarray dst, ndarray src) except -1:
+    """dst[...] = src for equal dtype and shape, any strides, same device."""
+    cdef Py_ssize_t shape[MAX_NDIM]
+    cdef Py_ssize_t ds[MAX_NDIM]
+    cdef Py_ssize_t ss[MAX_NDIM]
+    cdef int i, nd
+    if dst._size == 0:
+        return 0
+    if _overlap(dst, src):
+        src = _copy_array(src)
+    if not dst._is_cpu:
+        return _copy_into_gpu(dst, src)
+    for i in range(dst._nd):
+        shape[i] = dst._shape[i]
+        ds[i] = dst._strides[i]
+        ss[i] = src._strides[i]
+    nd = _collapse(dst._nd, shape, ds, ss)
+    with nogil:
+        _strided_copy(<char*>dst._ptr, ds, <const char*>src._ptr, ss, shape, nd, dst._itemsize)
+    return 0
+
+
+cdef int _copy_into_gpu(ndarray dst, ndarray src) except -1:
+    rt = dst._device.runtime
+    if (dst._flags & FLAG_C) and (src._flags & FLAG_C):
+        rt.memcpy_dtod(dst._ptr, src._ptr, dst._size * dst._itemsize)
+        return 0
+    _upload_into(dst, _to_numpy(src, True))
+    return 0
+
+
+cdef object _host_view(ndarray a):
+    """A NumPy array sharing the memory of a CPU-device array (keeps ``a`` alive)."""
+    cdef _HostBuffer hb = _HostBuffer.__new__(_HostBuffer)
+    hb.array = a
+    hb._iface = {
+        "version": 3,
+        "data": (a._ptr, bool(a._flags & FLAG_READONLY)),
+        "shape": a.shape,
+        "strides": a.strides,
+        "typestr": a._dtype.str,
+    }
+    return numpy.asarray(hb)
+
+
+cdef object _to_numpy(ndarray a, bint copy):
+    """The array's values as a NumPy array on the host (a copy if ``copy`` or GPU)."""
+    cdef intptr_t lo, hi
+    if a._is_cpu:
+        h = _host_view(a)
+        return h.copy() if copy else h
+    out = numpy.empty(a.shape, a._dtype)
+    if a._size == 0:
+        return out
+    rt = a._device.runtime
+    if a._flags & FLAG_C:
+        rt.memcpy_dtoh(out.ctypes.data, a._ptr, a._size * a._itemsize)
+        return out
+    # Stage the touched byte range, then let NumPy gather it on the host.
+    _extent(a, &lo, &hi)
+    raw = numpy.empty(hi - lo, numpy.uint8)
+    rt.memcpy_dtoh(raw.ctypes.data, lo, hi - lo)
+    view = numpy.lib.stride_tricks.as_strided(
+        raw[a._ptr - lo:].view(a._dtype) if a._itemsize else raw, a.shape, a.strides)
+    out[...] = view
+    return out
+
+
+cdef int _upload_into(ndarray dst, object h) except -1:
+    """dst[...] = h, h a host NumPy array of dst's dtype broadcastable to dst.shape."""
+    cdef intptr_t lo, hi
+    cdef ndarray hv
+    if dst._size == 0:
+        return 0
+    if dst._is_cpu:
+        hv = _wrap_numpy(h, dst._device, False)
+        _copy_into(dst, _broadcast_view(hv, dst._shape, dst._nd, "value"))
+        return 0
+    rt = dst._device.runtime
+    if dst._flags & FLAG_C:
+        hc = numpy.ascontiguousarray(numpy.broadcast_to(h, dst.shape))
+        rt.memcpy_htod(dst._ptr, hc.ctypes.data, dst._size * dst._itemsize)
+        return 0
+    _extent(dst, &lo, &hi)
+    raw = numpy.empty(hi - lo, numpy.uint8)
+    rt.memcpy_dtoh(raw.ctypes.data, lo, hi - lo)
+    view = numpy.lib.stride_tricks.as_strided(raw[dst._ptr - lo:].view(dst._dtype),
+                                              dst.shape, dst.strides)
+    view[...] = h
+    rt.memcpy_htod(lo, raw.ctypes.data, hi - lo)
+    return 0
+
+
+cdef ndarray _copy_array(ndarray a):
+    """A C-contiguous copy of ``a`` on its device."""
+    cdef ndarray r = _new_array(a._dtype, a._nd, a._shape, a._device)
+    _copy_into(r, a)
+    return r
+
+
+cdef ndarray _transfer(ndarray a, object device):
+    """A copy of ``a`` on another device (through the host)."""
+    cdef ndarray r = _new_array(a._dtype, a._nd, a._shape, device)
+    if r._size == 0:
+        return r
+    if a._is_cpu and not r._is_cpu and (a._flags & FLAG_C):
+        device.runtime.memcpy_htod(r._ptr, a._ptr, r._size * r._itemsize)
+        return r
+    _upload_into(r, _to_numpy(a, not a._is_cpu))
+    return r
+
+
+cdef ndarray _astype(ndarray a, object dtype, object copy, object device):
+    cdef ndarray r
+    dev = a._device if device is None else _resolve_device(device)
+    if dev is not a._device:
+        a = _transfer(a, dev)
+        if dtype is a._dtype:
+            return a
+    if dtype is a._dtype:
+        return _copy_array(a) if copy else a
+    r = _new_array(dtype, a._nd, a._shape, dev)
+    _upload_into(r, _to_numpy(a, False).astype(dtype))   # host cast until issue 3
+    return r
+
+
+cdef int _assign(ndarray dst, object value) except -1:
+    """dst[...] = value: a garray array (broadcast, cast) or anything NumPy reads."""
+    cdef ndarray src
+    if isinstance(value, ndarray):
+        src = <ndarray>value
+        if src._device is not dst._device:
+            raise ValueError(f"value: array on {src._device} cannot be assigned into an "
+                             f"array on {dst._device}; use to_device() first")
+        if src._dtype is not dst._dtype:
+            src = _astype(src, dst._dtype, False, None)
+        _copy_into(dst, _broadcast_view(src, dst._shape, dst._nd, "value"))
+        return 0
+    h = numpy.asarray(value, dtype=dst._dtype)
+    if h.ndim > dst._nd or any(s != 1 and s != t for s, t in
+                                zip(reversed(h.shape), reversed(dst.shape))):
+        raise ValueError(f"could not broadcast input array from shape {h.shape} into "
+                         f"shape {dst.shape}")
+    _upload_into(dst, h)
+    return 0

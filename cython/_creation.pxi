@@ -1,0 +1,248 @@
+# Creation hot paths: empty, asarray and the fills.  The slower, rarer creation
+# functions (arange, linspace, eye, meshgrid, tril/triu) are in garray/_creation.py.
+
+cdef ndarray _wrap_numpy(object h, object device, bint readonly):
+    """A CPU-device array sharing the memory of NumPy array ``h`` (kept alive)."""
+    cdef ndarray r = ndarray.__new__(ndarray)
+    cdef int i
+    cdef object dt = h.dtype
+    r._nd = h.ndim
+    if r._nd > MAX_NDIM:
+        raise ValueError(f"at most {MAX_NDIM} dimensions are supported, got {r._nd}")
+    for i, (n, s) in enumerate(zip(h.shape, h.strides)):
+        r._shape[i] = n
+        r._strides[i] = s
+    r._dtype = _code_dtype[_code_of[dt]] if dt in _code_of else _norm_dtype(dt)
+    r._code = _code_of[r._dtype]
+    r._itemsize = dt.itemsize
+    r._device = device
+    r._is_cpu = True
+    r._ptr = h.__array_interface__["data"][0]
+    r._base = h
+    if readonly or not h.flags.writeable:
+        r._flags = FLAG_READONLY
+    _update_flags(r)
+    return r
+
+
+cdef int _fill_contig(ndarray a, object value) except -1:
+    """Fill a C-contiguous array with one scalar (value already of a's dtype)."""
+    cdef Py_ssize_t nbytes = a._size * a._itemsize, done, n
+    cdef char* p = <char*>a._ptr
+    h = numpy.asarray(value, dtype=a._dtype)
+    if a._size == 0:
+        return 0
+    if not a._is_cpu:
+        if not h.any():
+            a._device.runtime.memset(a._ptr, 0, nbytes)
+        else:
+            _upload_into(a, h)
+        return 0
+    raw = h.tobytes()
+    memcpy(p, <char*>raw, a._itemsize)
+    done = a._itemsize
+    with nogil:   # double the filled prefix until the buffer is full
+        while done < nbytes:
+            n = done if 2 * done <= nbytes else nbytes - done
+            memcpy(p + done, p, n)
+            done += n
+    return 0
+
+
+def empty(shape, *, dtype=None, device=None):
+    """An uninitialised array. See also numpy.empty.
+
+    >>> garray.empty((2, 3), dtype=garray.float32).shape
+    (2, 3)
+    """
+    cdef ndarray a = ndarray.__new__(ndarray)
+    cdef int nd
+    if type(shape) is int:
+        if <Py_ssize_t>shape < 0:
+            raise ValueError(f"shape: negative dimensions are not allowed, got {shape}")
+        a._shape[0] = shape
+        nd = 1
+    else:
+        nd = _read_shape(shape, a._shape, "shape")
+    _init_owner(a, _float64 if dtype is None else _norm_dtype(dtype), nd,
+                _resolve_device(device))
+    return a
+
+
+def zeros(shape, *, dtype=None, device=None):
+    """An array of zeros. See also numpy.zeros."""
+    cdef ndarray a = empty(shape, dtype=dtype, device=device)
+    if a._size:
+        if a._is_cpu:
+            memset(<void*>a._ptr, 0, a._size * a._itemsize)
+        else:
+            a._device.runtime.memset(a._ptr, 0, a._size * a._itemsize)
+    return a
+
+
+def ones(shape, *, dtype=None, device=None):
+    """An array of ones. See also numpy.ones."""
+    cdef ndarray a = empty(shape, dtype=dtype, device=device)
+    _fill_contig(a, 1)
+    return a
+
+
+cdef object _scalar_dtype(object v, str argname):
+    if isinstance(v, ndarray):
+        return (<ndarray>v)._dtype
+    if isinstance(v, bool) or isinstance(v, numpy.bool_):
+        return _code_dtype[0]
+    if isinstance(v, int):
+        return _dtypes.DTYPES[4]
+    if isinstance(v, float):
+        return _float64
+    if isinstance(v, complex):
+        return _dtypes.DTYPES[12]
+    if isinstance(v, numpy.generic):
+        return _norm_dtype(v.dtype)
+    raise TypeError(f"{argname}: expected a Python or NumPy scalar, got {type(v).__name__}")
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    """An array filled with ``fill_value``; dtype inferred from it when not given.
+
+    See also numpy.full.
+    """
+    if isinstance(fill_value, ndarray):
+        if (<ndarray>fill_value)._size != 1:
+            raise ValueError("fill_value: must be a scalar or a one-element array")
+        if device is None:
+            device = (<ndarray>fill_value)._device
+        fill_value = (<ndarray>fill_value).item()
+    cdef object dt = _scalar_dtype(fill_value, "fill_value") if dtype is None else _norm_dtype(dtype)
+    cdef ndarray a = empty(shape, dtype=dt, device=device)
+    _fill_contig(a, fill_value)
+    return a
+
+
+cdef ndarray _like(ndarray x, object dtype, object device):
+    return empty(x.shape, dtype=x._dtype if dtype is None else dtype,
+                 device=x._device if device is None else device)
+
+
+def empty_like(x, /, *, dtype=None, device=None):
+    """An uninitialised array with the shape (and dtype, device) of ``x``."""
+    return _like(_require_array(x, "x"), dtype, device)
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    """Zeros with the shape (and dtype, device) of ``x``. See also numpy.zeros_like."""
+    cdef ndarray x_ = _require_array(x, "x")
+    return zeros(x_.shape, dtype=x_._dtype if dtype is None else dtype,
+                 device=x_._device if device is None else device)
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    """Ones with the shape (and dtype, device) of ``x``. See also numpy.ones_like."""
+    cdef ndarray a = _like(_require_array(x, "x"), dtype, device)
+    _fill_contig(a, 1)
+    return a
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    """``fill_value`` with the shape (and dtype, device) of ``x``."""
+    cdef ndarray x_ = _require_array(x, "x")
+    return full(x_.shape, fill_value, dtype=x_._dtype if dtype is None else dtype,
+                device=x_._device if device is None else device)
+
+
+cdef ndarray _require_array(object x, str argname):
+    if isinstance(x, ndarray):
+        return <ndarray>x
+    raise TypeError(f"{argname}: expected a garray.ndarray, got {type(x).__name__}")
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    """Convert ``obj`` to a garray array.
+
+    ``obj``: a garray array, a NumPy array or scalar, a (nested) sequence, a Python
+    scalar, an object with ``__dlpack__`` or the buffer protocol.  ``copy=True``
+    always copies; ``copy=False`` never does and raises ValueError when it would have
+    to; ``None`` copies only when needed.  On the CPU device a NumPy array of a
+    supported dtype is wrapped without copying, as ``numpy.asarray`` does.
+
+    >>> garray.asarray([1, 2, 3]).dtype
+    dtype('int64')
+
+    See also numpy.asarray.
+    """
+    cdef ndarray a
+    cdef object dt = None if dtype is None else _norm_dtype(dtype)
+    if isinstance(obj, ndarray):
+        a = <ndarray>obj
+        dev = a._device if device is None else _resolve_device(device)
+        if (dt is None or dt is a._dtype) and dev is a._device:
+            return _copy_array(a) if copy else a
+        if copy is False:
+            raise ValueError("copy=False: converting the array to another "
+                             f"{'device' if dev is not a._device else 'dtype'} needs a copy")
+        return _astype(a, a._dtype if dt is None else dt, True, dev)
+    dev = _resolve_device(device)
+    if isinstance(obj, numpy.ndarray):
+        h = obj
+    elif (not isinstance(obj, (list, tuple, int, float, complex, bool, numpy.generic))
+          and hasattr(obj, "__dlpack__")):
+        a = from_dlpack(obj, copy=copy)
+        return asarray(a, dtype=dt, device=dev, copy=False if copy is False else None)
+    else:
+        if copy is False and not isinstance(obj, numpy.generic):
+            raise ValueError(f"copy=False: converting a {type(obj).__name__} to an array "
+                             f"needs a copy")
+        try:
+            h = numpy.asarray(obj, dtype=dt)
+        except OverflowError as e:
+            raise OverflowError(f"obj: {e}") from None
+        if dt is None and h.dtype not in _code_of:
+            h = numpy.asarray(h, dtype=_norm_obj_dtype(h))
+        copy = False   # h is a fresh host array (or scalar): no second copy needed
+    if dt is None:
+        dt = _norm_obj_dtype(h)
+    if h.dtype != dt or not h.dtype.isnative:
+        if copy is False:
+            raise ValueError(f"copy=False: converting {h.dtype} to {dt} needs a copy")
+        h = h.astype(dt)
+        copy = False
+    if dev.kind == "cpu" and not copy and h.ndim <= MAX_NDIM:
+        return _wrap_numpy(h, dev, False)
+    if copy is False:
+        raise ValueError(f"copy=False: moving host data to {dev} needs a copy")
+    a = empty(h.shape, dtype=dt, device=dev)
+    _upload_into(a, h)
+    return a
+
+
+cdef object _norm_obj_dtype(object h):
+    try:
+        return _norm_dtype(h.dtype)
+    except TypeError:
+        raise TypeError(f"obj: garray does not support arrays of dtype {h.dtype}; "
+                        f"supported: {', '.join(_dtypes.dtype_name(d) for d in _dtypes.DTYPES)}"
+                        ) from None
+
+
+def asnumpy(a, stream=None):
+    """A NumPy copy of ``a`` on the host; non-garray inputs go through numpy.asarray.
+
+    See also ``ndarray.get``.
+    """
+    if isinstance(a, ndarray):
+        return _to_numpy(<ndarray>a, True)
+    return numpy.asarray(a)
+
+
+cdef object _float64 = None
+cdef tuple _code_dtype = ()
+
+def _init_tables():
+    global _float64, _code_dtype
+    _code_dtype = tuple(_dtypes.DTYPES)
+    _float64 = _code_dtype[10]
+    for i, d in enumerate(_code_dtype):
+        _code_of[d] = i
+
+_init_tables()

@@ -1,0 +1,255 @@
+# DLPack (https://dmlc.github.io/dlpack/): zero-copy exchange with NumPy, PyTorch,
+# JAX, CuPy.  Export: __dlpack__ builds a (versioned when asked) managed tensor
+# that keeps the array alive; import: from_dlpack wraps the producer's memory and
+# calls its deleter when the last garray view of it dies.
+from cpython.pycapsule cimport (PyCapsule_New, PyCapsule_IsValid, PyCapsule_GetPointer,
+                                PyCapsule_SetName)
+from cpython.ref cimport Py_DECREF, PyObject
+from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
+
+cdef extern from *:
+    """
+    typedef struct { int32_t device_type; int32_t device_id; } garray_DLDevice;
+    typedef struct { uint8_t code; uint8_t bits; uint16_t lanes; } garray_DLDataType;
+    typedef struct {
+        void* data; garray_DLDevice device; int32_t ndim; garray_DLDataType dtype;
+        int64_t* shape; int64_t* strides; uint64_t byte_offset;
+    } garray_DLTensor;
+    typedef struct garray_DLManagedTensor {
+        garray_DLTensor dl_tensor; void* manager_ctx;
+        void (*deleter)(struct garray_DLManagedTensor*);
+    } garray_DLManagedTensor;
+    typedef struct { uint32_t major; uint32_t minor; } garray_DLPackVersion;
+    typedef struct garray_DLManagedTensorVersioned {
+        garray_DLPackVersion version; void* manager_ctx;
+        void (*deleter)(struct garray_DLManagedTensorVersioned*);
+        uint64_t flags; garray_DLTensor dl_tensor;
+    } garray_DLManagedTensorVersioned;
+    """
+    ctypedef struct garray_DLDevice:
+        int32_t device_type
+        int32_t device_id
+    ctypedef struct garray_DLDataType:
+        uint8_t code
+        uint8_t bits
+        uint16_t lanes
+    ctypedef struct garray_DLTensor:
+        void* data
+        garray_DLDevice device
+        int32_t ndim
+        garray_DLDataType dtype
+        int64_t* shape
+        int64_t* strides
+        uint64_t byte_offset
+    ctypedef struct garray_DLManagedTensor:
+        garray_DLTensor dl_tensor
+        void* manager_ctx
+        void (*deleter)(garray_DLManagedTensor*) noexcept nogil
+    ctypedef struct garray_DLPackVersion:
+        uint32_t major
+        uint32_t minor
+    ctypedef struct garray_DLManagedTensorVersioned:
+        garray_DLPackVersion version
+        void* manager_ctx
+        void (*deleter)(garray_DLManagedTensorVersioned*) noexcept nogil
+        uint64_t flags
+        garray_DLTensor dl_tensor
+
+cdef enum:
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLROCM = 10
+    DL_READ_ONLY = 1
+
+# dtype code -> (DLPack type code, bits)
+cdef int[13][2] _DL_TYPES = [[6, 8], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [1, 16],
+                             [1, 32], [1, 64], [2, 32], [2, 64], [5, 64], [5, 128]]
+_DL_KIND = {"cpu": kDLCPU, "cuda": kDLCUDA, "hip": kDLROCM}
+
+
+cdef tuple _dlpack_device(ndarray a):
+    return (_DL_KIND[a._device.kind], a._device.index)
+
+
+cdef void _fill_dltensor(garray_DLTensor* t, ndarray a, int64_t* shape_strides) noexcept:
+    cdef int i
+    t.data = <void*>a._ptr
+    t.device.device_type = _DL_KIND_C(a)
+    t.device.device_id = a._device.index
+    t.ndim = a._nd
+    t.dtype.code = _DL_TYPES[a._code][0]
+    t.dtype.bits = _DL_TYPES[a._code][1]
+    t.dtype.lanes = 1
+    t.shape = shape_strides
+    t.strides = shape_strides + a._nd
+    t.byte_offset = 0
+    for i in range(a._nd):
+        shape_strides[i] = a._shape[i]
+        shape_strides[a._nd + i] = a._strides[i] // a._itemsize
+
+
+cdef int _DL_KIND_C(ndarray a) noexcept:
+    if a._is_cpu:
+        return kDLCPU
+    return kDLCUDA if a._device.kind == "cuda" else kDLROCM
+
+
+cdef void _deleter_unversioned(garray_DLManagedTensor* m) noexcept nogil:
+    with gil:
+        Py_DECREF(<object>m.manager_ctx)
+    free(m)
+
+
+cdef void _deleter_versioned(garray_DLManagedTensorVersioned* m) noexcept nogil:
+    with gil:
+        Py_DECREF(<object>m.manager_ctx)
+    free(m)
+
+
+cdef void _capsule_unversioned(object cap) noexcept:
+    cdef garray_DLManagedTensor* m
+    if PyCapsule_IsValid(cap, b"dltensor"):   # never consumed
+        m = <garray_DLManagedTensor*>PyCapsule_GetPointer(cap, b"dltensor")
+        m.deleter(m)
+
+
+cdef void _capsule_versioned(object cap) noexcept:
+    cdef garray_DLManagedTensorVersioned* m
+    if PyCapsule_IsValid(cap, b"dltensor_versioned"):
+        m = <garray_DLManagedTensorVersioned*>PyCapsule_GetPointer(cap, b"dltensor_versioned")
+        m.deleter(m)
+
+
+cdef object _to_dlpack(ndarray a, object stream, object max_version, object dl_device,
+                       object copy):
+    cdef garray_DLManagedTensor* m
+    cdef garray_DLManagedTensorVersioned* mv
+    cdef size_t extra = 2 * a._nd * sizeof(int64_t)
+    if dl_device is not None and tuple(dl_device) != _dlpack_device(a):
+        if copy is False:
+            raise BufferError(f"dl_device: {dl_device} differs from the array's device "
+                              f"{_dlpack_device(a)} and copy=False")
+        target = {kDLCPU: "cpu", kDLCUDA: "cuda", kDLROCM: "hip"}.get(dl_device[0])
+        if target is None:
+            raise BufferError(f"dl_device: unsupported device type {dl_device[0]}")
+        a = _transfer(a, Device(target, dl_device[1]))
+    elif copy:
+        a = _copy_array(a)
+    owner = a
+    if max_version is not None and tuple(max_version)[0] >= 1:
+        mv = <garray_DLManagedTensorVersioned*>malloc(sizeof(garray_DLManagedTensorVersioned) + extra)
+        if mv == NULL:
+            raise MemoryError()
+        mv.version.major = 1
+        mv.version.minor = 0
+        mv.flags = DL_READ_ONLY if a._flags & FLAG_READONLY else 0
+        _fill_dltensor(&mv.dl_tensor, a, <int64_t*>(mv + 1))
+        mv.manager_ctx = <void*>owner
+        mv.deleter = _deleter_versioned
+        Py_INCREF(owner)
+        return PyCapsule_New(mv, b"dltensor_versioned", _capsule_versioned)
+    if a._flags & FLAG_READONLY:
+        raise BufferError("__dlpack__: a read-only array needs a DLPack >= 1.0 consumer "
+                          "(max_version=(1, 0)) to carry the read-only flag")
+    m = <garray_DLManagedTensor*>malloc(sizeof(garray_DLManagedTensor) + extra)
+    if m == NULL:
+        raise MemoryError()
+    _fill_dltensor(&m.dl_tensor, a, <int64_t*>(m + 1))
+    m.manager_ctx = <void*>owner
+    m.deleter = _deleter_unversioned
+    Py_INCREF(owner)
+    return PyCapsule_New(m, b"dltensor", _capsule_unversioned)
+
+
+cdef class _DLPackOwner:
+    """Keeps an imported DLPack tensor alive; calls the producer's deleter at the end."""
+    cdef void* _m
+    cdef bint _versioned
+    cdef object _capsule
+
+    def __dealloc__(self):
+        if self._m == NULL:
+            return
+        if self._versioned:
+            if (<garray_DLManagedTensorVersioned*>self._m).deleter != NULL:
+                (<garray_DLManagedTensorVersioned*>self._m).deleter(
+                    <garray_DLManagedTensorVersioned*>self._m)
+        elif (<garray_DLManagedTensor*>self._m).deleter != NULL:
+            (<garray_DLManagedTensor*>self._m).deleter(<garray_DLManagedTensor*>self._m)
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """A garray array sharing the memory of any DLPack producer (NumPy, PyTorch ...).
+
+    ``copy=True`` copies; ``device=`` moves it after import.  See also numpy.from_dlpack.
+    """
+    cdef garray_DLTensor* t
+    cdef _DLPackOwner owner
+    cdef ndarray r
+    cdef int i
+    cdef bint readonly = False
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"x: {type(x).__name__} does not support the DLPack protocol "
+                        f"(no __dlpack__ method)")
+    try:
+        cap = x.__dlpack__(max_version=(1, 0))
+    except TypeError:
+        cap = x.__dlpack__()
+    owner = _DLPackOwner.__new__(_DLPackOwner)
+    if PyCapsule_IsValid(cap, b"dltensor_versioned"):
+        owner._m = PyCapsule_GetPointer(cap, b"dltensor_versioned")
+        owner._versioned = True
+        PyCapsule_SetName(cap, b"used_dltensor_versioned")
+        t = &(<garray_DLManagedTensorVersioned*>owner._m).dl_tensor
+        readonly = ((<garray_DLManagedTensorVersioned*>owner._m).flags & DL_READ_ONLY) != 0
+        if (<garray_DLManagedTensorVersioned*>owner._m).version.major > 1:
+            raise BufferError("x: DLPack major version > 1 is not supported")
+    elif PyCapsule_IsValid(cap, b"dltensor"):
+        owner._m = PyCapsule_GetPointer(cap, b"dltensor")
+        PyCapsule_SetName(cap, b"used_dltensor")
+        t = &(<garray_DLManagedTensor*>owner._m).dl_tensor
+    else:
+        raise TypeError("x: __dlpack__ did not return a DLPack capsule")
+    if t.device.device_type in (kDLCPU, kDLCUDAHost):
+        src_dev = Device("cpu")
+    elif t.device.device_type == kDLCUDA:
+        src_dev = Device("cuda", t.device.device_id)
+    elif t.device.device_type == kDLROCM:
+        src_dev = Device("hip", t.device.device_id)
+    else:
+        raise BufferError(f"x: unsupported DLPack device type {t.device.device_type}")
+    code = None
+    for i in range(13):
+        if _DL_TYPES[i][0] == t.dtype.code and _DL_TYPES[i][1] == t.dtype.bits:
+            code = i
+    if code is None or t.dtype.lanes != 1:
+        raise TypeError(f"x: unsupported DLPack dtype (code {t.dtype.code}, "
+                        f"bits {t.dtype.bits}, lanes {t.dtype.lanes})")
+    if t.ndim > MAX_NDIM:
+        raise ValueError(f"x: at most {MAX_NDIM} dimensions are supported")
+    r = ndarray.__new__(ndarray)
+    r._nd = t.ndim
+    r._dtype = _code_dtype[code]
+    r._code = code
+    r._itemsize = r._dtype.itemsize
+    r._device = src_dev
+    r._is_cpu = src_dev.kind == "cpu"
+    r._ptr = <intptr_t>t.data + <intptr_t>t.byte_offset
+    r._base = owner
+    for i in range(t.ndim):
+        r._shape[i] = t.shape[i]
+    if t.strides == NULL:
+        _set_c_strides(r)
+    else:
+        for i in range(t.ndim):
+            r._strides[i] = t.strides[i] * r._itemsize
+    r._flags = FLAG_READONLY if readonly else 0
+    _update_flags(r)
+    if device is not None and _resolve_device(device) is not src_dev:
+        if copy is False:
+            raise ValueError(f"copy=False: moving the data to {device} needs a copy")
+        return _transfer(r, _resolve_device(device))
+    if copy:
+        return _copy_array(r)
+    return r

@@ -1,0 +1,101 @@
+# Note [Basic indexing]
+# ~~~~~~~~~~~~~~~~~~~~~
+# 1. The key becomes a tuple of ints, slices, Ellipsis and None (0-d integer arrays
+#    and NumPy integers count as ints through __index__).
+# 2. One pass counts the axes the key consumes, so the Ellipsis expands to the rest;
+#    a second pass builds the view's shape/strides and moves the data pointer.
+# 3. Out-of-range integers raise IndexError (garray never wraps silently), a zero
+#    slice step ValueError, too many indices IndexError, as NumPy does.
+# 4. Integer-array and boolean-array keys (advanced indexing) raise IndexError for
+#    now, naming the case: they need the gather/scatter kernels.
+from cpython.slice cimport PySlice_Unpack, PySlice_AdjustIndices
+
+cdef object _ellipsis = Ellipsis
+
+
+cdef inline bint _is_int_key(object k):
+    return type(k) is int or (not isinstance(k, (bool, numpy.bool_, ndarray)) and
+                              isinstance(k, (int, numpy.integer)))
+
+
+cdef ndarray _basic_index(ndarray a, object key):
+    cdef ndarray r
+    cdef Py_ssize_t start, stop, step, n, idx
+    cdef int consumed = 0, i, ax = 0, out = 0, n_ell = 0
+    cdef tuple keys
+    if type(key) is tuple:
+        keys = <tuple>key
+    else:
+        keys = (key,)
+    for k in keys:
+        if k is None:
+            continue
+        if k is _ellipsis:
+            n_ell += 1
+            continue
+        if type(k) is slice or _is_int_key(k):
+            consumed += 1
+            continue
+        if isinstance(k, ndarray) and (<ndarray>k)._nd == 0 and 1 <= (<ndarray>k)._code <= 8:
+            consumed += 1
+            continue
+        _bad_key(k)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if consumed > a._nd:
+        raise IndexError(f"too many indices for array: array is {a._nd}-dimensional, "
+                         f"but {consumed} were indexed")
+    if a._nd - consumed + len(keys) - n_ell > MAX_NDIM:
+        raise IndexError(f"the index makes more than {MAX_NDIM} dimensions")
+    r = _view(a)
+    for k in keys:
+        if type(k) is slice:
+            if PySlice_Unpack(k, &start, &stop, &step) < 0:
+                raise
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
+            n = PySlice_AdjustIndices(a._shape[ax], &start, &stop, step)
+            if n:
+                r._ptr += start * a._strides[ax]
+            r._shape[out] = n
+            r._strides[out] = a._strides[ax] * step
+            out += 1
+            ax += 1
+        elif k is None:
+            r._shape[out] = 1
+            r._strides[out] = 0
+            out += 1
+        elif k is _ellipsis:
+            for i in range(a._nd - consumed):
+                r._shape[out] = a._shape[ax]
+                r._strides[out] = a._strides[ax]
+                out += 1
+                ax += 1
+        else:
+            idx = operator.index(k)
+            n = a._shape[ax]
+            if idx < -n or idx >= n:
+                raise IndexError(f"index {idx} is out of bounds for axis {ax} with size {n}")
+            if idx < 0:
+                idx += n
+            r._ptr += idx * a._strides[ax]
+            ax += 1
+    while ax < a._nd:
+        r._shape[out] = a._shape[ax]
+        r._strides[out] = a._strides[ax]
+        out += 1
+        ax += 1
+    r._nd = out
+    _update_flags(r)
+    return r
+
+
+cdef int _bad_key(object k) except -1:
+    if isinstance(k, (bool, numpy.bool_)):
+        raise IndexError("boolean scalar indices are not supported yet (advanced indexing)")
+    if isinstance(k, (ndarray, numpy.ndarray, list)):
+        raise IndexError("integer and boolean array indices are not supported yet "
+                         "(advanced indexing); only integers, slices (`:`), ellipsis "
+                         "(`...`) and None are valid indices")
+    raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid "
+                     f"indices, got {type(k).__name__}")

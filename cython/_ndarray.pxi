@@ -1,0 +1,587 @@
+# Note [ndarray layout]
+# ~~~~~~~~~~~~~~~~~~~~~
+# 1. Shape and strides (in bytes, as NumPy) are C arrays inside the object: a view
+#    costs one allocation.  ``_ptr`` is the address of element 0 on the array's
+#    device (a device pointer for GPUs), so a view only moves ``_ptr``.
+# 2. Ownership: an array that allocated its memory holds ``_pool`` and returns the
+#    block in __dealloc__.  A view holds the owner in ``_base`` (never a chain of
+#    views); an array wrapping foreign memory (a NumPy array, a DLPack capsule)
+#    holds the exporter in ``_base`` and no pool.
+# 3. ``_flags`` caches C/F contiguity; every constructor of shape/strides calls
+#    _update_flags.  READONLY is inherited by views.
+
+cdef enum:
+    MAX_NDIM = 32
+    FLAG_C = 1
+    FLAG_F = 2
+    FLAG_READONLY = 4
+
+_implicit_transfer = [os.environ.get("GARRAY_IMPLICIT_TRANSFER", "allow").strip().lower()]
+if _implicit_transfer[0] not in ("allow", "raise", "warn"):
+    _implicit_transfer[0] = "allow"
+
+
+def set_implicit_transfer(mode):
+    """How implicit GPU -> host conversions (``numpy.asarray(x)``) behave.
+
+    ``"allow"`` (default) copies to the host, as JAX does, so SciPy/matplotlib
+    fallbacks work; ``"warn"`` copies and warns; ``"raise"`` raises ``TypeError``
+    naming ``garray.asnumpy`` (CuPy's behaviour), for finding hidden transfers.
+    ``GARRAY_IMPLICIT_TRANSFER`` sets the initial mode.  Returns the previous mode.
+    """
+    if mode not in ("allow", "raise", "warn"):
+        raise ValueError(f"mode: expected 'allow', 'warn' or 'raise', got {mode!r}")
+    old = _implicit_transfer[0]
+    _implicit_transfer[0] = mode
+    return old
+
+
+cdef object _dtype_cache = {}
+
+cdef object _norm_dtype(object dtype):
+    cdef object d
+    try:
+        d = _dtype_cache.get(dtype)
+    except TypeError:
+        return _dtypes.normalize_dtype(dtype)
+    if d is None:
+        d = _dtypes.normalize_dtype(dtype)
+        _dtype_cache[dtype] = d
+    return d
+
+cdef object _code_of = {}
+
+cdef inline int _dtype_code(object dt) except -1:
+    return _code_of[dt]
+
+
+cdef inline object _resolve_device(object device):
+    if device is None:
+        d = _devmod._current.get()
+        if d is None:
+            return _devmod.default_device()
+        return d
+    if type(device) is Device:
+        return device
+    return _devmod.get_device(device)
+
+
+cdef class _Flags:
+    """Array flags: c_contiguous, f_contiguous, owndata, writeable (NumPy names)."""
+    cdef readonly bint c_contiguous, f_contiguous, owndata, writeable
+
+    def __getitem__(self, key):
+        k = str(key).upper()
+        if k in ("C_CONTIGUOUS", "C", "CONTIGUOUS"):
+            return self.c_contiguous
+        if k in ("F_CONTIGUOUS", "F", "FORTRAN"):
+            return self.f_contiguous
+        if k in ("OWNDATA", "O"):
+            return self.owndata
+        if k in ("WRITEABLE", "W"):
+            return self.writeable
+        raise KeyError(f"unknown flag {key!r}")
+
+    def __repr__(self):
+        return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
+                f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
+
+
+cdef class _HostBuffer:
+    """Exposes CPU-device memory to NumPy through __array_interface__ (keeps it alive)."""
+    cdef readonly object array
+    cdef dict _iface
+
+    @property
+    def __array_interface__(self):
+        return self._iface
+
+
+@cython.no_gc
+@cython.final
+cdef class ndarray:
+    """An N-dimensional array on a garray device (AMD GPU, NVIDIA GPU or CPU).
+
+    Create arrays with ``garray.asarray``, ``garray.empty``, ``garray.zeros`` ...;
+    ``garray.ndarray(shape, dtype=float64, device=None)`` allocates uninitialised
+    memory like ``numpy.ndarray``.  Basic indexing and reshape return views.
+
+    See also numpy.ndarray.
+    """
+    cdef int _nd
+    cdef int _flags
+    cdef int _code
+    cdef Py_ssize_t _itemsize
+    cdef Py_ssize_t _size
+    cdef intptr_t _ptr
+    cdef Py_ssize_t _shape[MAX_NDIM]
+    cdef Py_ssize_t _strides[MAX_NDIM]
+    cdef object _dtype
+    cdef object _device
+    cdef object _base
+    cdef MemoryPool _pool
+    cdef intptr_t _alloc_ptr
+    cdef size_t _alloc_size
+    cdef bint _is_cpu
+
+    def __init__(self, shape, dtype=None, *, device=None):
+        cdef int nd = _read_shape(shape, self._shape, "shape")
+        _init_owner(self, _norm_dtype(dtype), nd, _resolve_device(device))
+
+    def __dealloc__(self):
+        if self._pool is not None:
+            self._pool.release(self._alloc_ptr, self._alloc_size)
+
+    # ---- metadata -------------------------------------------------------------
+    @property
+    def shape(self):
+        """Tuple of dimension sizes."""
+        return _shape_tuple(self._shape, self._nd)
+
+    @property
+    def strides(self):
+        """Tuple of byte steps per dimension (NumPy convention)."""
+        return _shape_tuple(self._strides, self._nd)
+
+    @property
+    def ndim(self):
+        return self._nd
+
+    @property
+    def size(self):
+        return self._size
+
+    @property
+    def itemsize(self):
+        return self._itemsize
+
+    @property
+    def nbytes(self):
+        return self._size * self._itemsize
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def device(self):
+        """The ``garray.Device`` this array lives on."""
+        return self._device
+
+    @property
+    def base(self):
+        """The array (or foreign exporter) owning the memory of a view; None for owners."""
+        return self._base
+
+    @property
+    def ptr(self):
+        """Address of element 0 on the array's device."""
+        return self._ptr
+
+    @property
+    def offset(self):
+        """Byte offset of element 0 from the start of the owning allocation."""
+        cdef ndarray owner
+        if self._pool is not None:
+            return self._ptr - self._alloc_ptr
+        if isinstance(self._base, ndarray):
+            owner = <ndarray>self._base
+            if owner._pool is not None:
+                return self._ptr - owner._alloc_ptr
+        return 0
+
+    @property
+    def flags(self):
+        cdef _Flags f = _Flags.__new__(_Flags)
+        f.c_contiguous = (self._flags & FLAG_C) != 0
+        f.f_contiguous = (self._flags & FLAG_F) != 0
+        f.owndata = self._base is None
+        f.writeable = (self._flags & FLAG_READONLY) == 0
+        return f
+
+    @property
+    def T(self):
+        """The array with its axes reversed (a view). See also numpy.ndarray.T."""
+        cdef int i
+        cdef ndarray r = _view(self)
+        r._nd = self._nd
+        for i in range(self._nd):
+            r._shape[i] = self._shape[self._nd - 1 - i]
+            r._strides[i] = self._strides[self._nd - 1 - i]
+        _update_flags(r)
+        return r
+
+    @property
+    def mT(self):
+        """The last two axes swapped (a view); needs ndim >= 2."""
+        if self._nd < 2:
+            raise ValueError(f"mT: array must have at least 2 dimensions, got {self._nd}")
+        cdef ndarray r = _view_same(self)
+        cdef int a = self._nd - 2, b = self._nd - 1
+        r._shape[a], r._shape[b] = self._shape[b], self._shape[a]
+        r._strides[a], r._strides[b] = self._strides[b], self._strides[a]
+        _update_flags(r)
+        return r
+
+    # ---- views and shape ---------------------------------------------------------
+    def __getitem__(self, key):
+        return _basic_index(self, key)
+
+    def __setitem__(self, key, value):
+        if self._flags & FLAG_READONLY:
+            raise ValueError("assignment destination is read-only")
+        _assign(_basic_index(self, key), value)
+
+    def reshape(self, *shape, order="C", copy=None):
+        """A view with a new shape when the layout allows, else a copy.
+
+        ``copy=True`` always copies, ``copy=False`` raises ValueError when a view is
+        impossible (Array API).  See also numpy.reshape.
+        """
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = shape[0]
+        return _reshape(self, shape, order, copy)
+
+    def transpose(self, *axes):
+        """Permute the axes (a view); no axes reverses them. See also numpy.transpose."""
+        if not axes or (len(axes) == 1 and axes[0] is None):
+            return self.T
+        if len(axes) == 1 and not isinstance(axes[0], int):
+            axes = axes[0]
+        return _permute(self, axes)
+
+    def ravel(self, order="C"):
+        return _reshape(self, (-1,), order, None)
+
+    def flatten(self, order="C"):
+        return _reshape(self, (-1,), order, True)
+
+    def squeeze(self, axis=None):
+        return _squeeze(self, axis)
+
+    def swapaxes(self, axis1, axis2):
+        perm = list(range(self._nd))
+        a1 = _norm_axis(axis1, self._nd, "axis1")
+        a2 = _norm_axis(axis2, self._nd, "axis2")
+        perm[a1], perm[a2] = perm[a2], perm[a1]
+        return _permute(self, perm)
+
+    def copy(self, order="C"):
+        """A C-contiguous copy on the same device."""
+        return _copy_array(self)
+
+    def astype(self, dtype, *, copy=True, device=None):
+        """This array cast to ``dtype`` (Array API: ``copy=False`` may return self)."""
+        return _astype(self, _norm_dtype(dtype), copy, device)
+
+    def view(self, dtype=None):
+        if dtype is None:
+            return _view_same(self)
+        raise NotImplementedError("ndarray.view(dtype): reinterpreting as another dtype "
+                                  "is not implemented")
+
+    def fill(self, value):
+        """Set every element to the scalar ``value``."""
+        if self._flags & FLAG_READONLY:
+            raise ValueError("assignment destination is read-only")
+        _assign(self, value)
+
+    # ---- transfers -----------------------------------------------------------------
+    def get(self, stream=None):
+        """A NumPy copy of this array on the host (any strides). See also garray.asnumpy."""
+        return _to_numpy(self, True)
+
+    def to_device(self, device, /, *, stream=None):
+        """This array on ``device`` (the same array when it is already there)."""
+        dev = _resolve_device(device)
+        if dev is self._device:
+            return self
+        return _transfer(self, dev)
+
+    def __array__(self, dtype=None, copy=None):
+        if not self._is_cpu:
+            mode = _implicit_transfer[0]
+            if mode == "raise":
+                raise TypeError(
+                    f"implicit conversion of a garray array on {self._device} to a NumPy "
+                    "array is disabled (GARRAY_IMPLICIT_TRANSFER=raise); use "
+                    "garray.asnumpy(x) or x.get() to copy it to the host explicitly")
+            if copy is False:
+                raise ValueError(f"__array__: copy=False is impossible for an array on "
+                                 f"{self._device}; the data must be copied to the host")
+            if mode == "warn":
+                import warnings
+                warnings.warn(f"implicit transfer of a {self.shape} array from "
+                              f"{self._device} to the host", stacklevel=2)
+            h = _to_numpy(self, True)
+            return h if dtype is None else h.astype(dtype, copy=False)
+        h = _host_view(self)
+        if dtype is not None and numpy.dtype(dtype) != self._dtype:
+            if copy is False:
+                raise ValueError("__array__: copy=False is impossible with a dtype change")
+            return h.astype(dtype)
+        if copy:
+            return h.copy()
+        return h
+
+    def __reduce__(self):
+        return (_rebuild, (_to_numpy(self, True), str(self._device)))
+
+    def __array_namespace__(self, *, api_version=None):
+        if api_version is not None and api_version not in (
+                "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
+            raise ValueError(f"api_version: garray does not support {api_version!r}")
+        import garray
+        return garray
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        return _to_dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        return _dlpack_device(self)
+
+    # ---- Python protocols ----------------------------------------------------------
+    def __len__(self):
+        if self._nd == 0:
+            raise TypeError("len() of unsized object")
+        return self._shape[0]
+
+    def __iter__(self):
+        if self._nd == 0:
+            raise TypeError("iteration over a 0-d array")
+        cdef Py_ssize_t i
+        for i in range(self._shape[0]):
+            yield _basic_index(self, i)
+
+    def __bool__(self):
+        if self._size != 1:
+            if self._size == 0:
+                raise ValueError("The truth value of an empty array is ambiguous")
+            raise ValueError("The truth value of an array with more than one element is "
+                             "ambiguous. Use a.any() or a.all()")
+        return bool(_item(self))
+
+    def __int__(self):
+        _need_one(self, "int")
+        v = _item(self)
+        if isinstance(v, complex):
+            raise TypeError("int() argument must not be a complex array")
+        return int(v)
+
+    def __float__(self):
+        _need_one(self, "float")
+        v = _item(self)
+        if isinstance(v, complex):
+            raise TypeError("float() argument must not be a complex array")
+        return float(v)
+
+    def __complex__(self):
+        _need_one(self, "complex")
+        return complex(_item(self))
+
+    def __index__(self):
+        if self._code < 1 or self._code > 8:
+            raise TypeError(f"only integer arrays can be used as an index, not {self._dtype}")
+        _need_one(self, "__index__")
+        return int(_item(self))
+
+    def item(self):
+        """The single element as a Python scalar."""
+        _need_one(self, "item")
+        return _item(self)
+
+    def tolist(self):
+        return _to_numpy(self, True).tolist()
+
+    __hash__ = None
+
+    def __repr__(self):
+        return _format(self, True)
+
+    def __str__(self):
+        return _format(self, False)
+
+    def __format__(self, spec):
+        if self._nd == 0 and spec:
+            return format(_item(self), spec)
+        return str(self)
+
+    def __copy__(self):
+        return _copy_array(self)
+
+    def __deepcopy__(self, memo):
+        return _copy_array(self)
+
+
+cdef inline tuple _shape_tuple(Py_ssize_t* v, int nd):
+    cdef int i
+    cdef tuple t = PyTuple_New(nd)
+    for i in range(nd):
+        _tuple_set_new(t, i, PyLong_FromSsize_t(v[i]))   # the tuple takes the new ref
+    return t
+
+
+cdef int _read_shape(object shape, Py_ssize_t* out, str argname) except -1:
+    """Shape from an int or a sequence of ints into ``out``; returns ndim."""
+    cdef Py_ssize_t n
+    cdef int nd = 0
+    if isinstance(shape, int):
+        shape = (shape,)
+    elif not isinstance(shape, (tuple, list)):
+        try:
+            shape = (operator.index(shape),)
+        except TypeError:
+            try:
+                shape = tuple(shape)
+            except TypeError:
+                raise TypeError(f"{argname}: expected an int or a sequence of ints, "
+                                f"got {type(shape).__name__}") from None
+    if len(shape) > MAX_NDIM:
+        raise ValueError(f"{argname}: at most {MAX_NDIM} dimensions are supported, "
+                         f"got {len(shape)}")
+    for s in shape:
+        if isinstance(s, bool) or not hasattr(type(s), "__index__"):
+            raise TypeError(f"{argname}: {type(s).__name__!r} object cannot be "
+                            f"interpreted as an integer")
+        n = operator.index(s)
+        if n < 0:
+            raise ValueError(f"{argname}: negative dimensions are not allowed, got {tuple(shape)}")
+        out[nd] = n
+        nd += 1
+    return nd
+
+
+cdef int _update_flags(ndarray a) noexcept:
+    """Recompute size and the C/F contiguity flags (NumPy's rules)."""
+    cdef int i
+    cdef Py_ssize_t size = 1, acc
+    cdef bint c = True, f = True
+    for i in range(a._nd):
+        size *= a._shape[i]
+    a._size = size
+    a._flags &= FLAG_READONLY
+    if size == 0:
+        a._flags |= FLAG_C | FLAG_F
+        return 0
+    acc = a._itemsize
+    for i in range(a._nd - 1, -1, -1):
+        if a._shape[i] != 1:
+            if a._strides[i] != acc:
+                c = False
+                break
+            acc *= a._shape[i]
+    acc = a._itemsize
+    for i in range(a._nd):
+        if a._shape[i] != 1:
+            if a._strides[i] != acc:
+                f = False
+                break
+            acc *= a._shape[i]
+    if c:
+        a._flags |= FLAG_C
+    if f:
+        a._flags |= FLAG_F
+    return 0
+
+
+cdef int _set_c_strides(ndarray a) noexcept:
+    cdef int i
+    cdef Py_ssize_t acc = a._itemsize
+    for i in range(a._nd - 1, -1, -1):
+        a._strides[i] = acc
+        acc *= a._shape[i] if a._shape[i] > 0 else 1
+    return 0
+
+
+cdef int _init_owner(ndarray a, object dtype, int nd, object device) except -1:
+    """Fill metadata for a fresh C-contiguous array of a._shape[:nd] and allocate it."""
+    cdef int i
+    cdef Py_ssize_t size = 1, itemsize = dtype.itemsize
+    cdef size_t rounded
+    for i in range(nd):
+        if a._shape[i] and size > (<Py_ssize_t>1 << 62) // a._shape[i] // itemsize:
+            raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
+                             "than the maximum possible size")
+        size *= a._shape[i]
+    a._nd = nd
+    a._dtype = dtype
+    a._code = _code_of[dtype]
+    a._itemsize = itemsize
+    a._device = device
+    a._is_cpu = device.kind == "cpu"
+    _set_c_strides(a)
+    _update_flags(a)
+    cdef MemoryPool pool = device._pool if device._pool is not None else device.pool
+    a._alloc_ptr = pool.malloc(size * itemsize, &rounded)
+    a._alloc_size = rounded
+    a._pool = pool
+    a._ptr = a._alloc_ptr
+    return 0
+
+
+cdef ndarray _new_array(object dtype, int nd, Py_ssize_t* shape, object device):
+    cdef ndarray a = ndarray.__new__(ndarray)
+    cdef int i
+    for i in range(nd):
+        a._shape[i] = shape[i]
+    _init_owner(a, dtype, nd, device)
+    return a
+
+
+cdef ndarray _view(ndarray src):
+    """A new array sharing src's memory, dtype and device; the caller sets shape."""
+    cdef ndarray r = ndarray.__new__(ndarray)
+    r._dtype = src._dtype
+    r._code = src._code
+    r._itemsize = src._itemsize
+    r._device = src._device
+    r._is_cpu = src._is_cpu
+    r._ptr = src._ptr
+    r._flags = src._flags & FLAG_READONLY
+    r._base = src if src._pool is not None else src._base
+    return r
+
+
+cdef ndarray _view_same(ndarray src):
+    cdef ndarray r = _view(src)
+    cdef int i
+    r._nd = src._nd
+    for i in range(src._nd):
+        r._shape[i] = src._shape[i]
+        r._strides[i] = src._strides[i]
+    r._size = src._size
+    r._flags = src._flags
+    return r
+
+
+cdef int _need_one(ndarray a, str what) except -1:
+    if a._size != 1:
+        raise TypeError(f"{what}(): only arrays with one element can be converted to "
+                        f"Python scalars, got shape {a.shape}")
+    return 0
+
+
+cdef object _item(ndarray a):
+    return _to_numpy(a, False).reshape(()).item() if a._nd else _to_numpy(a, False).item()
+
+
+cdef object _format(ndarray a, bint is_repr):
+    h = _to_numpy(a, False)
+    if not is_repr:
+        return str(h)
+    s = repr(h)
+    if a._device is not _devmod.default_device() and s.endswith(")"):
+        s = f"{s[:-1]}, device={a._device})"
+    return s
+
+
+def _rebuild(h, device):
+    return asarray(h, device=Device(device))
+
+
+from cpython.tuple cimport PyTuple_New
+from cpython.ref cimport Py_INCREF, PyObject
+
+cdef extern from "Python.h":
+    PyObject* PyLong_FromSsize_t(Py_ssize_t) except NULL
+    void _tuple_set_new "PyTuple_SET_ITEM"(object, Py_ssize_t, PyObject*)

@@ -1,0 +1,249 @@
+# Shape manipulation as views: reshape (NumPy's no-copy rule), permute_dims,
+# broadcast_to, squeeze, expand_dims.
+
+cdef int _norm_axis(object axis, int nd, str argname) except -1:
+    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
+        raise TypeError(f"{argname}: expected an integer axis, got {type(axis).__name__}")
+    cdef Py_ssize_t a = operator.index(axis)
+    if a < -nd or a >= nd:
+        from numpy.exceptions import AxisError
+        raise AxisError(f"{argname}: axis {a} is out of bounds for array of dimension {nd}")
+    return a + nd if a < 0 else a
+
+
+cdef bint _nocopy_strides(ndarray a, int new_nd, Py_ssize_t* new_shape,
+                          Py_ssize_t* new_strides) noexcept:
+    """Strides giving ``new_shape`` over a's memory in C order, if such exist.
+
+    NumPy's rule (_attempt_nocopy_reshape): group old and new axes into runs with
+    equal element counts; each old run must be contiguous within itself.
+    """
+    cdef Py_ssize_t od[MAX_NDIM]
+    cdef Py_ssize_t os_[MAX_NDIM]
+    cdef int oldnd = 0, i, oi, oj, ni, nj, ok, nk
+    cdef Py_ssize_t np_, op
+    for i in range(a._nd):
+        if a._shape[i] != 1:
+            od[oldnd] = a._shape[i]
+            os_[oldnd] = a._strides[i]
+            oldnd += 1
+    oi = 0; oj = 1; ni = 0; nj = 1
+    while ni < new_nd and oi < oldnd:
+        np_ = new_shape[ni]
+        op = od[oi]
+        while np_ != op:
+            if np_ < op:
+                np_ *= new_shape[nj]
+                nj += 1
+            else:
+                op *= od[oj]
+                oj += 1
+        for ok in range(oi, oj - 1):
+            if os_[ok] != od[ok + 1] * os_[ok + 1]:
+                return False
+        new_strides[nj - 1] = os_[oj - 1]
+        nk = nj - 1
+        while nk > ni:
+            new_strides[nk - 1] = new_strides[nk] * new_shape[nk]
+            nk -= 1
+        ni = nj
+        nj += 1
+        oi = oj
+        oj += 1
+    last = new_strides[ni - 1] if ni >= 1 else a._itemsize
+    for nk in range(ni, new_nd):
+        new_strides[nk] = last
+    return True
+
+
+cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
+    cdef Py_ssize_t new_shape[MAX_NDIM]
+    cdef Py_ssize_t new_strides[MAX_NDIM]
+    cdef int nd, i, unknown = -1
+    cdef Py_ssize_t known = 1
+    cdef ndarray r
+    if order == "F":
+        return _reshape(a.T, tuple(reversed(_as_tuple(shape))), "C", copy).T
+    if order not in ("C", "A", None):
+        raise ValueError(f"order: must be 'C' or 'F', got {order!r}")
+    if isinstance(shape, int):
+        shape = (shape,)
+    if len(shape) > MAX_NDIM:
+        raise ValueError(f"shape: at most {MAX_NDIM} dimensions are supported")
+    nd = 0
+    for s in shape:
+        if isinstance(s, bool) or not hasattr(type(s), "__index__"):
+            raise TypeError(f"shape: {type(s).__name__!r} object cannot be interpreted "
+                            f"as an integer")
+        new_shape[nd] = operator.index(s)
+        if new_shape[nd] == -1:
+            if unknown >= 0:
+                raise ValueError("shape: can only specify one unknown dimension")
+            unknown = nd
+        elif new_shape[nd] < 0:
+            raise ValueError(f"shape: negative dimensions are not allowed, got {tuple(shape)}")
+        else:
+            known *= new_shape[nd]
+        nd += 1
+    if unknown >= 0:
+        if known == 0 or a._size % known:
+            raise ValueError(f"cannot reshape array of size {a._size} into shape "
+                             f"{tuple(shape)}")
+        new_shape[unknown] = a._size // known
+        known *= new_shape[unknown]
+    if known != a._size:
+        raise ValueError(f"cannot reshape array of size {a._size} into shape {tuple(shape)}")
+    if not copy and (a._size == 0 or _nocopy_strides(a, nd, new_shape, new_strides)):
+        r = _view(a)
+        r._nd = nd
+        for i in range(nd):
+            r._shape[i] = new_shape[i]
+        if a._size == 0:
+            _set_c_strides(r)
+        else:
+            for i in range(nd):
+                r._strides[i] = new_strides[i]
+        _update_flags(r)
+        return r
+    if copy is False:
+        raise ValueError(f"reshape: copy=False, but a view of shape {tuple(shape)} is "
+                         f"impossible for this memory layout; a copy is needed")
+    cdef ndarray c = _copy_array(a) if not (a._flags & FLAG_C) or copy else a
+    r = _view(c)
+    r._nd = nd
+    for i in range(nd):
+        r._shape[i] = new_shape[i]
+    _set_c_strides(r)
+    _update_flags(r)
+    return r
+
+
+cdef tuple _as_tuple(object shape):
+    return (shape,) if isinstance(shape, int) else tuple(shape)
+
+
+cdef ndarray _permute(ndarray a, object axes):
+    cdef ndarray r
+    cdef int i, ax
+    cdef list seen
+    axes = tuple(axes)
+    if len(axes) != a._nd:
+        raise ValueError(f"axes: {axes} don't match array of dimension {a._nd}")
+    seen = [False] * a._nd
+    r = _view(a)
+    r._nd = a._nd
+    for i in range(a._nd):
+        ax = _norm_axis(axes[i], a._nd, "axes")
+        if seen[ax]:
+            raise ValueError(f"axes: repeated axis in {axes}")
+        seen[ax] = True
+        r._shape[i] = a._shape[ax]
+        r._strides[i] = a._strides[ax]
+    _update_flags(r)
+    return r
+
+
+cdef ndarray _broadcast_view(ndarray a, Py_ssize_t* shape, int nd, str argname):
+    """A read-only-safe view of ``a`` broadcast to ``shape`` (0 strides on new axes)."""
+    cdef ndarray r
+    cdef int i, j
+    if a._nd == nd:
+        for i in range(nd):
+            if a._shape[i] != shape[i]:
+                break
+        else:
+            return a
+    if a._nd > nd:
+        raise ValueError(f"{argname}: could not broadcast input array from shape "
+                         f"{a.shape} into shape {_shape_tuple(shape, nd)}")
+    r = _view(a)
+    r._nd = nd
+    for i in range(nd):
+        j = i - (nd - a._nd)
+        r._shape[i] = shape[i]
+        if j < 0:
+            r._strides[i] = 0
+        elif a._shape[j] == shape[i]:
+            r._strides[i] = a._strides[j]
+        elif a._shape[j] == 1:
+            r._strides[i] = 0
+        else:
+            raise ValueError(f"{argname}: could not broadcast input array from shape "
+                             f"{a.shape} into shape {_shape_tuple(shape, nd)}")
+    _update_flags(r)
+    return r
+
+
+def broadcast_to(ndarray x, shape):
+    """``x`` broadcast to ``shape`` as a view. See also numpy.broadcast_to."""
+    cdef Py_ssize_t s[MAX_NDIM]
+    cdef int nd = _read_shape(shape, s, "shape")
+    return _broadcast_view(x, s, nd, "x")
+
+
+def broadcast_shapes(*shapes):
+    """The shape that ``shapes`` broadcast to (ValueError naming them when impossible)."""
+    cdef int nd = 0
+    shapes = [_as_tuple(s) for s in shapes]
+    for s in shapes:
+        nd = max(nd, len(s))
+    out = [1] * nd
+    for s in shapes:
+        for i, n in enumerate(s):
+            j = nd - len(s) + i
+            if n == 1:
+                continue
+            if out[j] != 1 and out[j] != n:
+                raise ValueError(f"shape mismatch: objects cannot be broadcast to a single "
+                                 f"shape; shapes {', '.join(map(str, shapes))}")
+            out[j] = n
+    return tuple(out)
+
+
+cdef ndarray _squeeze(ndarray a, object axis):
+    cdef ndarray r
+    cdef int i, out = 0
+    if axis is None:
+        drop = {i for i in range(a._nd) if a._shape[i] == 1}
+    else:
+        axes = (axis,) if not isinstance(axis, (tuple, list)) else axis
+        drop = set()
+        for ax in axes:
+            i = _norm_axis(ax, a._nd, "axis")
+            if i in drop:
+                raise ValueError("axis: repeated axis")
+            if a._shape[i] != 1:
+                raise ValueError(f"axis: cannot select an axis to squeeze out which has "
+                                 f"size not equal to one (axis {i} has size {a._shape[i]})")
+            drop.add(i)
+    r = _view(a)
+    for i in range(a._nd):
+        if i not in drop:
+            r._shape[out] = a._shape[i]
+            r._strides[out] = a._strides[i]
+            out += 1
+    r._nd = out
+    _update_flags(r)
+    return r
+
+
+def permute_dims(ndarray x, /, axes):
+    """Permute the axes of ``x`` (a view). See also numpy.permute_dims."""
+    return _permute(x, axes)
+
+
+def reshape(ndarray x, /, shape, *, copy=None, order="C"):
+    """``x`` with a new shape: a view when possible (Array API ``copy=`` semantics)."""
+    return _reshape(x, shape, order, copy)
+
+
+def squeeze(ndarray x, /, axis=None):
+    return _squeeze(x, axis)
+
+
+def expand_dims(ndarray x, /, axis=0):
+    """Insert a size-1 axis at ``axis`` (a view). See also numpy.expand_dims."""
+    cdef int nd = x._nd + 1
+    cdef int ax = _norm_axis(axis, nd, "axis")
+    key = (slice(None),) * ax + (None,)
+    return _basic_index(x, key)

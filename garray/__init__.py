@@ -1,0 +1,44 @@
+"""garray: NumPy-compatible arrays on AMD GPUs, NVIDIA GPUs and the CPU.
+
+``import garray as np`` runs ordinary NumPy code; the main namespace follows the
+Python Array API standard 2025.12.  Arrays live on a ``garray.Device`` (``cpu``,
+``hip:N`` or ``cuda:N``); GPU backends load lazily, so importing garray never needs
+a GPU library.
+"""
+
+__array_api_version__ = "2025.12"
+__version__ = "0.1.0.dev0"
+
+from ._errors import (BackendError, BackendUnavailableError, CompileError,  # noqa: F401
+                      OutOfMemoryError)
+from ._dtypes import (bool, int8, int16, int32, int64, uint8, uint16,  # noqa: F401,A004
+                      uint32, uint64, float32, float64, complex64, complex128,
+                      result_type, can_cast, finfo, iinfo, isdtype, promote_types)
+from ._device import Device, default_device  # noqa: F401
+from ._core import (ndarray, MemoryPool, asarray, asnumpy, empty, zeros, ones,  # noqa: F401
+                    full, empty_like, zeros_like, ones_like, full_like, from_dlpack,
+                    reshape, permute_dims, broadcast_to, broadcast_shapes, squeeze,
+                    expand_dims, set_implicit_transfer)
+from ._creation import arange, linspace, eye, identity, meshgrid, tril, triu  # noqa: F401
+from ._info import __array_namespace_info__  # noqa: F401
+
+import math as _math
+
+e = _math.e
+pi = _math.pi
+inf = _math.inf
+nan = _math.nan
+newaxis = None
+
+array = asarray   # NumPy spelling; garray.array copies like numpy.array
+
+
+def get_default_memory_pool(device=None):
+    """The memory pool of ``device`` (the current device by default)."""
+    from ._device import get_device
+    return get_device(device).pool
+
+
+def transpose(x, axes=None):
+    """Permute the axes of ``x`` (reverse them by default). See also numpy.transpose."""
+    return x.transpose() if axes is None else permute_dims(x, axes)
