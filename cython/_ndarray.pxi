@@ -349,9 +349,7 @@ cdef class ndarray:
     def __iter__(self):
         if self._nd == 0:
             raise TypeError("iteration over a 0-d array")
-        cdef Py_ssize_t i
-        for i in range(self._shape[0]):
-            yield _basic_index(self, i)
+        return (_basic_index(self, i) for i in range(self._shape[0]))
 
     def __bool__(self):
         if self._size != 1:
@@ -393,7 +391,8 @@ cdef class ndarray:
     def tolist(self):
         return _to_numpy(self, True).tolist()
 
-    __hash__ = None
+    def __hash__(self):
+        raise TypeError("unhashable type: 'garray.ndarray'")
 
     def __repr__(self):
         return _format(self, True)
@@ -510,6 +509,9 @@ cdef int _init_owner(ndarray a, object dtype, int nd, object device) except -1:
     a._device = device
     a._is_cpu = device.kind == "cpu"
     _set_c_strides(a)
+    if size == 0:   # NumPy 2.4 gives fresh empty arrays all-zero strides
+        for i in range(nd):
+            a._strides[i] = 0
     _update_flags(a)
     cdef MemoryPool pool = device._pool if device._pool is not None else device.pool
     a._alloc_ptr = pool.malloc(size * itemsize, &rounded)

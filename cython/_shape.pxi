@@ -108,8 +108,10 @@ cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
     if copy is False:
         raise ValueError(f"reshape: copy=False, but a view of shape {tuple(shape)} is "
                          f"impossible for this memory layout; a copy is needed")
-    cdef ndarray c = _copy_array(a) if not (a._flags & FLAG_C) or copy else a
-    r = _view(c)
+    if a._flags & FLAG_C and not copy:
+        r = _view(a)
+    else:
+        r = _copy_array(a)      # a fresh owner: reshaped in place below
     r._nd = nd
     for i in range(nd):
         r._shape[i] = new_shape[i]
