@@ -1,26 +1,38 @@
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_RECORDS_RO
+
 # Creation hot paths: empty, asarray and the fills.  The slower, rarer creation
 # functions (arange, linspace, eye, meshgrid, tril/triu) are in garray/_creation.py.
 
 cdef ndarray _wrap_numpy(object h, object device, bint readonly):
     """A CPU-device array sharing the memory of NumPy array ``h`` (kept alive)."""
     cdef ndarray r = ndarray.__new__(ndarray)
+    cdef Py_buffer view
     cdef int i
     cdef object dt = h.dtype
-    r._nd = h.ndim
-    if r._nd > MAX_NDIM:
-        raise ValueError(f"at most {MAX_NDIM} dimensions are supported, got {r._nd}")
-    for i, (n, s) in enumerate(zip(h.shape, h.strides)):
-        r._shape[i] = n
-        r._strides[i] = s
-    r._dtype = _code_dtype[_code_of[dt]] if dt in _code_of else _norm_dtype(dt)
+    if dt in _code_of:
+        r._dtype = _code_dtype[_code_of[dt]]
+    else:
+        r._dtype = _norm_dtype(dt)
+    # The buffer protocol hands over pointer, shape and strides without building
+    # __array_interface__'s dict; h itself (in _base) keeps the memory alive.
+    PyObject_GetBuffer(h, &view, PyBUF_RECORDS_RO)
+    try:
+        if view.ndim > MAX_NDIM:
+            raise ValueError(f"at most {MAX_NDIM} dimensions are supported, got {view.ndim}")
+        r._nd = view.ndim
+        for i in range(view.ndim):
+            r._shape[i] = view.shape[i]
+            r._strides[i] = view.strides[i]
+        r._ptr = <intptr_t>view.buf
+        if readonly or view.readonly:
+            r._flags = FLAG_READONLY
+    finally:
+        PyBuffer_Release(&view)
     r._code = _code_of[r._dtype]
-    r._itemsize = dt.itemsize
+    r._itemsize = r._dtype.itemsize
     r._device = device
     r._is_cpu = True
-    r._ptr = h.__array_interface__["data"][0]
     r._base = h
-    if readonly or not h.flags.writeable:
-        r._flags = FLAG_READONLY
     _update_flags(r)
     return r
 
@@ -207,7 +219,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
             raise ValueError(f"copy=False: converting {h.dtype} to {dt} needs a copy")
         h = h.astype(dt)
         copy = False
-    if dev.kind == "cpu" and not copy and h.ndim <= MAX_NDIM:
+    if (dev is _cpu_device or dev.kind == "cpu") and not copy and h.ndim <= MAX_NDIM:
         return _wrap_numpy(h, dev, False)
     if copy is False:
         raise ValueError(f"copy=False: moving host data to {dev} needs a copy")

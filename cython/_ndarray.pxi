@@ -11,7 +11,7 @@
 #    _update_flags.  READONLY is inherited by views.
 
 cdef enum:
-    MAX_NDIM = 32
+    MAX_NDIM = 24     # keeps an ndarray under pymalloc's 512-byte limit (no malloc per view)
     FLAG_C = 1
     FLAG_F = 2
     FLAG_READONLY = 4
@@ -55,15 +55,33 @@ cdef inline int _dtype_code(object dt) except -1:
     return _code_of[dt]
 
 
+cdef object _ctx_device = _devmod._current
+cdef object _default_dev = None
+cdef object _cpu_device = None
+cdef MemoryPool _cpu_pool = None
+
 cdef inline object _resolve_device(object device):
+    global _default_dev
     if device is None:
-        d = _devmod._current.get()
-        if d is None:
-            return _devmod.default_device()
-        return d
+        d = cvar_get_value(_ctx_device, None)
+        if d is not None:
+            return d
+        if _default_dev is None:
+            _default_dev = _devmod.default_device()
+        return _default_dev
     if type(device) is Device:
         return device
     return _devmod.get_device(device)
+
+
+cdef inline MemoryPool _pool_of(object device):
+    global _cpu_device, _cpu_pool
+    if device is _cpu_device:
+        return _cpu_pool
+    pool = device.pool
+    if device.kind == "cpu":
+        _cpu_device, _cpu_pool = device, pool
+    return pool
 
 
 cdef class _Flags:
@@ -238,7 +256,7 @@ cdef class ndarray:
         ``copy=True`` always copies, ``copy=False`` raises ValueError when a view is
         impossible (Array API).  See also numpy.reshape.
         """
-        if len(shape) == 1 and not isinstance(shape[0], int):
+        if len(shape) == 1 and type(shape[0]) is not int:
             shape = shape[0]
         return _reshape(self, shape, order, copy)
 
@@ -506,14 +524,14 @@ cdef int _init_owner(ndarray a, object dtype, int nd, object device) except -1:
     a._dtype = dtype
     a._code = _code_of[dtype]
     a._itemsize = itemsize
+    cdef MemoryPool pool = _pool_of(device)
     a._device = device
-    a._is_cpu = device.kind == "cpu"
+    a._is_cpu = device is _cpu_device
     _set_c_strides(a)
     if size == 0:   # NumPy 2.4 gives fresh empty arrays all-zero strides
         for i in range(nd):
             a._strides[i] = 0
     _update_flags(a)
-    cdef MemoryPool pool = device._pool if device._pool is not None else device.pool
     a._alloc_ptr = pool.malloc(size * itemsize, &rounded)
     a._alloc_size = rounded
     a._pool = pool
@@ -582,6 +600,7 @@ def _rebuild(h, device):
 
 
 from cpython.tuple cimport PyTuple_New
+from cpython.contextvars cimport get_value as cvar_get_value
 from cpython.ref cimport Py_INCREF, PyObject
 
 cdef extern from "Python.h":

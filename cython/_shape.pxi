@@ -64,18 +64,21 @@ cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
     cdef ndarray r
     if order == "F":
         return _reshape(a.T, tuple(reversed(_as_tuple(shape))), "C", copy).T
-    if order not in ("C", "A", None):
+    if order != "C" and order not in ("A", None):
         raise ValueError(f"order: must be 'C' or 'F', got {order!r}")
-    if isinstance(shape, int):
-        shape = (shape,)
+    if type(shape) is not tuple:
+        shape = _as_tuple(shape)
     if len(shape) > MAX_NDIM:
         raise ValueError(f"shape: at most {MAX_NDIM} dimensions are supported")
     nd = 0
     for s in shape:
-        if isinstance(s, bool) or not hasattr(type(s), "__index__"):
+        if type(s) is int:
+            new_shape[nd] = s
+        elif isinstance(s, bool) or not hasattr(type(s), "__index__"):
             raise TypeError(f"shape: {type(s).__name__!r} object cannot be interpreted "
                             f"as an integer")
-        new_shape[nd] = operator.index(s)
+        else:
+            new_shape[nd] = operator.index(s)
         if new_shape[nd] == -1:
             if unknown >= 0:
                 raise ValueError("shape: can only specify one unknown dimension")

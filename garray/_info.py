@@ -21,7 +21,7 @@ class __array_namespace_info__:
 
     def capabilities(self):
         return {"boolean indexing": False, "data-dependent shapes": False,
-                "max dimensions": 32}
+                "max dimensions": 24}
 
     def default_device(self):
         return get_device(None)
