@@ -62,3 +62,22 @@ def availability(kind):
         return False, str(e)
     except Exception as e:  # a broken vendor install must not break `import garray`
         return False, f"{kind}: {type(e).__name__}: {e}"
+
+
+def cached_probe(module):
+    """``probe()`` for a GPU backend module: runs ``module._probe()`` once, caching its
+    ``(count, reason)`` in ``module._probe_cache``; raises BackendUnavailableError(reason)."""
+    if module._probe_cache is None:
+        module._probe_cache = module._probe()
+    count, reason = module._probe_cache
+    if reason is not None:
+        raise BackendUnavailableError(reason)
+    return count
+
+
+def probe_availability(probe):
+    """``availability()`` from a ``probe`` function: (True, "N device(s)") or (False, reason)."""
+    try:
+        return True, f"{probe()} device(s)"
+    except BackendUnavailableError as e:
+        return False, str(e)

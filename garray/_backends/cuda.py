@@ -15,8 +15,10 @@ this module's boundary as Python ints (0 = default stream); cuda-bindings accept
 ints wherever it takes a CUdeviceptr, a host pointer or a handle.
 """
 
+import sys
 import operator
 
+from . import cached_probe, probe_availability
 from .._errors import BackendError, BackendUnavailableError
 
 KIND = "cuda"
@@ -99,20 +101,11 @@ def _probe():
 
 def probe():
     """Number of NVIDIA GPUs; raises BackendUnavailableError (cached) when unusable."""
-    global _probe_cache
-    if _probe_cache is None:
-        _probe_cache = _probe()
-    count, reason = _probe_cache
-    if reason is not None:
-        raise BackendUnavailableError(reason)
-    return count
+    return cached_probe(sys.modules[__name__])
 
 
 def availability():
-    try:
-        return True, f"{probe()} device(s)"
-    except BackendUnavailableError as e:
-        return False, str(e)
+    return probe_availability(probe)
 
 
 class Runtime:

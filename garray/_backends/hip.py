@@ -12,8 +12,10 @@ streams and events cross this module's boundary as Python ints (0 = default
 stream); hip-python accepts ints wherever it takes a pointer or a handle.
 """
 
+import sys
 import operator
 
+from . import cached_probe, probe_availability
 from .._errors import BackendError, BackendUnavailableError
 
 KIND = "hip"
@@ -86,20 +88,11 @@ def _probe():
 
 def probe():
     """Number of AMD GPUs; raises BackendUnavailableError (cached) when unusable."""
-    global _probe_cache
-    if _probe_cache is None:
-        _probe_cache = _probe()
-    count, reason = _probe_cache
-    if reason is not None:
-        raise BackendUnavailableError(reason)
-    return count
+    return cached_probe(sys.modules[__name__])
 
 
 def availability():
-    try:
-        return True, f"{probe()} device(s)"
-    except BackendUnavailableError as e:
-        return False, str(e)
+    return probe_availability(probe)
 
 
 def _text(value):
