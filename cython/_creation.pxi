@@ -202,16 +202,19 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         a = from_dlpack(obj, copy=copy)
         return asarray(a, dtype=dt, device=dev, copy=False if copy is False else None)
     else:
-        if copy is False and not isinstance(obj, numpy.generic):
-            raise ValueError(f"copy=False: converting a {type(obj).__name__} to an array "
-                             f"needs a copy")
         try:
-            h = numpy.asarray(obj, dtype=dt)
+            h = numpy.asarray(obj, dtype=dt, copy=False if copy is False else None)
         except OverflowError as e:
             raise OverflowError(f"obj: {e}") from None
+        except ValueError:
+            if copy is False:
+                raise ValueError(f"copy=False: converting a {type(obj).__name__} to an "
+                                 f"array needs a copy") from None
+            raise
         if dt is None and h.dtype not in _code_of:
             h = numpy.asarray(h, dtype=_norm_obj_dtype(h))
-        copy = False   # h is a fresh host array (or scalar): no second copy needed
+        if isinstance(obj, (list, tuple, int, float, complex, bool, numpy.generic)):
+            copy = False   # h is a fresh host array: no second copy needed
     if dt is None:
         dt = _norm_obj_dtype(h)
     if h.dtype != dt or not h.dtype.isnative:

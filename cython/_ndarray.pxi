@@ -409,6 +409,26 @@ cdef class ndarray:
     def tolist(self):
         return _to_numpy(self, True).tolist()
 
+    # Elementwise comparisons come with the kernel system; until then they must not
+    # fall back to identity (a silent wrong answer), so they raise.
+    def __eq__(self, other):
+        _no_elementwise("==")
+
+    def __ne__(self, other):
+        _no_elementwise("!=")
+
+    def __lt__(self, other):
+        _no_elementwise("<")
+
+    def __le__(self, other):
+        _no_elementwise("<=")
+
+    def __gt__(self, other):
+        _no_elementwise(">")
+
+    def __ge__(self, other):
+        _no_elementwise(">=")
+
     def __hash__(self):
         raise TypeError("unhashable type: 'garray.ndarray'")
 
@@ -572,6 +592,12 @@ cdef ndarray _view_same(ndarray src):
     r._size = src._size
     r._flags = src._flags
     return r
+
+
+cdef int _no_elementwise(str op) except -1:
+    raise NotImplementedError(
+        f"garray.ndarray {op}: elementwise operations are not implemented yet (they come "
+        f"with the kernel system); compare on the host with x.get() meanwhile")
 
 
 cdef int _need_one(ndarray a, str what) except -1:

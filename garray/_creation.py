@@ -60,8 +60,6 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     is_complex = isinstance(start, complex) or isinstance(stop, complex)
     dt = (_dtypes.normalize_dtype(dtype) if dtype is not None else
           numpy.dtype(_dtypes.default_complex if is_complex else _dtypes.default_float))
-    if not is_complex and dt.kind == "c":
-        start, stop = complex(start), complex(stop)
     h = numpy.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
     return asarray(h, device=device, copy=True)
 
