@@ -72,7 +72,7 @@ cdef ndarray _basic_index(ndarray a, object key):
                 out += 1
                 ax += 1
         else:
-            idx = operator.index(k)
+            idx = k if type(k) is int else operator.index(k)
             n = a._shape[ax]
             if idx < -n or idx >= n:
                 raise IndexError(f"index {idx} is out of bounds for axis {ax} with size {n}")
