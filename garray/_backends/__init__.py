@@ -37,7 +37,7 @@ the call and the vendor's error name.
 
 import importlib
 
-from .._errors import BackendUnavailableError
+from .._errors import BackendError, BackendUnavailableError
 
 KINDS = ("cpu", "hip", "cuda")
 _modules = {}
@@ -81,3 +81,15 @@ def probe_availability(probe):
         return True, f"{probe()} device(s)"
     except BackendUnavailableError as e:
         return False, str(e)
+
+
+def check_result(kind, result, call, success, out_of_memory, error_name):
+    """Unpack a vendor binding's ``(err, value...)`` tuple: raise on error (MemoryError
+    for out-of-memory, else BackendError naming the call), else return the value(s)."""
+    err = result[0]
+    if err != success:
+        exc = MemoryError if err == out_of_memory else BackendError
+        raise exc(f"{kind}: {call} failed: {error_name(err)}")
+    if len(result) == 1:
+        return None
+    return result[1] if len(result) == 2 else tuple(result[1:])

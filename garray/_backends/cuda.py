@@ -18,8 +18,8 @@ ints wherever it takes a CUdeviceptr, a host pointer or a handle.
 import sys
 import operator
 
-from . import cached_probe, probe_availability
-from .._errors import BackendError, BackendUnavailableError
+from . import cached_probe, check_result, probe_availability
+from .._errors import BackendUnavailableError
 
 KIND = "cuda"
 _NOT_INSTALLED = "cuda: cuda-bindings is not installed (pip install 'garray[cuda]')"
@@ -58,15 +58,9 @@ def _error_name(driver, err):
 def _check(result, call):
     """Unpack a cuda-bindings result tuple: raise on error, else return the value(s)."""
     driver = _import_driver()
-    err = result[0]
-    if err != driver.CUresult.CUDA_SUCCESS:
-        name = _error_name(driver, err)
-        if err == driver.CUresult.CUDA_ERROR_OUT_OF_MEMORY:
-            raise MemoryError(f"cuda: {call} failed: {name}")
-        raise BackendError(f"cuda: {call} failed: {name}")
-    if len(result) == 1:
-        return None
-    return result[1] if len(result) == 2 else tuple(result[1:])
+    return check_result("cuda", result, call, driver.CUresult.CUDA_SUCCESS,
+                        driver.CUresult.CUDA_ERROR_OUT_OF_MEMORY,
+                        lambda err: _error_name(driver, err))
 
 
 def _driver_missing(exc):

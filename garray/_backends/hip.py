@@ -15,8 +15,8 @@ stream); hip-python accepts ints wherever it takes a pointer or a handle.
 import sys
 import operator
 
-from . import cached_probe, probe_availability
-from .._errors import BackendError, BackendUnavailableError
+from . import cached_probe, check_result, probe_availability
+from .._errors import BackendUnavailableError
 
 KIND = "hip"
 _NOT_INSTALLED = "hip: hip-python is not installed (pip install 'garray[hip]')"
@@ -55,15 +55,8 @@ def _error_name(hip, err):
 def _check(result, call):
     """Unpack a hip-python result tuple: raise on error, else return the value(s)."""
     hip = _import_hip()
-    err = result[0]
-    if err != hip.hipError_t.hipSuccess:
-        name = _error_name(hip, err)
-        if err == hip.hipError_t.hipErrorOutOfMemory:
-            raise MemoryError(f"hip: {call} failed: {name}")
-        raise BackendError(f"hip: {call} failed: {name}")
-    if len(result) == 1:
-        return None
-    return result[1] if len(result) == 2 else tuple(result[1:])
+    return check_result("hip", result, call, hip.hipError_t.hipSuccess,
+                        hip.hipError_t.hipErrorOutOfMemory, lambda err: _error_name(hip, err))
 
 
 def _probe():
