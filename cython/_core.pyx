@@ -9,6 +9,7 @@ One extension module, one concern per included file:
   _copy.pxi      strided copies between layouts, host <-> device transfers
   _creation.pxi  empty / asarray / fills, the hot creation paths
   _dlpack.pxi    DLPack export and import
+  _elementwise.pxi  the elementwise launch path (promotion, layout, kernel tables)
 """
 
 from cpython.long cimport PyLong_AsSsize_t
@@ -33,3 +34,6 @@ include "_indexing.pxi"
 include "_shape.pxi"
 include "_creation.pxi"
 include "_dlpack.pxi"
+include "_elementwise.pxi"
+
+_init_elementwise()

@@ -1,0 +1,92 @@
+// The elementwise kernel family: unary, binary and ternary (where) ops over
+// contiguous, scalar-operand and strided layouts, plus casts (copies between dtypes
+// and layouts).
+//
+// Note [Elementwise kernels]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// 1. Kernel names encode the layout the launch layer classified:
+//      *_c   every operand contiguous, same shape (one element per thread)
+//      *_cs  / *_sc   one contiguous array and one scalar passed by value
+//      *_s   strided: byte strides per operand, collapsed shape (Strided<N>)
+// 2. Template parameters: Op (a functor from functors.h), To (output dtype), T (the
+//    compute dtype every input already has), I (index type of the strided form).
+// 3. The CPU runtime launches one element per thread with grid = ceil(n / block);
+//    GPUs use the same shape, so there is no grid-stride loop to mistune on a CPU.
+#include "garray/functors.h"
+#include "garray/indexer.h"
+
+namespace ga {
+
+template <class I> GA_DEVICE I flat_index() {
+    return (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x;
+}
+
+template <class Op, class To, class T>
+GA_GLOBAL void ew1_c(To* out, const T* x, int64 n) {
+    int64 i = flat_index<int64>();
+    if (i < n) out[i] = convert<To>(Op()(x[i]));
+}
+
+template <class Op, class To, class T, class I>
+GA_GLOBAL void ew1_s(char* out, const char* x, Strided<2> p, I n) {
+    I i = flat_index<I>();
+    if (i >= n) return;
+    I off[2];
+    p.offsets(i, off);
+    *(To*)(out + off[0]) = convert<To>(Op()(*(const T*)(x + off[1])));
+}
+
+template <class Op, class To, class T>
+GA_GLOBAL void ew2_c(To* out, const T* a, const T* b, int64 n) {
+    int64 i = flat_index<int64>();
+    if (i < n) out[i] = convert<To>(Op()(a[i], b[i]));
+}
+
+template <class Op, class To, class T>
+GA_GLOBAL void ew2_cs(To* out, const T* a, T b, int64 n) {
+    int64 i = flat_index<int64>();
+    if (i < n) out[i] = convert<To>(Op()(a[i], b));
+}
+
+template <class Op, class To, class T>
+GA_GLOBAL void ew2_sc(To* out, T a, const T* b, int64 n) {
+    int64 i = flat_index<int64>();
+    if (i < n) out[i] = convert<To>(Op()(a, b[i]));
+}
+
+template <class Op, class To, class T, class I>
+GA_GLOBAL void ew2_s(char* out, const char* a, const char* b, Strided<3> p, I n) {
+    I i = flat_index<I>();
+    if (i >= n) return;
+    I off[3];
+    p.offsets(i, off);
+    *(To*)(out + off[0]) = convert<To>(Op()(*(const T*)(a + off[1]), *(const T*)(b + off[2])));
+}
+
+// where(cond, x, y): cond is bool, x and y already in the output dtype.
+template <class T, class I>
+GA_GLOBAL void where_s(char* out, const char* c, const char* x, const char* y, Strided<4> p, I n) {
+    I i = flat_index<I>();
+    if (i >= n) return;
+    I off[4];
+    p.offsets(i, off);
+    *(T*)(out + off[0]) = *(const bool*)(c + off[1]) ? *(const T*)(x + off[2]) : *(const T*)(y + off[3]);
+}
+
+// Casts double as copies between layouts (To == From).
+template <class To, class From>
+GA_GLOBAL void cast_c(To* out, const From* x, int64 n) {
+    int64 i = flat_index<int64>();
+    if (i < n) out[i] = convert<To>(x[i]);
+}
+
+template <class To, class From, class I>
+GA_GLOBAL void cast_s(char* out, const char* x, Strided<2> p, I n) {
+    I i = flat_index<I>();
+    if (i >= n) return;
+    I off[2];
+    p.offsets(i, off);
+    *(To*)(out + off[0]) = convert<To>(*(const From*)(x + off[1]));
+}
+
+}  // namespace ga

@@ -1,0 +1,241 @@
+// Op functors: the body of every elementwise operation, written once for all devices.
+//
+// Note [Functors]
+// ~~~~~~~~~~~~~~~
+// 1. A functor gets its inputs already in the compute dtype T (the launch layer casts
+//    mixed inputs first) and returns a value the kernel converts to the output dtype.
+// 2. The Python op table (garray/_optable.py) names the functor and decides which
+//    dtypes reach it; functors only handle those.
+// 3. Semantics follow NumPy where the Array API is silent: integer division and
+//    remainder by zero give 0, shifts past the width give 0 (or -1 for negative
+//    signed right shifts), maximum/minimum propagate NaN, round is half-to-even.
+#pragma once
+#include "math.h"
+
+namespace ga {
+
+template <class T> struct traits {
+    static constexpr bool is_cplx = false, is_bool = false;
+    static constexpr bool is_float = (T(1) / T(2)) != T(0);
+    static constexpr bool is_signed = T(-1) < T(0);
+};
+template <> struct traits<bool> {
+    static constexpr bool is_cplx = false, is_bool = true, is_float = false, is_signed = false;
+};
+template <class U> struct traits<complex<U> > {
+    static constexpr bool is_cplx = true, is_bool = false, is_float = false, is_signed = true;
+};
+
+namespace op {
+
+#define GA_UNARY(name) struct name { template <class T> GA_DEVICE auto operator()(T x) const
+#define GA_BINARY(name) struct name { template <class T> GA_DEVICE auto operator()(T a, T b) const
+#define GA_END };
+
+// ---- arithmetic ---------------------------------------------------------------
+GA_BINARY(add) { if constexpr (traits<T>::is_bool) return a || b; else return T(a + b); } GA_END
+GA_BINARY(subtract) { return T(a - b); } GA_END
+GA_BINARY(multiply) { if constexpr (traits<T>::is_bool) return a && b; else return T(a * b); } GA_END
+GA_BINARY(divide) {
+    if constexpr (traits<T>::is_cplx) return m::cdiv(a, b); else return T(a / b);
+} GA_END
+GA_UNARY(negative) { return T(-x); } GA_END
+GA_UNARY(positive) { return x; } GA_END
+GA_UNARY(square) { return T(x * x); } GA_END
+GA_UNARY(reciprocal) {
+    if constexpr (traits<T>::is_cplx) return m::cdiv(T(1), x); else return T(T(1) / x);
+} GA_END
+GA_UNARY(absolute) {
+    if constexpr (traits<T>::is_cplx) return m::cabs(x);
+    else if constexpr (traits<T>::is_float) return m::fabs(x);
+    else if constexpr (traits<T>::is_signed) return T(x < 0 ? T(0) - x : x);
+    else return x;
+} GA_END
+GA_UNARY(sign) {
+    if constexpr (traits<T>::is_cplx) {
+        auto r = m::cabs(x);
+        if (r == 0 || m::isnan(r)) return r == 0 ? T(0) : T(r, r);
+        return T(x.re / r, x.im / r);
+    } else if constexpr (traits<T>::is_float) {
+        return m::isnan(x) ? x : T((x > 0) - (x < 0));
+    } else {
+        return T((x > 0) - (x < 0));
+    }
+} GA_END
+
+GA_BINARY(floor_divide) {
+    if constexpr (traits<T>::is_float) {
+        // NumPy's npy_divmod: floor of the exact quotient, consistent with remainder.
+        if (b == T(0)) return T(a / b);
+        T mod = m::fmod(a, b);
+        T div = (a - mod) / b;
+        if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+        T fl;
+        if (div != T(0)) {
+            fl = m::floor(div);
+            if (div - fl > T(0.5)) fl += T(1);
+        } else {
+            fl = m::copysign(T(0), a / b);
+        }
+        return fl;
+    } else if constexpr (traits<T>::is_signed) {
+        if (b == T(0)) return T(0);
+        if (b == T(-1)) return T((T)0 - a);        // wraps for the minimum, no trap
+        T q = T(a / b);
+        if ((a % b != 0) && ((a < 0) != (b < 0))) q = T(q - 1);
+        return q;
+    } else {
+        return b == T(0) ? T(0) : T(a / b);
+    }
+} GA_END
+GA_BINARY(remainder) {
+    if constexpr (traits<T>::is_float) {
+        if (b == T(0)) return m::fmod(a, b);
+        T mod = m::fmod(a, b);
+        if (mod != T(0)) {
+            if ((b < T(0)) != (mod < T(0))) mod += b;
+        } else {
+            mod = m::copysign(T(0), b);
+        }
+        return mod;
+    } else if constexpr (traits<T>::is_signed) {
+        if (b == T(0) || b == T(-1)) return T(0);
+        T r = T(a % b);
+        if (r != 0 && ((r < 0) != (b < 0))) r = T(r + b);
+        return r;
+    } else {
+        return b == T(0) ? T(0) : T(a % b);
+    }
+} GA_END
+GA_BINARY(fmod) {
+    if constexpr (traits<T>::is_float) return m::fmod(a, b);
+    else if constexpr (traits<T>::is_signed) return (b == T(0) || b == T(-1)) ? T(0) : T(a % b);
+    else return b == T(0) ? T(0) : T(a % b);
+} GA_END
+GA_BINARY(power) {
+    if constexpr (traits<T>::is_float || traits<T>::is_cplx) {
+        return m::pow(a, b);
+    } else {
+        // Integer power by squaring; negative exponents give 0 except for |a| == 1
+        // (NumPy raises for those; the op table documents the difference).
+        if constexpr (traits<T>::is_signed) {
+            if (b < T(0)) return a == T(1) ? T(1) : (a == T(-1) ? T((b & 1) ? -1 : 1) : T(0));
+        }
+        T r = T(1), base = a;
+        auto e = b;
+        while (e) {
+            if (e & 1) r = T(r * base);
+            base = T(base * base);
+            e = T(e >> 1);
+        }
+        return r;
+    }
+} GA_END
+
+// ---- comparisons ---------------------------------------------------------------
+template <class T> GA_DEVICE bool lt(T a, T b) {
+    if constexpr (traits<T>::is_cplx)   // NumPy orders complex lexicographically
+        return a.re < b.re || (a.re == b.re && a.im < b.im);
+    else return a < b;
+}
+GA_BINARY(equal) { return a == b; } GA_END
+GA_BINARY(not_equal) { return a != b; } GA_END
+GA_BINARY(less) { return lt(a, b); } GA_END
+GA_BINARY(less_equal) { return lt(a, b) || a == b; } GA_END
+GA_BINARY(greater) { return lt(b, a); } GA_END
+GA_BINARY(greater_equal) { return lt(b, a) || a == b; } GA_END
+GA_BINARY(maximum) {
+    if constexpr (traits<T>::is_float) return (m::isnan(a) || a >= b) ? a : b;
+    else if constexpr (traits<T>::is_cplx) return (m::isnan(a) || !lt(a, b)) ? a : b;
+    else return a >= b ? a : b;
+} GA_END
+GA_BINARY(minimum) {
+    if constexpr (traits<T>::is_float) return (m::isnan(a) || a <= b) ? a : b;
+    else if constexpr (traits<T>::is_cplx) return (m::isnan(a) || !lt(b, a)) ? a : b;
+    else return a <= b ? a : b;
+} GA_END
+GA_BINARY(fmax) {
+    if constexpr (traits<T>::is_float) return m::fmax(a, b); else return a >= b ? a : b;
+} GA_END
+GA_BINARY(fmin) {
+    if constexpr (traits<T>::is_float) return m::fmin(a, b); else return a <= b ? a : b;
+} GA_END
+
+// ---- logical and bitwise ---------------------------------------------------------
+GA_BINARY(logical_and) { return bool(a) && bool(b); } GA_END
+GA_BINARY(logical_or) { return bool(a) || bool(b); } GA_END
+GA_BINARY(logical_xor) { return bool(a) != bool(b); } GA_END
+GA_UNARY(logical_not) { return !bool(x); } GA_END
+GA_BINARY(bitwise_and) { return T(a & b); } GA_END
+GA_BINARY(bitwise_or) { return T(a | b); } GA_END
+GA_BINARY(bitwise_xor) { return T(a ^ b); } GA_END
+GA_UNARY(bitwise_invert) { if constexpr (traits<T>::is_bool) return !x; else return T(~x); } GA_END
+GA_BINARY(bitwise_left_shift) {
+    // Shift in the unsigned type: left-shifting negative values is UB in C++.
+    if ((unsigned long long)b >= sizeof(T) * 8) return T(0);
+    return T((unsigned long long)a << (unsigned long long)b);
+} GA_END
+GA_BINARY(bitwise_right_shift) {
+    if ((unsigned long long)b >= sizeof(T) * 8) return T(a < T(0) ? T(-1) : T(0));
+    return T(a >> b);
+} GA_END
+
+// ---- rounding and classification ---------------------------------------------------
+GA_UNARY(floor) { if constexpr (traits<T>::is_float) return m::floor(x); else return x; } GA_END
+GA_UNARY(ceil) { if constexpr (traits<T>::is_float) return m::ceil(x); else return x; } GA_END
+GA_UNARY(trunc) { if constexpr (traits<T>::is_float) return m::trunc(x); else return x; } GA_END
+GA_UNARY(round) {
+    if constexpr (traits<T>::is_float) return m::rint(x);
+    else if constexpr (traits<T>::is_cplx) return T(m::rint(x.re), m::rint(x.im));
+    else return x;
+} GA_END
+GA_UNARY(isnan) {
+    if constexpr (traits<T>::is_float || traits<T>::is_cplx) return m::isnan(x); else return false;
+} GA_END
+GA_UNARY(isinf) {
+    if constexpr (traits<T>::is_float || traits<T>::is_cplx) return m::isinf(x); else return false;
+} GA_END
+GA_UNARY(isfinite) {
+    if constexpr (traits<T>::is_float || traits<T>::is_cplx) return m::isfinite(x); else return true;
+} GA_END
+GA_UNARY(signbit) { return m::signbit(x); } GA_END
+
+// ---- complex parts ------------------------------------------------------------------
+GA_UNARY(real) { if constexpr (traits<T>::is_cplx) return x.re; else return x; } GA_END
+GA_UNARY(imag) { if constexpr (traits<T>::is_cplx) return x.im; else return T(0); } GA_END
+GA_UNARY(conj) { if constexpr (traits<T>::is_cplx) return T(x.re, -x.im); else return x; } GA_END
+GA_UNARY(angle) {
+    if constexpr (traits<T>::is_cplx) return m::atan2(x.im, x.re); else return m::atan2(T(0), x);
+} GA_END
+
+// ---- transcendental (float and complex) --------------------------------------------
+#define GA_MATH_OP(name) GA_UNARY(name) { return m::name(x); } GA_END
+GA_MATH_OP(sin) GA_MATH_OP(cos) GA_MATH_OP(tan) GA_MATH_OP(asin) GA_MATH_OP(acos)
+GA_MATH_OP(atan) GA_MATH_OP(sinh) GA_MATH_OP(cosh) GA_MATH_OP(tanh) GA_MATH_OP(asinh)
+GA_MATH_OP(acosh) GA_MATH_OP(atanh) GA_MATH_OP(exp) GA_MATH_OP(expm1) GA_MATH_OP(log)
+GA_MATH_OP(log2) GA_MATH_OP(log10) GA_MATH_OP(log1p) GA_MATH_OP(sqrt) GA_MATH_OP(exp2)
+GA_MATH_OP(cbrt)
+#undef GA_MATH_OP
+GA_UNARY(deg2rad) { return T(x * T(0.017453292519943295769)); } GA_END
+GA_UNARY(rad2deg) { return T(x * T(57.295779513082320877)); } GA_END
+GA_BINARY(atan2) { return m::atan2(a, b); } GA_END
+GA_BINARY(hypot) { return m::hypot(a, b); } GA_END
+GA_BINARY(copysign) { return m::copysign(a, b); } GA_END
+GA_BINARY(nextafter) { return m::nextafter(a, b); } GA_END
+GA_BINARY(logaddexp) {
+    // log(exp(a) + exp(b)) without overflow; equal infinities stay infinite.
+    if (a == b) return T(a + T(0.69314718055994530942));
+    T d = a - b;
+    if (d > T(0)) return T(a + m::log1p(m::exp(-d)));
+    if (d <= T(0)) return T(b + m::log1p(m::exp(d)));
+    return d;    // NaN
+} GA_END
+GA_BINARY(heaviside) {
+    return m::isnan(a) ? a : (a == T(0) ? b : (a < T(0) ? T(0) : T(1)));
+} GA_END
+
+#undef GA_UNARY
+#undef GA_BINARY
+#undef GA_END
+}  // namespace op
+}  // namespace ga

@@ -1,0 +1,69 @@
+// garray platform header: every vendor difference lives here (STYLE.md habit 6).
+//
+// Note [Platforms]
+// ~~~~~~~~~~~~~~~~
+// One kernel source compiles three ways:
+//   1. NVRTC (NVIDIA):  __CUDACC_RTC__ is defined; CUDA built-ins, *_sync warp ops.
+//   2. hiprtc (AMD):    __HIPCC_RTC__ / __HIP_PLATFORM_AMD__; HIP built-ins.
+//   3. g++ (CPU device): GARRAY_HOST is defined; the host runtime in cpu_runtime.h
+//      supplies threadIdx/blockIdx, __shared__, atomics and the launch loops.
+// The warp size is never read from `warpSize` (not a compile-time constant on newer
+// ROCm): the compile layer passes -DGA_WARP_SIZE=32|64 for the target device.
+// Op kernels use only the GA_* names below and contain no #ifdef.
+#pragma once
+
+#ifndef GA_WARP_SIZE
+#error "GA_WARP_SIZE must be defined by the compile layer (32 or 64)"
+#endif
+
+#if defined(GARRAY_HOST)
+#  include "cpu_runtime.h"
+#  define GA_DEVICE inline
+#  define GA_HOST_DEVICE inline
+#  define GA_GLOBAL
+#elif defined(__HIPCC_RTC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP__)
+#  define GA_PLATFORM_AMD 1
+#  define GA_DEVICE __device__ __forceinline__
+#  define GA_HOST_DEVICE __host__ __device__ __forceinline__
+#  define GA_GLOBAL extern "C++" __global__
+#elif defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#  define GA_PLATFORM_NVIDIA 1
+#  define GA_DEVICE __device__ __forceinline__
+#  define GA_HOST_DEVICE __host__ __device__ __forceinline__
+#  define GA_GLOBAL __global__
+#else
+#  error "garray kernels compile with NVRTC, hiprtc or the CPU host runtime"
+#endif
+
+// Fixed-width integers: NVRTC and hiprtc have no <cstdint> by default.
+namespace ga {
+typedef signed char int8;
+typedef short int16;
+typedef int int32;
+typedef long long int64;
+typedef unsigned char uint8;
+typedef unsigned short uint16;
+typedef unsigned int uint32;
+typedef unsigned long long uint64;
+}  // namespace ga
+
+// Warp-level operations: lanes are GA_WARP_SIZE wide on every platform.
+#if defined(GA_PLATFORM_NVIDIA)
+#  define GA_SHFL_DOWN(v, d) __shfl_down_sync(0xffffffffu, (v), (d), GA_WARP_SIZE)
+#  define GA_SHFL(v, l) __shfl_sync(0xffffffffu, (v), (l), GA_WARP_SIZE)
+#  define GA_BALLOT(p) ((ga::uint64)__ballot_sync(0xffffffffu, (p)))
+#  define GA_SYNCTHREADS() __syncthreads()
+#  define GA_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+#elif defined(GA_PLATFORM_AMD)
+#  define GA_SHFL_DOWN(v, d) __shfl_down((v), (d), GA_WARP_SIZE)
+#  define GA_SHFL(v, l) __shfl((v), (l), GA_WARP_SIZE)
+#  define GA_BALLOT(p) ((ga::uint64)__ballot(p))
+#  define GA_SYNCTHREADS() __syncthreads()
+#  define GA_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
+#else   // CPU: provided by cpu_runtime.h
+#  define GA_SHFL_DOWN(v, d) ga_host::shfl_down((v), (d))
+#  define GA_SHFL(v, l) ga_host::shfl((v), (l))
+#  define GA_BALLOT(p) ga_host::ballot(p)
+#  define GA_SYNCTHREADS() __syncthreads()
+#  define GA_DYNAMIC_SHARED(type, name) type* name = (type*)ga_host::dynamic_shared()
+#endif
