@@ -34,6 +34,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 _lock = threading.Lock()
 _loaded = {}
+_failed = {}      # cache key -> CompileError: a failing unit is not recompiled per call
 _file_hashes = {}
 
 
@@ -136,9 +137,15 @@ def compile_cpu(relpath, name_expressions, warp_size):
         mod = _loaded.get(key)
         if mod is not None:
             return mod
+        if key in _failed:
+            raise _failed[key]
         path = os.path.join(cache_dir(), f"cpu-{key}.so")
         if not os.path.exists(path):
-            _build_cpu(relpath, name_expressions, defines, path)
+            try:
+                _build_cpu(relpath, name_expressions, defines, path)
+            except CompileError as e:
+                _failed[key] = e
+                raise
         lib = ctypes.CDLL(path)
         entries = {}
         for i, expr in enumerate(name_expressions):

@@ -52,6 +52,11 @@ Debian 12 (hiprtc from ROCm 5.2.3; ``ci/install-gpu-compilers.sh`` installs it),
   ``<cmath>`` fail: the system's ``/usr/include`` is visible and clashes with the preamble.
 - The log names the source ``/tmp/comgr-XXXX/input/CompileSource:LINE:COL``; ``compile``
   rewrites that to ``<name>:LINE:COL``.
+- hiprtcGetLoweredName fails (HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID) for an expression
+  that names a type through a typedef (``k<ga::int32>``), starts with ``::`` or is
+  parenthesised, since it compares demangled text; ``compile`` still finds those names
+  (see the comment above ``_with_markers``).  A repeated expression fails to compile ("redefinition of
+  '__hiprtc_1'"), so expressions are passed once each.
 - A small templated kernel takes ~0.3 s (NVRTC: ~0.05-0.09 s).  Compiles are serialised
   by a lock: hiprtc 5.2's thread safety is undocumented.
 """
@@ -60,6 +65,7 @@ import ctypes
 import ctypes.util
 import os
 import re
+import struct
 import threading
 
 from ._errors import BackendUnavailableError, CompileError
@@ -257,6 +263,87 @@ def _check_arch(arch):
                            f"abort the process); it knows {', '.join(isas)}")
 
 
+# ---- lowered names that hiprtc 5.2 cannot give -----------------------------------------
+# hiprtc 5.2 finds a lowered name by demangling the code object's symbols and comparing
+# the text with the name expression, so an expression that spells a type through a typedef
+# (``k<ga::int32>``; the symbol demangles to ``k<int>``), starts with ``::`` or is
+# parenthesised fails with HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID although the kernel was
+# built.  ``compile`` therefore appends one marker per expression,
+#     extern "C" __device__ const void* __garray_lowered_<i> = (const void*)&(<expr>);
+# and, for the expressions hiprtc cannot name, reads the marker's relocation in the code
+# object: it points at the kernel's symbol, whose name is the lowered name.  The markers
+# are appended after the source, so line numbers in the log are unchanged.
+_MARKER = "__garray_lowered_"
+
+
+def _with_markers(source, name_expressions):
+    lines = [f'extern "C" __device__ __attribute__((used)) const void* {_MARKER}{i} = '
+             f"(const void*)&({e});" for i, e in enumerate(name_expressions)]
+    return source + ("\n" if not source.endswith("\n") else "") + "\n".join(lines) + "\n"
+
+
+def _elf_symbols_and_relocations(image):
+    """(symbols, relocations) of an ELF64 little-endian image: symbols as
+    ``(name, value, type)``, relocations as ``(offset, symbol name or None, addend)``."""
+    if image[:4] != b"\x7fELF" or image[4] != 2 or image[5] != 1:
+        return [], []
+    shoff, = struct.unpack_from("<Q", image, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", image, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", image, shoff + i * shentsize)
+                for i in range(shnum)]
+
+    def strings(index):
+        _, _, _, _, off, size, *_ = sections[index]
+        return image[off:off + size]
+
+    def cstr(table, at):
+        return table[at:table.index(b"\0", at)].decode(errors="replace")
+
+    tables, symbols, relocations = {}, [], []
+    for i, (_, kind, _, _, off, size, link, _, _, entsize) in enumerate(sections):
+        if kind in (2, 11):  # SHT_SYMTAB, SHT_DYNSYM
+            names, table = strings(link), []
+            for k in range(size // (entsize or 24)):
+                st_name, st_info, _, _, value, _ = struct.unpack_from("<IBBHQQ", image,
+                                                                      off + k * 24)
+                table.append((cstr(names, st_name), value, st_info & 0xF))
+            tables[i] = table
+            symbols += table
+    for _, kind, _, _, off, size, link, _, _, entsize in sections:
+        if kind == 4:  # SHT_RELA
+            table = tables.get(link, [])
+            for k in range(size // (entsize or 24)):
+                r_offset, r_info, addend = struct.unpack_from("<QQq", image, off + k * 24)
+                sym = r_info >> 32
+                relocations.append((r_offset, table[sym][0] if 0 < sym < len(table) else None,
+                                    addend))
+    return symbols, relocations
+
+
+def _lowered_from_markers(name_expressions, binary, wanted):
+    """``{expression: lowered}`` for the expressions in ``wanted``, read from the markers."""
+    try:
+        symbols, relocations = _elf_symbols_and_relocations(binary)
+    except (struct.error, ValueError, IndexError):
+        return {}
+    marker_at = {n: v for n, v, _ in symbols if n.startswith(_MARKER)}
+    funcs = {}
+    for n, v, t in symbols:
+        if t == 2 and not n.startswith(_MARKER):  # STT_FUNC: kernels
+            funcs.setdefault(v, n)
+    target = {}
+    for offset, sym, addend in relocations:
+        target[offset] = sym if sym and not sym.startswith(_MARKER) else funcs.get(addend)
+    index = {e: i for i, e in enumerate(name_expressions)}
+    out = {}
+    for e in wanted:
+        at = marker_at.get(f"{_MARKER}{index[e]}")
+        lowered = target.get(at) if at is not None else None
+        if lowered:
+            out[e] = lowered
+    return out
+
+
 def compile(source, name, name_expressions, options=(), arch=DEFAULT_ARCH, include_dirs=()):
     """Compile ``source`` (HIP kernel dialect) with hiprtc for one gfx ``arch``.
 
@@ -268,8 +355,16 @@ def compile(source, name, name_expressions, options=(), arch=DEFAULT_ARCH, inclu
     rtc = _library()
     _check_arch(arch)
     opts = build_options(options, f"--offload-arch={arch}", include_dirs, _ARCH_OPTIONS, KIND)
+    exprs = list(dict.fromkeys(name_expressions))
+    if exprs:
+        source = _with_markers(source, exprs)
+
     def fix_log(log):
         return _LOG_SOURCE_RE.sub(lambda m: name, log)
+
+    def fallback(binary, wanted):
+        return _lowered_from_markers(exprs, binary, wanted)
+
     with _lock:
-        return rtc.compile(source, name, list(name_expressions), opts, arch, "hsaco", ["Code"],
-                           fix_log=fix_log)
+        return rtc.compile(source, name, exprs, opts, arch, "hsaco", ["Code"],
+                           fix_log=fix_log, lowered_fallback=fallback)

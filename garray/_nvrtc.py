@@ -134,11 +134,13 @@ class _RtcLibrary:
         return major.value, minor.value
 
     def compile(self, source, name, name_expressions, options, arch, fmt, outputs,
-                fix_log=None):
+                fix_log=None, lowered_fallback=None):
         """Create, compile, read back and destroy one program.
 
         ``outputs`` is a list of names for ``output_getter`` tried in order (the first
-        that gives a non-empty result wins).  Returns a ``CompiledModule``; raises
+        that gives a non-empty result wins).  ``fix_log(log)`` rewrites the log;
+        ``lowered_fallback(binary, expressions)`` returns ``{expression: lowered}`` for
+        expressions whose ``GetLoweredName`` failed.  Returns a ``CompiledModule``; raises
         ``CompileError`` with the program log on failure.
         """
         f = self._fn
@@ -177,14 +179,24 @@ class _RtcLibrary:
             if not binary:
                 raise CompileError(f"{self.prefix}: compiling {name} for {arch} gave no "
                                    f"{' or '.join(outputs)}", log)
-            lowered = {}
+            lowered, failed = {}, {}
             for e in exprs:
                 out = ctypes.c_char_p()
                 rc = f["GetLoweredName"](prog, e, ctypes.byref(out))
                 if rc != 0 or not out.value:
-                    raise CompileError(f"{self.prefix}: no lowered name for {e.decode()!r} in "
-                                       f"{name}: {self.error_string(rc)}", log)
-                lowered[e.decode()] = out.value.decode()
+                    failed[e.decode()] = self.error_string(rc)
+                else:
+                    lowered[e.decode()] = out.value.decode()
+            if failed and lowered_fallback is not None:
+                found = lowered_fallback(binary, list(failed))
+                lowered.update(found)
+                failed = {e: why for e, why in failed.items() if e not in found}
+            if failed:
+                e, why = next(iter(failed.items()))
+                raise CompileError(f"{self.prefix}: no lowered name for {e!r} in {name}: {why}"
+                                   + (f" (and {len(failed) - 1} more)" if len(failed) > 1
+                                      else ""), log)
+            lowered = {e.decode(): lowered[e.decode()] for e in exprs}  # in the given order
         finally:
             f["DestroyProgram"](ctypes.byref(prog))
         return CompiledModule(binary=binary, lowered=lowered, log=log, arch=arch,

@@ -14,6 +14,7 @@ Note [Dtype rules]
      float    bool/8/16-bit ints -> float32, 32/64-bit ints -> float64 (NumPy would pick
               float16 for the smallest; garray has no float16), floats/complex unchanged
      bool     everything is converted to bool first (logical ops)
+     divide   floats/complex unchanged, bool and every int -> float64 (NumPy's true_divide)
      float64  real -> float64, complex -> complex128 (float_power)
 2. ``accepts`` lists the categories of the compute dtype: b(ool), i(nt), u(int),
    f(loat), c(omplex).  Anything else raises TypeError naming the op and dtype.
@@ -38,11 +39,13 @@ LAYOUT_NAMES = ("c", "cs", "sc", "s32", "s64")
 
 
 class Op:
-    __slots__ = ("name", "nin", "functor", "accepts", "rule", "out", "doc", "numpy_name")
+    __slots__ = ("name", "nin", "functor", "accepts", "rule", "out", "doc", "numpy_name",
+                 "rejects")
 
     def __init__(self, name, nin, accepts, rule="same", out="same", functor=None, doc="",
-                 numpy_name=None):
+                 numpy_name=None, rejects=""):
         self.name, self.nin, self.accepts, self.rule, self.out = name, nin, accepts, rule, out
+        self.rejects = rejects      # categories of the *promoted* input refused up front
         self.functor = functor or name
         self.doc = doc
         self.numpy_name = numpy_name or name
@@ -50,11 +53,15 @@ class Op:
     def compute_code(self, promoted):
         """Compute dtype code for a promoted input dtype code, or -1 if unsupported."""
         r = self.rule
+        if CATEGORY[promoted] in self.rejects:
+            return -1
         if r == "bool":
             c = BOOL
         elif r == "float":
             c = promoted if CATEGORY[promoted] in "fc" else (
                 FLOAT32 if promoted in (0, 1, 2, 5, 6) else FLOAT64)
+        elif r == "divide":
+            c = promoted if CATEGORY[promoted] in "fc" else FLOAT64
         elif r == "float64":
             c = COMPLEX128 if CATEGORY[promoted] == "c" else FLOAT64
         else:
@@ -95,7 +102,7 @@ INT = "iu"
 _OPS = [
     # binary arithmetic
     Op("add", 2, ALL), Op("subtract", 2, NUM), Op("multiply", 2, ALL),
-    Op("divide", 2, "fc", rule="float", numpy_name="true_divide"),
+    Op("divide", 2, "fc", rule="divide", numpy_name="true_divide"),
     Op("floor_divide", 2, REAL), Op("remainder", 2, REAL), Op("fmod", 2, REAL),
     Op("pow", 2, NUM, functor="power", numpy_name="power"),
     Op("float_power", 2, "fc", rule="float64", functor="power"),
@@ -122,7 +129,7 @@ _OPS = [
     Op("isnan", 1, ALL, out="bool"), Op("isinf", 1, ALL, out="bool"),
     Op("isfinite", 1, ALL, out="bool"), Op("signbit", 1, "f", rule="float", out="bool"),
     Op("real", 1, ALL, out="real"), Op("imag", 1, ALL, out="real"),
-    Op("conj", 1, ALL, numpy_name="conjugate"), Op("angle", 1, "fc", rule="float", out="real"),
+    Op("conj", 1, NUM, numpy_name="conjugate"), Op("angle", 1, "fc", rule="float", out="real", rejects="b"),
     # transcendental
     *[Op(n, 1, "fc", rule="float", numpy_name=np_n) for n, np_n in [
         ("sin", "sin"), ("cos", "cos"), ("tan", "tan"), ("asin", "arcsin"),

@@ -154,11 +154,15 @@ GA_BINARY(minimum) {
     else if constexpr (traits<T>::is_cplx) return (m::isnan(a) || !lt(b, a)) ? a : b;
     else return a <= b ? a : b;
 } GA_END
-GA_BINARY(fmax) {
-    if constexpr (traits<T>::is_float) return m::fmax(a, b); else return a >= b ? a : b;
+GA_BINARY(fmax) {   // NaN-ignoring maximum
+    if constexpr (traits<T>::is_float) return m::fmax(a, b);
+    else if constexpr (traits<T>::is_cplx) return m::isnan(b) ? a : (m::isnan(a) ? b : (lt(a, b) ? b : a));
+    else return a >= b ? a : b;
 } GA_END
-GA_BINARY(fmin) {
-    if constexpr (traits<T>::is_float) return m::fmin(a, b); else return a <= b ? a : b;
+GA_BINARY(fmin) {   // NaN-ignoring minimum
+    if constexpr (traits<T>::is_float) return m::fmin(a, b);
+    else if constexpr (traits<T>::is_cplx) return m::isnan(b) ? a : (m::isnan(a) ? b : (lt(b, a) ? b : a));
+    else return a <= b ? a : b;
 } GA_END
 
 // ---- logical and bitwise ---------------------------------------------------------

@@ -25,7 +25,7 @@
 #  define GA_PLATFORM_AMD 1
 #  define GA_DEVICE __device__ __forceinline__
 #  define GA_HOST_DEVICE __host__ __device__ __forceinline__
-#  define GA_GLOBAL extern "C++" __global__
+#  define GA_GLOBAL __global__
 #elif defined(__CUDACC_RTC__) || defined(__CUDACC__)
 #  define GA_PLATFORM_NVIDIA 1
 #  define GA_DEVICE __device__ __forceinline__
