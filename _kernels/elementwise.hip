@@ -28,7 +28,7 @@ GA_GLOBAL void ew1_c(To* out, const T* x, int64 n) {
 }
 
 template <class Op, class To, class T, class I>
-GA_GLOBAL void ew1_s(char* out, const char* x, Strided<2> p, I n) {
+GA_GLOBAL void ew1_s(char* out, const char* x, GA_BYVAL(Strided<2>) p, I n) {
     I i = flat_index<I>();
     if (i >= n) return;
     I off[2];
@@ -55,7 +55,7 @@ GA_GLOBAL void ew2_sc(To* out, T a, const T* b, int64 n) {
 }
 
 template <class Op, class To, class T, class I>
-GA_GLOBAL void ew2_s(char* out, const char* a, const char* b, Strided<3> p, I n) {
+GA_GLOBAL void ew2_s(char* out, const char* a, const char* b, GA_BYVAL(Strided<3>) p, I n) {
     I i = flat_index<I>();
     if (i >= n) return;
     I off[3];
@@ -65,7 +65,7 @@ GA_GLOBAL void ew2_s(char* out, const char* a, const char* b, Strided<3> p, I n)
 
 // where(cond, x, y): cond is bool, x and y already in the output dtype.
 template <class T, class I>
-GA_GLOBAL void where_s(char* out, const char* c, const char* x, const char* y, Strided<4> p, I n) {
+GA_GLOBAL void where_s(char* out, const char* c, const char* x, const char* y, GA_BYVAL(Strided<4>) p, I n) {
     I i = flat_index<I>();
     if (i >= n) return;
     I off[4];
@@ -81,7 +81,7 @@ GA_GLOBAL void cast_c(To* out, const From* x, int64 n) {
 }
 
 template <class To, class From, class I>
-GA_GLOBAL void cast_s(char* out, const char* x, Strided<2> p, I n) {
+GA_GLOBAL void cast_s(char* out, const char* x, GA_BYVAL(Strided<2>) p, I n) {
     I i = flat_index<I>();
     if (i >= n) return;
     I off[2];

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <cstdint>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 struct ga_dim3 {
@@ -34,6 +35,8 @@ static ga_dim3 blockDim = {1, 1, 1};
 static ga_dim3 gridDim = {1, 1, 1};
 
 namespace ga_host {
+template <class... P> constexpr std::index_sequence_for<P...> arity_seq(void (*)(P...)) { return {}; }
+
 static int error = 0;                 // 1: barrier or warp op in a loop-launched kernel
 static const char* error_what = "";
 static unsigned char* shared_buf = nullptr;
@@ -48,25 +51,32 @@ template <class T> inline T shfl(T v, int) {
 }
 inline unsigned long long ballot(int) { error = 1; error_what = "ballot"; return 0; }
 
-// Unpack void** kernel arguments (the cuLaunchKernel convention) and run the kernel
-// once per (block, thread).  K is a compile-time constant, so it inlines.
-template <class... P, std::size_t... I>
-inline void run_loops(void (*k)(P...), unsigned grid, unsigned block, void** args,
-                      std::index_sequence<I...>) {
+// Unpack void** kernel arguments (the cuLaunchKernel convention) once, then run the
+// kernel for every (block, thread).  K is a template constant, so the body inlines
+// into the loop and by-value parameters (Strided<N>, ~800 bytes) are not copied per
+// element.
+template <auto K, class... P>
+inline void loops(unsigned grid, unsigned block, std::remove_reference_t<P>&... p) {
     gridDim.x = grid; blockDim.x = block;
     for (unsigned b = 0; b < grid; ++b) {
         blockIdx.x = b;
         for (unsigned t = 0; t < block; ++t) {
             threadIdx.x = t;
-            k(*static_cast<P*>(args[I])...);
+            K(p...);
         }
     }
 }
 
-template <class... P>
-inline int launch(void (*k)(P...), unsigned grid, unsigned block, void** args) {
+template <auto K, class... P, std::size_t... I>
+inline void unpack(void (*)(P...), unsigned grid, unsigned block, void** args,
+                   std::index_sequence<I...>) {
+    loops<K, P...>(grid, block, *static_cast<std::remove_reference_t<P>*>(args[I])...);
+}
+
+template <auto K>
+inline int launch(unsigned grid, unsigned block, void** args) {
     error = 0;
-    run_loops(k, grid, block, args, std::index_sequence_for<P...>{});
+    unpack<K>(K, grid, block, args, arity_seq(K));
     return error;
 }
 }  // namespace ga_host
@@ -77,6 +87,6 @@ inline void __syncthreads() { ga_host::error = 1; ga_host::error_what = "__synct
 // returns 0, or 1 when the kernel used a barrier/warp operation (see the Note).
 #define GA_HOST_ENTRY(entry, ...)                                                   \
     extern "C" int entry(unsigned grid, unsigned block, void** args) {              \
-        return ga_host::launch(&__VA_ARGS__, grid, block, args);                    \
+        return ga_host::launch<&__VA_ARGS__>(grid, block, args);                    \
     }
 extern "C" const char* ga_host_error_what() { return ga_host::error_what; }

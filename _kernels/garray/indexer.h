@@ -23,6 +23,16 @@ struct Strided {
     // Byte offsets of flat element i in each operand.
     template <class I>
     GA_DEVICE void offsets(I i, I* off) const {
+        if (ndim == 1) {                  // the common case after collapsing: no division
+            for (int a = 0; a < NARR; ++a) off[a] = i * (I)strides[a][0];
+            return;
+        }
+        if (ndim == 2) {
+            I n1 = (I)shape[1];
+            I q = i / n1, r = i - q * n1;
+            for (int a = 0; a < NARR; ++a) off[a] = q * (I)strides[a][0] + r * (I)strides[a][1];
+            return;
+        }
         for (int a = 0; a < NARR; ++a) off[a] = 0;
         for (int d = ndim - 1; d >= 0; --d) {
             I n = (I)shape[d];
