@@ -746,3 +746,125 @@ cdef ndarray _where_operand(object x, int code, object device):
     r = _new_array(_code_dtype[code], 0, NULL, device)
     _write_scalar(r, &sv)
     return r
+
+
+# ---- boolean reductions (all, any) ------------------------------------------------------
+cdef struct _Strided1:
+    int ndim
+    int64_t shape[MAX_NDIM]
+    int64_t strides[1][MAX_NDIM]
+
+cdef dict _reduce_tables = {}
+
+
+cdef _Kernels _reduce_kernels(str reducer):
+    cdef _Kernels k = _reduce_tables.get(reducer)
+    cdef int code
+    if k is None:
+        k = _Kernels.__new__(_Kernels)
+        k.name = reducer[:-2]
+        k.unit = _optable_mod.reduce_unit(reducer)
+        _reduce_tables[reducer] = k
+    if not k.cpu_ready:
+        f, exprs = k.unit
+        mod = _compile_mod.compile_cpu(f, exprs, _cpu_warp_size())
+        for code in range(13):
+            k.cpu[code][L_S32] = <void*><intptr_t>mod.functions[exprs[2 * code]]
+            k.cpu[code][L_S64] = <void*><intptr_t>mod.functions[exprs[2 * code + 1]]
+        k.cpu_module = mod
+        k.cpu_ready = True
+    return k
+
+
+cdef object _bool_reduce(str reducer, object x, object axis, bint keepdims):
+    cdef ndarray a, o
+    cdef _Strided2 po
+    cdef _Strided1 pr
+    cdef Py_ssize_t kshape[MAX_NDIM]
+    cdef Py_ssize_t kst[2][MAX_NDIM]
+    cdef Py_ssize_t rshape[MAX_NDIM]
+    cdef Py_ssize_t rst[1][MAX_NDIM]
+    cdef Py_ssize_t oshape[MAX_NDIM]
+    cdef int i, nk = 0, nr = 0, no = 0, lay
+    cdef int64_t n_out, n_red = 1, n_out64, n_red64
+    cdef int32_t n_out32, n_red32
+    cdef void* args[6]
+    cdef intptr_t po_, pa
+    name = reducer[:-2]
+    if not isinstance(x, ndarray):
+        raise TypeError(f"{name}: x must be a garray.ndarray, got {type(x).__name__}")
+    a = <ndarray>x
+    if axis is None:
+        axes = set(range(a._nd))
+    else:
+        axes = set()
+        for ax in ((axis,) if not isinstance(axis, (tuple, list)) else axis):
+            i = _norm_axis(ax, a._nd, "axis")
+            if i in axes:
+                raise ValueError(f"{name}: axis: repeated axis {ax}")
+            axes.add(i)
+    for i in range(a._nd):
+        if i in axes:
+            rshape[nr] = a._shape[i]
+            rst[0][nr] = a._strides[i]
+            n_red *= a._shape[i]
+            nr += 1
+            if keepdims:
+                oshape[no] = 1
+                no += 1
+        else:
+            oshape[no] = a._shape[i]
+            no += 1
+    o = _new_array(_code_dtype[0], no, oshape, a._device)
+    # kept axes: pair the output's non-reduced strides with x's
+    cdef int j = 0
+    for i in range(a._nd):
+        if i not in axes:
+            kshape[nk] = a._shape[i]
+            kst[1][nk] = a._strides[i]
+            nk += 1
+    cdef int oi = 0
+    for i in range(o._nd):
+        if keepdims and o._shape[i] == 1 and (i in axes):
+            continue
+        if oi < nk:
+            kst[0][oi] = o._strides[i]
+            oi += 1
+    n_out = o._size
+    if n_out == 0:
+        return o
+    nk = _collapse_n(nk, kshape, 2, kst)
+    nr = _collapse_n(nr, rshape, 1, rst)
+    po.ndim = nk
+    for i in range(nk):
+        po.shape[i] = kshape[i]
+        po.strides[0][i] = kst[0][i]
+        po.strides[1][i] = kst[1][i]
+    pr.ndim = nr
+    for i in range(nr):
+        pr.shape[i] = rshape[i]
+        pr.strides[0][i] = rst[0][i]
+    lay = L_S64 if (_pick_index(nk, kshape, 2, kst, n_out) == L_S64 or
+                    _pick_index(nr, rshape, 1, rst, n_red) == L_S64 or
+                    a._size >= (<int64_t>1 << 31)) else L_S32
+    po_, pa = o._ptr, a._ptr
+    args[0] = &po_
+    args[1] = &pa
+    args[2] = &po
+    args[3] = &pr
+    n_out32, n_red32 = <int32_t>n_out, <int32_t>n_red
+    n_out64, n_red64 = n_out, n_red
+    args[4] = <void*>&n_out32 if lay == L_S32 else <void*>&n_out64
+    args[5] = <void*>&n_red32 if lay == L_S32 else <void*>&n_red64
+    _reduce_kernels(reducer).launch(o, a._code, lay, n_out, args)
+    return o
+
+
+def all(x, /, *, axis=None, keepdims=False):
+    """True where every element along ``axis`` is nonzero. See also numpy.all."""
+    return _bool_reduce("all_r", x, axis, keepdims)
+
+
+def any(x, /, *, axis=None, keepdims=False):
+    """True where some element along ``axis`` is nonzero. See also numpy.any."""
+    return _bool_reduce("any_r", x, axis, keepdims)

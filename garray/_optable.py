@@ -161,9 +161,19 @@ def where_unit():
     return "elementwise.hip", exprs
 
 
+def reduce_unit(reducer):
+    """(file, name expressions) of a boolean reduction (all_r/any_r) over every dtype."""
+    exprs = []
+    for t in CPP:
+        exprs += [f"ga::reduce_s<ga::op::{reducer}, bool, {t}, ga::int32>",
+                  f"ga::reduce_s<ga::op::{reducer}, bool, {t}, ga::int64>"]
+    return "elementwise.hip", exprs
+
+
 def all_units():
     """Every compile unit garray builds, for the CI compile check."""
     units = [op.unit() for op in OPS.values()]
     units += [cast_unit(c) for c in range(13)]
     units.append(where_unit())
+    units += [reduce_unit("all_r"), reduce_unit("any_r")]
     return units

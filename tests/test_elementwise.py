@@ -252,3 +252,23 @@ def test_astype_uses_cast_kernels():
         else:
             got = g.astype(d)
         assert_xp_equal(got, expected)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("name", ["all", "any"])
+def test_all_any(name, dtype):
+    n = make(numpy, (3, 4, 2), dtype)
+    n = numpy.where(numpy.arange(24).reshape(3, 4, 2) % 3 == 0, numpy.zeros((), dtype), n)
+    g = garray.asarray(n, copy=True)
+    gf, nf = getattr(garray, name), getattr(numpy, name)
+    for axis in [None, 0, 1, -1, (0, 2), ()]:
+        for keepdims in (False, True):
+            for gx, nx in ((g, n), (g[::-1, 1:], n[::-1, 1:]), (g.T, n.T)):
+                assert_xp_equal(gf(gx, axis=axis, keepdims=keepdims),
+                                numpy.asarray(nf(nx, axis=axis, keepdims=keepdims)))
+    assert_xp_equal(gf(garray.zeros((0, 3), dtype=dtype), axis=0),
+                    nf(numpy.zeros((0, 3), dtype=dtype), axis=0))
+    with pytest.raises(numpy.exceptions.AxisError):
+        gf(g, axis=3)
+    with pytest.raises(ValueError, match="repeated"):
+        gf(g, axis=(0, 0))

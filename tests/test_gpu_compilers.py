@@ -9,7 +9,6 @@ import concurrent.futures
 import importlib
 import os
 import re
-import time
 
 import pytest
 
@@ -68,17 +67,14 @@ def test_version_and_identity(rtc):
 
 def test_compile_templated_kernel(rtc):
     arch, _, machine = COMPILERS[rtc.KIND]
-    start = time.perf_counter()
     mod = rtc.compile(AXPY, "axpy.hip", list(AXPY_LOWERED), [], arch=arch)
-    seconds = time.perf_counter() - start
     assert len(mod.binary) > 0
     assert _e_machine(mod.binary) == machine
     assert mod.lowered == AXPY_LOWERED
     assert all(v.startswith("_Z") for v in mod.lowered.values())
     assert mod.arch == arch
     assert mod.format == ("cubin" if rtc.KIND == "nvrtc" else "hsaco")
-    assert f"-std=c++17" in mod.options
-    assert seconds < 30, f"{rtc.KIND}: compiling a small kernel took {seconds:.1f} s"
+    assert "-std=c++17" in mod.options
 
 
 def test_nvrtc_ptx():
