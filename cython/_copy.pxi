@@ -8,8 +8,8 @@
 # 3. CPU device: garray's own strided loop below.  GPU devices: contiguous copies are
 #    one device-to-device memcpy; other layouts are staged through the host until
 #    the kernel system supplies a strided copy kernel (issue 3).
-# 4. Casts (astype, assignment of another dtype) convert on the host with NumPy's
-#    casting rules for now; issue 3 moves them onto the elementwise kernels.
+# 4. Casts (astype, assignment of another dtype) run the cast kernels of
+#    _kernels/elementwise.hip (NumPy's unsafe-cast semantics).
 
 cdef int _collapse(int nd, Py_ssize_t* shape, Py_ssize_t* s1, Py_ssize_t* s2) noexcept nogil:
     """Drop size-1 axes and merge axes contiguous in both stride sets; returns new nd."""
@@ -220,7 +220,7 @@ cdef ndarray _astype(ndarray a, object dtype, object copy, object device):
     if dtype is a._dtype:
         return _copy_array(a) if copy else a
     r = _new_array(dtype, a._nd, a._shape, dev)
-    _upload_into(r, _to_numpy(a, False).astype(dtype))   # host cast until issue 3
+    _cast_into(r, a)          # the cast kernels (elementwise.hip cast_c / cast_s)
     return r
 
 

@@ -860,11 +860,18 @@ cdef object _bool_reduce(str reducer, object x, object axis, bint keepdims):
     return o
 
 
-def all(x, /, *, axis=None, keepdims=False):
+def all_(x, /, *, axis=None, keepdims=False):
     """True where every element along ``axis`` is nonzero. See also numpy.all."""
     return _bool_reduce("all_r", x, axis, keepdims)
 
 
-def any(x, /, *, axis=None, keepdims=False):
+def any_(x, /, *, axis=None, keepdims=False):
     """True where some element along ``axis`` is nonzero. See also numpy.any."""
     return _bool_reduce("any_r", x, axis, keepdims)
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    """``x`` converted to ``dtype`` (Array API): ``copy=False`` may return ``x``."""
+    if not isinstance(x, ndarray):
+        raise TypeError(f"astype: x must be a garray.ndarray, got {type(x).__name__}")
+    return _astype(<ndarray>x, _norm_dtype(dtype), copy, device)

@@ -311,7 +311,7 @@ def load_first(prefix, candidates, tried, check=None):
         try:
             lib = ctypes.CDLL(path)
         except OSError as e:
-            tried.append(f"{path}: {e}")
+            tried.append(str(e) if path in str(e) else f"{path}: {e}")
             continue
         try:
             rtc = _RtcLibrary(prefix, path, lib)

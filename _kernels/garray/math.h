@@ -99,8 +99,19 @@ template <class T> GA_DEVICE complex<T> log10(complex<T> z) {
     const T inv_ln10 = T(0.43429448190325182765);
     return complex<T>(l.re * inv_ln10, l.im * inv_ln10);
 }
-template <class T> GA_DEVICE complex<T> asinh(complex<T> z) {   // log(z + sqrt(z^2 + 1))
-    return log(z + sqrt(z * z + complex<T>(T(1))));
+template <class T> GA_DEVICE complex<T> asinh(complex<T> z) {
+    // log(z + sqrt(z^2 + 1)) on the right half-plane (asinh is odd); for large |z|,
+    // where z^2 would overflow, asinh z = log(2z) to working precision.
+    bool neg = z.re < T(0);
+    complex<T> w = neg ? -z : z;
+    complex<T> r;
+    if (cabs(w) > T(1) / sqrt(nextafter(T(1), T(2)) - T(1))) {
+        r = log(w);
+        r.re += T(0.69314718055994530942);
+    } else {
+        r = log(w + sqrt(w * w + complex<T>(T(1))));
+    }
+    return neg ? -r : r;
 }
 template <class T> GA_DEVICE complex<T> asin(complex<T> z) {    // -i asinh(iz)
     complex<T> r = asinh(complex<T>(-z.im, z.re));
@@ -111,6 +122,11 @@ template <class T> GA_DEVICE complex<T> acos(complex<T> z) {    // pi/2 - asin z
     return complex<T>(T(1.57079632679489661923) - a.re, -a.im);
 }
 template <class T> GA_DEVICE complex<T> acosh(complex<T> z) {   // log(z + sqrt(z+1) sqrt(z-1))
+    if (cabs(z) > T(1) / sqrt(nextafter(T(1), T(2)) - T(1))) {
+        complex<T> r = log(z);            // large |z|: log(2z)
+        r.re += T(0.69314718055994530942);
+        return r;
+    }
     return log(z + sqrt(z + complex<T>(T(1))) * sqrt(z - complex<T>(T(1))));
 }
 template <class T> GA_DEVICE complex<T> atanh(complex<T> z) {   // (log(1+z) - log(1-z)) / 2
