@@ -193,7 +193,7 @@ def compile_gpu(kind, relpath, name_expressions, arch, warp_size):
     else:
         raise ValueError(f"kind: expected 'cuda' or 'hip', got {kind!r}")
     opts = ["-std=c++17"]
-    key_src = "\n".join([kind, source_hash(relpath), repr(rtc.version()), arch, str(warp_size),
+    key_src = "\n".join([kind, source_hash(relpath), repr(rtc.identity()), arch, str(warp_size),
                          " ".join(opts), *name_expressions])
     key = hashlib.sha256(key_src.encode()).hexdigest()[:40]
     path = os.path.join(cache_dir(), f"{kind}-{arch}-{key}")
@@ -203,7 +203,8 @@ def compile_gpu(kind, relpath, name_expressions, arch, warp_size):
         with open(path + ".names") as f:
             lowered = dict(line.rstrip("\n").split("\t", 1) for line in f if "\t" in line)
         return binary, lowered
-    mod = rtc.compile(gpu_source(relpath, warp_size), relpath, list(name_expressions), opts,
+    # The program must not share the included file's name (NVRTC: "includes itself").
+    mod = rtc.compile(gpu_source(relpath, warp_size), relpath + ".unit", list(name_expressions), opts,
                       arch=arch, include_dirs=[kernel_dir()])
     _atomic_write(path + ".bin", mod.binary)
     _atomic_write(path + ".names", "".join(f"{k}\t{v}\n" for k, v in mod.lowered.items()).encode())

@@ -246,3 +246,24 @@ def test_every_kernel_instantiation_compiles(rtc):
         failures = [f for f in ex.map(build, units) if f]
     assert not failures, f"{len(failures)} of {len(units)} units failed:\n\n" + \
         "\n\n".join(failures[:5])
+
+
+@pytest.mark.parametrize("kind, arch", [("cuda", "sm_90"), ("hip", "gfx90a")])
+def test_compile_gpu_unit_is_cached_on_disk(kind, arch, tmp_path, monkeypatch):
+    """garray._compile.compile_gpu: an op's unit compiles and the second call hits the cache."""
+    rtc = _module("nvrtc" if kind == "cuda" else "hiprtc")
+    ok, why = rtc.available()
+    if not ok:
+        pytest.skip(why)
+    from garray import _compile, _optable
+    monkeypatch.setenv("GARRAY_CACHE_DIR", str(tmp_path))
+    f, exprs = _optable.OPS["multiply"].unit()
+    binary, lowered = _compile.compile_gpu(kind, f, exprs, arch, 32 if kind == "cuda" else 64)
+    assert binary and set(lowered) == set(exprs)
+    assert all(v.startswith("_Z") for v in lowered.values())
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert any(n.endswith(".bin") for n in files) and any(n.endswith(".names") for n in files)
+    calls = []
+    monkeypatch.setattr(rtc, "compile", lambda *a, **k: calls.append(a))
+    again = _compile.compile_gpu(kind, f, exprs, arch, 32 if kind == "cuda" else 64)
+    assert again == (binary, lowered) and calls == []

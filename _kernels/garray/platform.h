@@ -4,7 +4,7 @@
 // ~~~~~~~~~~~~~~~~
 // One kernel source compiles three ways:
 //   1. NVRTC (NVIDIA):  __CUDACC_RTC__ is defined; CUDA built-ins, *_sync warp ops.
-//   2. hiprtc (AMD):    __HIPCC_RTC__ / __HIP_PLATFORM_AMD__; HIP built-ins.
+//   2. hiprtc (AMD):    __HIPCC_RTC__ (hiprtc 5.2 does not define __HIP_PLATFORM_AMD__).
 //   3. g++ (CPU device): GARRAY_HOST is defined; the host runtime in cpu_runtime.h
 //      supplies threadIdx/blockIdx, __shared__, atomics and the launch loops.
 // The warp size is never read from `warpSize` (not a compile-time constant on newer
