@@ -228,6 +228,9 @@ def test_special_values():
             op = _optable.OPS[name]
             a, b = x[:, None], x[None, :]
             expected = _numpy_func(op)(a, b)
+            if name == "floor_divide":   # Array API table: inf operands -> floor(a / b)
+                inf = (numpy.isinf(a) | numpy.isinf(b)) & (b != 0)
+                expected = numpy.where(inf, numpy.floor(a / b), expected)
             got = getattr(garray, name)(garray.asarray(a), garray.asarray(b))
             numpy.testing.assert_array_equal(got.get(), expected, err_msg=name)
 

@@ -67,6 +67,9 @@ GA_BINARY(floor_divide) {
     if constexpr (traits<T>::is_float) {
         // NumPy's npy_divmod: floor of the exact quotient, consistent with remainder.
         if (b == T(0)) return T(a / b);
+        // Infinite operands: floor of the IEEE quotient (the Array API's table;
+        // NumPy's divmod gives NaN for inf // finite).
+        if (m::isinf(a) || m::isinf(b)) return m::floor(a / b);
         T mod = m::fmod(a, b);
         T div = (a - mod) / b;
         if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);

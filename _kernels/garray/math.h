@@ -45,7 +45,18 @@ template <class T> GA_DEVICE complex<T> cdiv(complex<T> a, complex<T> b) {
     return complex<T>((ar * br + ai * bi) / d, (ai * br - ar * bi) / d);
 }
 template <class T> GA_DEVICE complex<T> exp(complex<T> z) {
+    // C99 Annex G special values (the Array API's table for exp).
+    const T inf = T(1) / T(0), nan = inf - inf;
     if (z.im == T(0)) return complex<T>(exp(z.re), z.im);
+    if (isinf(z.re)) {
+        if (z.re > T(0)) {
+            if (!isfinite(z.im)) return complex<T>(z.re, nan);
+            return complex<T>(inf * cos(z.im), inf * sin(z.im));
+        }
+        if (!isfinite(z.im)) return complex<T>(T(0), T(0));
+        return complex<T>(T(0) * cos(z.im), T(0) * sin(z.im));
+    }
+    if (isnan(z.re) || !isfinite(z.im)) return complex<T>(nan, nan);
     T e = exp(z.re);
     return complex<T>(e * cos(z.im), e * sin(z.im));
 }
@@ -67,13 +78,37 @@ template <class T> GA_DEVICE complex<T> cos(complex<T> z) {
     return complex<T>(cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im));
 }
 template <class T> GA_DEVICE complex<T> sinh(complex<T> z) {
+    const T nan = T(0) / T(0);
+    if (z.im == T(0)) return complex<T>(sinh(z.re), z.im);
+    if (!isfinite(z.im)) {
+        if (z.re == T(0)) return complex<T>(z.re, nan);
+        if (isinf(z.re)) return complex<T>(z.re, nan);
+        return complex<T>(nan, nan);
+    }
+    if (isinf(z.re)) return complex<T>(z.re * cos(z.im), fabs(z.re) * sin(z.im));
     return complex<T>(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im));
 }
 template <class T> GA_DEVICE complex<T> cosh(complex<T> z) {
+    const T nan = T(0) / T(0);
+    if (z.im == T(0)) return complex<T>(cosh(z.re), isnan(z.re) ? z.im : z.im * (z.re < T(0) ? -T(1) : T(1)));
+    if (!isfinite(z.im)) {
+        if (z.re == T(0)) return complex<T>(nan, T(0));
+        if (isinf(z.re)) return complex<T>(fabs(z.re), nan);
+        return complex<T>(nan, nan);
+    }
+    if (isinf(z.re)) return complex<T>(fabs(z.re) * cos(z.im), z.re * sin(z.im));
     return complex<T>(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im));
 }
 template <class T> GA_DEVICE complex<T> tanh(complex<T> z) {
-    // tanh(x+iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), stable for large |x|.
+    // tanh(x+iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), stable for large |x|;
+    // special values per C99 Annex G.
+    const T nan = T(0) / T(0);
+    if (isinf(z.re)) {
+        T s = isfinite(z.im) ? sin(T(2) * z.im) : T(0);
+        return complex<T>(copysign(T(1), z.re), copysign(T(0), s));
+    }
+    if (!isfinite(z.im)) return complex<T>(z.re == T(0) ? z.re : nan, nan);
+    if (isnan(z.re)) return complex<T>(nan, z.im == T(0) ? z.im : nan);
     if (fabs(z.re) > T(20)) return complex<T>(copysign(T(1), z.re), copysign(T(0), sin(T(2) * z.im)));
     T d = cosh(T(2) * z.re) + cos(T(2) * z.im);
     return complex<T>(sinh(T(2) * z.re) / d, sin(T(2) * z.im) / d);
@@ -83,6 +118,7 @@ template <class T> GA_DEVICE complex<T> tan(complex<T> z) {
     return complex<T>(t.im, -t.re);
 }
 template <class T> GA_DEVICE complex<T> expm1(complex<T> z) {
+    if (z.im == T(0)) return complex<T>(expm1(z.re), z.im);
     complex<T> e = exp(z);
     return complex<T>(e.re - T(1), e.im);
 }
