@@ -138,7 +138,9 @@ template <class T> GA_DEVICE complex<T> log10(complex<T> z) {
 template <class T> GA_DEVICE complex<T> asinh(complex<T> z) {
     // log(z + sqrt(z^2 + 1)) on the right half-plane (asinh is odd); for large |z|,
     // where z^2 would overflow, asinh z = log(2z) to working precision.
-    bool neg = z.re < T(0);
+    const T nan = T(0) / T(0);
+    if (isnan(z.re) && z.im == T(0)) return complex<T>(nan, z.im);
+    bool neg = signbit(z.re);
     complex<T> w = neg ? -z : z;
     complex<T> r;
     if (cabs(w) > T(1) / sqrt(nextafter(T(1), T(2)) - T(1))) {
@@ -154,6 +156,7 @@ template <class T> GA_DEVICE complex<T> asin(complex<T> z) {    // -i asinh(iz)
     return complex<T>(r.im, -r.re);
 }
 template <class T> GA_DEVICE complex<T> acos(complex<T> z) {    // pi/2 - asin z
+    if (z.re == T(0) && isnan(z.im)) return complex<T>(T(1.57079632679489661923), z.im);
     complex<T> a = asin(z);
     return complex<T>(T(1.57079632679489661923) - a.re, -a.im);
 }
@@ -166,6 +169,14 @@ template <class T> GA_DEVICE complex<T> acosh(complex<T> z) {   // log(z + sqrt(
     return log(z + sqrt(z + complex<T>(T(1))) * sqrt(z - complex<T>(T(1))));
 }
 template <class T> GA_DEVICE complex<T> atanh(complex<T> z) {   // (log(1+z) - log(1-z)) / 2
+    const T nan = T(0) / T(0), half_pi = T(1.57079632679489661923);
+    if (isinf(z.im)) return complex<T>(copysign(T(0), z.re), copysign(half_pi, z.im));
+    if (isinf(z.re)) {
+        if (isnan(z.im)) return complex<T>(copysign(T(0), z.re), nan);
+        return complex<T>(copysign(T(0), z.re), copysign(half_pi, z.im));
+    }
+    if (isnan(z.re)) return complex<T>(nan, nan);
+    if (isnan(z.im)) return complex<T>(z.re == T(0) ? z.re : nan, nan);
     complex<T> d = log(complex<T>(T(1)) + z) - log(complex<T>(T(1)) - z);
     return complex<T>(d.re * T(0.5), d.im * T(0.5));
 }
