@@ -875,3 +875,112 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if not isinstance(x, ndarray):
         raise TypeError(f"astype: x must be a garray.ndarray, got {type(x).__name__}")
     return _astype(<ndarray>x, _norm_dtype(dtype), copy, device)
+
+
+# ---- user kernels -----------------------------------------------------------------------
+cdef object _kernel_arg(object v, list keep, int i):
+    """One RawKernel argument as (ctypes value kept alive, its address)."""
+    import ctypes
+    if isinstance(v, ndarray):
+        c = ctypes.c_void_p((<ndarray>v)._ptr)
+    elif isinstance(v, numpy.generic) and v.dtype in _code_of:
+        c = ctypes.create_string_buffer(v.tobytes(), v.dtype.itemsize)
+    else:
+        raise TypeError(
+            f"args[{i}]: expected a garray.ndarray or a NumPy scalar with the kernel "
+            f"parameter's exact type (e.g. numpy.int32(n)), got {type(v).__name__}; Python "
+            f"scalars are refused because their C type would be a guess")
+    keep.append(c)
+    return ctypes.addressof(c)
+
+
+cdef unsigned int _dim_x(object d, str argname) except 0:
+    if isinstance(d, tuple):
+        if len(d) == 0 or len(d) > 3:
+            raise ValueError(f"{argname}: expected 1 to 3 dimensions, got {d}")
+        for extra in d[1:]:
+            if extra != 1:
+                raise NotImplementedError(f"{argname}: the CPU device runs 1-d grids and "
+                                          f"blocks only; got {d}")
+        d = d[0]
+    d = operator.index(d)
+    if d <= 0:
+        raise ValueError(f"{argname}: must be positive, got {d}")
+    return d
+
+
+class RawModule:
+    """A module of HIP-dialect kernels from a source string (CuPy's RawModule).
+
+    ``RawModule(code=src, name_expressions=("k<float>",))``; ``get_function(name)``
+    returns a ``RawKernel``.  Kernels must not use barriers or warp operations on the
+    CPU device yet (the fiber runtime is not written: the launch raises RuntimeError).
+    """
+
+    def __init__(self, *, code, options=(), name_expressions=()):
+        if not isinstance(code, str):
+            raise TypeError(f"code: expected a str, got {type(code).__name__}")
+        self.code = code
+        self.options = tuple(options)
+        self.name_expressions = tuple(name_expressions)
+        self._modules = {}
+
+    def _module(self, device, names):
+        if device.kind != "cpu":
+            raise NotImplementedError(f"RawModule: launching on {device} is not wired up yet")
+        key = tuple(names)
+        mod = self._modules.get(key)
+        if mod is None:
+            mod = _compile_mod.compile_cpu_source(self.code, list(names), _cpu_warp_size(),
+                                                  self.options)
+            self._modules[key] = mod
+        return mod
+
+    def get_function(self, name):
+        return RawKernel(self.code, name, self.options, _module=self)
+
+
+class RawKernel:
+    """One kernel from a HIP-dialect source string, launched as
+    ``kernel(grid, block, args)`` with ``args`` garray arrays and NumPy scalars.
+
+    >>> k = garray.RawKernel(r'''
+    ... extern "C" __global__ void scale(float* x, float a, int n) {
+    ...     int i = blockIdx.x * blockDim.x + threadIdx.x;
+    ...     if (i < n) x[i] *= a;
+    ... }''', "scale")
+    >>> x = garray.ones(5, dtype="float32")
+    >>> k((1,), (32,), (x, numpy.float32(3), numpy.int32(5)))
+    """
+
+    def __init__(self, code, name, options=(), *, _module=None):
+        self.name = name
+        self._raw = _module if _module is not None else RawModule(code=code, options=options)
+
+    def compile(self, device=None):
+        """Compile now (else on first launch); raises garray.CompileError with the log."""
+        return self._raw._module(_resolve_device(device), (self.name,))
+
+    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
+        cdef _host_entry fn
+        cdef void* argv[64]
+        cdef unsigned int g = _dim_x(grid, "grid"), b = _dim_x(block, "block")
+        cdef int i, err
+        args = tuple(args)
+        if len(args) > 64:
+            raise ValueError(f"args: at most 64 kernel arguments, got {len(args)}")
+        devs = {(<ndarray>a)._device for a in args if isinstance(a, ndarray)}
+        if len(devs) > 1:
+            raise ValueError(f"args: arrays are on different devices {sorted(map(str, devs))}")
+        device = devs.pop() if devs else _resolve_device(None)
+        mod = self._raw._module(device, (self.name,))
+        if shared_mem:
+            raise NotImplementedError("shared_mem: dynamic shared memory on the CPU device "
+                                      "comes with the fiber runtime")
+        keep = []
+        for i, a in enumerate(args):
+            argv[i] = <void*><intptr_t>_kernel_arg(a, keep, i)
+        fn = <_host_entry><intptr_t>mod.functions[self.name]
+        err = fn(g, b, argv)
+        if err:
+            _launch_error(mod)

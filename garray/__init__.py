@@ -22,7 +22,7 @@ from ._core import (ndarray, MemoryPool, asarray, asnumpy, empty, zeros, ones,  
 from ._creation import arange, linspace, eye, identity, meshgrid, tril, triu  # noqa: F401
 from ._info import __array_namespace_info__  # noqa: F401
 from ._elementwise import *  # noqa: F401,F403  (names listed in _elementwise.__all__)
-from ._core import ufunc, astype  # noqa: F401
+from ._core import ufunc, astype, RawKernel, RawModule  # noqa: F401
 from ._core import all_ as all, any_ as any  # noqa: F401,A004 (Cython names avoid shadowing builtins)
 
 import math as _math

@@ -95,7 +95,10 @@ def _atomic_write(path, data):
 
 # ---- CPU (g++) -------------------------------------------------------------------
 _CXX = os.environ.get("CXX", "g++")
-_CXX_FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fno-math-errno", "-w"]
+# -fvisibility=hidden: a user kernel named like a libc function (`sync`, `send` ...) must
+# not be interposed by libc's symbol; only the GA_HOST_ENTRY entries are exported.
+_CXX_FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fno-math-errno", "-w",
+              "-fvisibility=hidden"]
 _cxx_version = None
 
 
@@ -155,24 +158,10 @@ def compile_cpu(relpath, name_expressions, warp_size):
 
 
 def _build_cpu(relpath, name_expressions, defines, path):
-    root = kernel_dir()
     lines = [f'#include "{relpath}"']
     lines += [f"GA_HOST_ENTRY(ga_entry_{i}, {expr})" for i, expr in enumerate(name_expressions)]
-    with tempfile.TemporaryDirectory(prefix="garray-build-") as tmp:
-        src = os.path.join(tmp, "unit.cpp")
-        with open(src, "w") as f:
-            f.write("\n".join(lines) + "\n")
-        out = os.path.join(tmp, "unit.so")
-        cmd = [_CXX, *_CXX_FLAGS, *defines, "-I", root, src, "-o", out]
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        except (OSError, subprocess.SubprocessError) as e:
-            raise CompileError(f"cpu: running {_CXX} failed: {e}") from None
-        if r.returncode != 0:
-            raise CompileError(f"cpu: compiling {relpath} failed ({len(name_expressions)} "
-                               f"instantiations)", r.stderr[-20000:])
-        with open(out, "rb") as f:
-            _atomic_write(path, f.read())
+    _build_tu("\n".join(lines) + "\n", defines, path,
+              f"{relpath} ({len(name_expressions)} instantiations)")
 
 
 # ---- GPU (NVRTC / hiprtc) -------------------------------------------------------------
@@ -215,3 +204,52 @@ def name_expressions_for_ci():
     """Every (kernel file, [name expressions]) garray instantiates, for CI compile checks."""
     from . import _optable
     return _optable.all_units()
+
+
+def compile_cpu_source(source, names, warp_size, options=()):
+    """Compile a user's HIP-dialect source for the CPU device (RawModule / RawKernel).
+
+    ``names`` are the kernels (or name expressions) to expose; returns a CpuModule.
+    """
+    defines = [f"-DGA_WARP_SIZE={warp_size}", "-DGARRAY_HOST=1", *options]
+    digest = hashlib.sha256("\n".join([source, _compiler_version(), " ".join(_CXX_FLAGS + defines),
+                                       source_hash("garray/platform.h"), *names]).encode())
+    key = digest.hexdigest()[:40]
+    mod = _loaded.get(key)
+    if mod is not None:
+        return mod
+    with _lock:
+        if key in _failed:
+            raise _failed[key]
+        path = os.path.join(cache_dir(), f"cpu-raw-{key}.so")
+        if not os.path.exists(path):
+            lines = ['#include "garray/platform.h"', "#line 1 \"<RawModule source>\"", source]
+            lines += [f"GA_HOST_ENTRY(ga_entry_{i}, {n})" for i, n in enumerate(names)]
+            try:
+                _build_tu("\n".join(lines) + "\n", defines, path, "RawModule source")
+            except CompileError as e:
+                _failed[key] = e
+                raise
+        lib = ctypes.CDLL(path)
+        entries = {n: ctypes.cast(getattr(lib, f"ga_entry_{i}"), ctypes.c_void_p).value
+                   for i, n in enumerate(names)}
+        mod = _loaded[key] = CpuModule(lib, entries)
+    return mod
+
+
+def _build_tu(text, defines, path, what):
+    root = kernel_dir()
+    with tempfile.TemporaryDirectory(prefix="garray-build-") as tmp:
+        src = os.path.join(tmp, "unit.cpp")
+        with open(src, "w") as f:
+            f.write(text)
+        out = os.path.join(tmp, "unit.so")
+        cmd = [_CXX, *_CXX_FLAGS, *defines, "-I", root, src, "-o", out]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as e:
+            raise CompileError(f"cpu: running {_CXX} failed: {e}") from None
+        if r.returncode != 0:
+            raise CompileError(f"cpu: compiling {what} failed", r.stderr[-20000:])
+        with open(out, "rb") as f:
+            _atomic_write(path, f.read())

@@ -86,7 +86,10 @@ inline void __syncthreads() { ga_host::error = 1; ga_host::error_what = "__synct
 // One C entry point per instantiated kernel: int NAME(grid, block, void** args)
 // returns 0, or 1 when the kernel used a barrier/warp operation (see the Note).
 #define GA_HOST_ENTRY(entry, ...)                                                   \
-    extern "C" int entry(unsigned grid, unsigned block, void** args) {              \
+    extern "C" __attribute__((visibility("default")))                               \
+    int entry(unsigned grid, unsigned block, void** args) {                         \
         return ga_host::launch<&__VA_ARGS__>(grid, block, args);                    \
     }
-extern "C" const char* ga_host_error_what() { return ga_host::error_what; }
+extern "C" __attribute__((visibility("default"))) const char* ga_host_error_what() {
+    return ga_host::error_what;
+}
