@@ -885,6 +885,8 @@ cdef object _kernel_arg(object v, list keep, int i):
         c = ctypes.c_void_p((<ndarray>v)._ptr)
     elif isinstance(v, numpy.generic) and v.dtype in _code_of:
         c = ctypes.create_string_buffer(v.tobytes(), v.dtype.itemsize)
+    elif isinstance(v, (ctypes.Structure, ctypes._SimpleCData)):
+        c = v      # a by-value struct parameter (e.g. ga::Strided<N>) laid out by ctypes
     else:
         raise TypeError(
             f"args[{i}]: expected a garray.ndarray or a NumPy scalar with the kernel "
