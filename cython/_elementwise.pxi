@@ -915,8 +915,8 @@ class RawModule:
     """A module of HIP-dialect kernels from a source string (CuPy's RawModule).
 
     ``RawModule(code=src, name_expressions=("k<float>",))``; ``get_function(name)``
-    returns a ``RawKernel``.  Kernels must not use barriers or warp operations on the
-    CPU device yet (the fiber runtime is not written: the launch raises RuntimeError).
+    returns a ``RawKernel``.  On the CPU device a source that uses ``__syncthreads`` or
+    warp operations runs each block's threads as fibers (warp size GARRAY_CPU_WARP_SIZE).
     """
 
     def __init__(self, *, code, options=(), name_expressions=()):
@@ -977,8 +977,9 @@ class RawKernel:
         device = devs.pop() if devs else _resolve_device(None)
         mod = self._raw._module(device, (self.name,))
         if shared_mem:
-            raise NotImplementedError("shared_mem: dynamic shared memory on the CPU device "
-                                      "comes with the fiber runtime")
+            import ctypes
+            if mod.lib.ga_host_set_dynamic_shared(ctypes.c_size_t(shared_mem)):
+                raise MemoryError(f"shared_mem: cannot allocate {shared_mem} bytes")
         keep = []
         for i, a in enumerate(args):
             argv[i] = <void*><intptr_t>_kernel_arg(a, keep, i)

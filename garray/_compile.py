@@ -223,8 +223,10 @@ def compile_cpu_source(source, names, warp_size, options=()):
             raise _failed[key]
         path = os.path.join(cache_dir(), f"cpu-raw-{key}.so")
         if not os.path.exists(path):
-            lines = ['#include "garray/platform.h"', "#line 1 \"<RawModule source>\"", source]
-            lines += [f"GA_HOST_ENTRY(ga_entry_{i}, {n})" for i, n in enumerate(names)]
+            lines = ['#include "garray/platform.h"', "#line 1 \"<RawModule source>\"",
+                     host_source(source)]
+            entry = "GA_HOST_FIBER_ENTRY" if uses_barriers(source) else "GA_HOST_ENTRY"
+            lines += [f"{entry}(ga_entry_{i}, {n})" for i, n in enumerate(names)]
             try:
                 _build_tu("\n".join(lines) + "\n", defines, path, "RawModule source")
             except CompileError as e:
@@ -235,6 +237,24 @@ def compile_cpu_source(source, names, warp_size, options=()):
                    for i, n in enumerate(names)}
         mod = _loaded[key] = CpuModule(lib, entries)
     return mod
+
+
+_BARRIER_RE = re.compile(r"__syncthreads|__syncwarp|__shfl|__ballot|GA_SHFL|GA_BALLOT|"
+                         r"GA_SYNCTHREADS")
+
+
+_EXTERN_SHARED_RE = re.compile(r"extern\s+__shared__\s+([^;\[]+?)\s+(\w+)\s*\[\s*\]\s*;")
+
+
+def host_source(source):
+    """A user kernel source adapted to the CPU runtime: ``extern __shared__ T x[];`` (dynamic
+    shared memory, which C++ cannot express) becomes a pointer to the launch's buffer."""
+    return _EXTERN_SHARED_RE.sub(r"\1* \2 = (\1*)ga_host::dynamic_shared();", source)
+
+
+def uses_barriers(source):
+    """Whether a kernel source needs the fiber runtime on the CPU (barriers, warp ops)."""
+    return _BARRIER_RE.search(source) is not None
 
 
 def _build_tu(text, defines, path, what):

@@ -47,14 +47,15 @@ def test_compile_error_carries_the_log():
     assert "undefined_name" in info.value.log
 
 
-def test_barrier_in_a_loop_launched_kernel_is_an_error_not_a_hang():
+def test_kernel_named_like_libc_is_not_interposed():
     k = garray.RawKernel(r'''
 extern "C" __global__ void sync(float* x) {
     x[threadIdx.x] = 1.0f;
     __syncthreads();
 }''', "sync")
-    with pytest.raises(RuntimeError, match="__syncthreads"):
-        k(1, 32, (garray.zeros(32, dtype="float32"),))
+    x = garray.zeros(32, dtype="float32")
+    k(1, 32, (x,))
+    assert_xp_equal(x, numpy.ones(32, dtype="float32"))
 
 
 def test_bad_arguments():
@@ -68,3 +69,62 @@ def test_bad_arguments():
         k(0, 32, (y, y, numpy.float32(2), numpy.int32(4)))
     with pytest.raises(TypeError, match="code"):
         garray.RawModule(code=b"bytes")
+
+
+BLOCK_SUM = r"""
+// A classic block reduction: shared-memory tree, then warp shuffles.
+extern "C" __global__ void block_sum(const float* x, float* out, int n) {
+    extern __shared__ float buf[];
+    unsigned t = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + t;
+    float v = i < (unsigned)n ? x[i] : 0.0f;
+    buf[t] = v;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s >= warpSize; s /= 2) {
+        if (t < s) buf[t] += buf[t + s];
+        __syncthreads();
+    }
+    if (t < warpSize) {
+        v = buf[t];
+        for (int d = warpSize / 2; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+        if (t == 0) out[blockIdx.x] = v;
+    }
+}
+"""
+
+
+def test_fiber_runtime_runs_barrier_and_warp_kernels():
+    """__syncthreads + warp shuffles on the CPU device, at GARRAY_CPU_WARP_SIZE (32 or 64)."""
+    n, block = 1000, 256
+    grid = (n + block - 1) // block
+    h = numpy.arange(n, dtype="float32") % 7
+    x = garray.asarray(h, copy=True)
+    out = garray.zeros(grid, dtype="float32")
+    k = garray.RawKernel(BLOCK_SUM, "block_sum")
+    k(grid, block, (x, out, numpy.int32(n)), shared_mem=block * 4)
+    expected = numpy.add.reduceat(h, numpy.arange(0, n, block))
+    numpy.testing.assert_allclose(out.get(), expected, rtol=1e-6)
+
+
+def test_ballot_and_warp_size():
+    ws = garray.default_device().warp_size
+    k = garray.RawKernel(r'''
+extern "C" __global__ void ballot(unsigned long long* out) {
+    unsigned long long m = __ballot_sync(0xffffffffu, threadIdx.x % 3 == 0);
+    if (threadIdx.x % warpSize == 0) out[threadIdx.x / warpSize] = m;
+}''', "ballot")
+    out = garray.zeros(2, dtype="uint64")
+    k(1, 2 * ws, (out,))
+    lanes = numpy.arange(2 * ws).reshape(2, ws)
+    expected = [sum(1 << int(l) for l in numpy.nonzero(row % 3 == 0)[0]) for row in lanes]
+    assert out.get().tolist() == expected
+
+
+def test_divergent_barrier_is_reported_not_hung():
+    k = garray.RawKernel(r'''
+extern "C" __global__ void bad(float* x) {
+    if (threadIdx.x < 16) { __syncthreads(); }
+    x[threadIdx.x] = 1.0f;
+}''', "bad")
+    with pytest.raises(RuntimeError, match="__syncthreads"):
+        k(1, 64, (garray.zeros(64, dtype="float32"),))
