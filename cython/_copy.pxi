@@ -6,8 +6,9 @@
 # 2. If src and dst memory overlap (x[1:] = x[:-1]), src is first copied to a
 #    contiguous temporary: the result is as if src were read whole before writing.
 # 3. CPU device: garray's own strided loop below.  GPU devices: contiguous copies are
-#    one device-to-device memcpy; other layouts are staged through the host until
-#    the kernel system supplies a strided copy kernel (issue 3).
+#    one device-to-device memcpy; other layouts run the strided cast kernel (same
+#    dtype), and host transfers of non-contiguous arrays go through a contiguous
+#    device temporary.
 # 4. Casts (astype, assignment of another dtype) run the cast kernels of
 #    _kernels/elementwise.hip (NumPy's unsafe-cast semantics).
 
@@ -122,10 +123,10 @@ cdef int _copy_into(ndarray dst, ndarray src) except -1:
 
 cdef int _copy_into_gpu(ndarray dst, ndarray src) except -1:
     rt = dst._device.runtime
-    if (dst._flags & FLAG_C) and (src._flags & FLAG_C):
+    if (dst._flags & FLAG_C) and (src._flags & FLAG_C) and src._size == dst._size:
         rt.memcpy_dtod(dst._ptr, src._ptr, dst._size * dst._itemsize)
         return 0
-    _upload_into(dst, _to_numpy(src, True))
+    _cast_into(dst, src)          # same dtype: the strided cast kernel is a strided copy
     return 0
 
 
@@ -156,13 +157,8 @@ cdef object _to_numpy(ndarray a, bint copy):
     if a._flags & FLAG_C:
         rt.memcpy_dtoh(out.ctypes.data, a._ptr, a._size * a._itemsize)
         return out
-    # Stage the touched byte range, then let NumPy gather it on the host.
-    _extent(a, &lo, &hi)
-    raw = numpy.empty(hi - lo, numpy.uint8)
-    rt.memcpy_dtoh(raw.ctypes.data, lo, hi - lo)
-    view = numpy.lib.stride_tricks.as_strided(
-        raw[a._ptr - lo:].view(a._dtype) if a._itemsize else raw, a.shape, a.strides)
-    out[...] = view
+    c = _copy_array(a)            # gather on the device (strided copy kernel), then one copy
+    rt.memcpy_dtoh(out.ctypes.data, (<ndarray>c)._ptr, a._size * a._itemsize)
     return out
 
 
@@ -181,13 +177,10 @@ cdef int _upload_into(ndarray dst, object h) except -1:
         hc = numpy.ascontiguousarray(numpy.broadcast_to(h, dst.shape))
         rt.memcpy_htod(dst._ptr, hc.ctypes.data, dst._size * dst._itemsize)
         return 0
-    _extent(dst, &lo, &hi)
-    raw = numpy.empty(hi - lo, numpy.uint8)
-    rt.memcpy_dtoh(raw.ctypes.data, lo, hi - lo)
-    view = numpy.lib.stride_tricks.as_strided(raw[dst._ptr - lo:].view(dst._dtype),
-                                              dst.shape, dst.strides)
-    view[...] = h
-    rt.memcpy_htod(lo, raw.ctypes.data, hi - lo)
+    hc = numpy.ascontiguousarray(numpy.broadcast_to(h, dst.shape))
+    tmp = _new_array(dst._dtype, dst._nd, dst._shape, dst._device)
+    rt.memcpy_htod((<ndarray>tmp)._ptr, hc.ctypes.data, dst._size * dst._itemsize)
+    _copy_into(dst, tmp)          # scatter on the device
     return 0
 
 

@@ -115,6 +115,7 @@ cdef class _Kernels:
     cdef bint cpu_ready
     cdef object cpu_module
     cdef object unit
+    cdef dict gpu            # device -> (module handle, {(code, layout): function})
 
     cdef int _load_cpu(self) except -1:
         cdef int code, lay
@@ -161,9 +162,46 @@ cdef class _Kernels:
 
 
 cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int lay, int64_t n, void** args) except -1:
-    raise NotImplementedError(
-        f"{k.name}: launching elementwise kernels on {ref._device} is not wired up yet; the "
-        f"kernels compile for it (NVRTC/hiprtc) but the GPU launch path is not written")
+    """Launch on a GPU: the unit is compiled by NVRTC/hiprtc for the device's arch (disk
+    cache), loaded once per device, and launched through the backend (not yet run on a
+    GPU: no device was available while this was written)."""
+    dev = ref._device
+    entry = k.gpu.get(dev) if k.gpu is not None else None
+    funcs = entry[1] if entry is not None else _load_gpu_unit(k, dev)
+    func = funcs.get((code, lay))
+    if func is None:
+        raise TypeError(f"{k.name}: no kernel for {_code_dtype[code]} (layout {lay}) on {dev}")
+    grid = (n + _BLOCK - 1) // _BLOCK
+    dev.runtime.launch(func, grid, _BLOCK, <intptr_t>args)
+    return 0
+
+
+cdef dict _load_gpu_unit(_Kernels k, object dev):
+    props = dev.properties
+    arch = str(props.get("arch", "")).split(":")[0]
+    f, exprs = k.unit
+    binary, lowered = _compile_mod.compile_gpu(dev.kind, f, exprs, arch, props["warp_size"])
+    rt = dev.runtime
+    module = rt.module_load(binary)
+    funcs = {}
+    if k.op is not None:
+        for code in k.op.compute_codes():
+            for lay, expr in enumerate(k.op.kernels(code)):
+                if expr is not None:
+                    funcs[(code, lay)] = rt.module_function(module, lowered[expr])
+    else:   # cast, where and reduce tables list (c?, s32, s64) per dtype code
+        per = len(exprs) // 13
+        if per == 3:
+            slots = [0, 3, 4]       # L_C, L_S32, L_S64
+        else:
+            slots = [3, 4]          # L_S32, L_S64
+        for code in range(13):
+            for j, lay in enumerate(slots):
+                funcs[(code, lay)] = rt.module_function(module, lowered[exprs[per * code + j]])
+    if k.gpu is None:
+        k.gpu = {}
+    k.gpu[dev] = (module, funcs)
+    return funcs
 
 
 cdef _Kernels _op_kernels(str name):

@@ -29,6 +29,10 @@ Module-level functions::
     event_create() -> handle;  event_destroy(h);  event_record(h, stream=None)
     event_synchronize(h);  event_elapsed_ms(start, end) -> float
     synchronize()                  wait for all work on the device
+    module_load(binary) -> handle  (GPU) load a CUBIN / code object
+    module_function(module, lowered_name) -> handle
+    launch(function, grid, block, args_address, shared_bytes=0, stream=None)
+                                   1-d launch; args_address: address of a void** array
 
 Copies with ``stream=None`` use the default stream and are synchronous with
 respect to the host.  Errors from the vendor runtime raise ``BackendError`` naming

@@ -216,3 +216,19 @@ class Runtime:
 
     def synchronize(self):
         _check(self._api().cuCtxSynchronize(), "cuCtxSynchronize")
+
+    # ---- modules and launches (kernels compiled by NVRTC; see garray._compile) ----
+    def module_load(self, binary):
+        """Load a CUBIN; returns a module handle."""
+        return _check(self._api().cuModuleLoadData(binary), "cuModuleLoadData")
+
+    def module_function(self, module, name):
+        """The kernel ``name`` (a lowered/mangled name) of a loaded module."""
+        return _check(self._api().cuModuleGetFunction(module, name.encode()),
+                      "cuModuleGetFunction")
+
+    def launch(self, function, grid, block, args_address, shared_bytes=0, stream=None):
+        """Launch with cuLaunchKernel; ``args_address`` is the address of a void** array."""
+        _check(self._api().cuLaunchKernel(function, grid, 1, 1, block, 1, 1, shared_bytes,
+                                          0 if stream is None else stream, args_address, 0),
+               "cuLaunchKernel")

@@ -194,3 +194,19 @@ class Runtime:
 
     def synchronize(self):
         _check(self._api().hipDeviceSynchronize(), "hipDeviceSynchronize")
+
+    # ---- modules and launches (kernels compiled by hiprtc; see garray._compile) ----
+    def module_load(self, binary):
+        """Load a code object; returns a module handle."""
+        return _check(self._api().hipModuleLoadData(binary), "hipModuleLoadData")
+
+    def module_function(self, module, name):
+        """The kernel ``name`` (a lowered/mangled name) of a loaded module."""
+        return _check(self._api().hipModuleGetFunction(module, name.encode()),
+                      "hipModuleGetFunction")
+
+    def launch(self, function, grid, block, args_address, shared_bytes=0, stream=None):
+        """Launch with hipModuleLaunchKernel; ``args_address`` is the address of a void**."""
+        _check(self._api().hipModuleLaunchKernel(function, grid, 1, 1, block, 1, 1,
+                                                 shared_bytes, stream, args_address, None),
+               "hipModuleLaunchKernel")
