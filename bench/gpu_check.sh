@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The one prepared GPU check (DESIGN.md section 8).  On a lent machine with one NVIDIA GPU
+# and no network (CUDA 13 wheels, cuda-bindings, CuPy, PyTorch, Cython, meson, ninja):
+#   1. builds garray offline (pip -e with meson-python if present, else meson + ninja in
+#      place), 2. prints the devices found, 3. runs the test suite on the GPU device
+#      (~3 min cap), 4. runs bench/gpu_bench.py against CuPy and PyTorch with a
+#      device-to-device copy as the roof, 5. ends with a compact summary.  Whole run < 8 min.
+# Usage: bench/gpu_check.sh [--dry-run] [--device cuda|hip]
+#   --dry-run: the same steps on the CPU device (CI runs this), small sizes.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DRY=0; KIND=cuda
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dry-run) DRY=1 ;;
+    --device) KIND="$2"; shift ;;
+    *) echo "gpu_check: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+PY=${PYTHON:-python3}
+start=$(date +%s)
+summary=()
+step() { echo; echo "== $* ($(( $(date +%s) - start ))s)"; }
+
+step "build"
+if $PY -c "import garray" 2>/dev/null; then
+  echo "garray already importable: $($PY -c 'import garray; print(garray.__file__)')"
+  summary+=("build: already installed")
+elif $PY -c "import mesonpy" 2>/dev/null; then
+  $PY -m pip install -q --no-build-isolation --no-deps -e . && summary+=("build: pip -e ok") \
+    || { echo "gpu_check: build failed"; exit 1; }
+else
+  # No meson-python offline: build the extension with meson + ninja and put it in place.
+  bdir=build-gpu-check
+  meson setup --reconfigure -Dbuildtype=release "$bdir" >/dev/null 2>&1 || meson setup -Dbuildtype=release "$bdir" \
+    && ninja -C "$bdir" >/dev/null && cp "$bdir"/_core*.so garray/ && export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" \
+    && summary+=("build: meson+ninja in place") || { echo "gpu_check: build failed"; exit 1; }
+fi
+
+if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; TEST_CAP=600; else DEV="$KIND"; LOG2N=24; TEST_CAP=180; fi
+
+step "devices"
+GARRAY_DEVICE=$DEV $PY -m garray || summary+=("python -m garray: FAILED")
+
+step "tests on $DEV (cap ${TEST_CAP}s)"
+tlog=$(mktemp)
+GARRAY_DEVICE=$DEV timeout "$TEST_CAP" $PY -m pytest tests/ -q -p no:cacheprovider -x --maxfail=1 \
+  --ignore=tests/test_gpu_compilers.py -o addopts="" >"$tlog" 2>&1
+trc=$?
+tail -n 15 "$tlog"
+summary+=("tests on $DEV: $(grep -E '(passed|failed|error)' "$tlog" | tail -n 1) (rc=$trc)")
+
+step "benchmark"
+blog=$(mktemp)
+GARRAY_DEVICE=$DEV timeout 240 $PY bench/gpu_bench.py --log2n "$LOG2N" --repeat 5 >"$blog" 2>&1
+cat "$blog"
+summary+=("bench: $(grep '^summary:' "$blog" | sed 's/^summary: //')")
+
+step "summary"
+for s in "${summary[@]}"; do echo "  $s"; done
+echo "  total $(( $(date +%s) - start ))s"
+[ "$trc" -eq 0 ]
