@@ -185,6 +185,13 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     """
     cdef ndarray a
     cdef object dt = None if dtype is None else _norm_dtype(dtype)
+    if type(obj) is list and dt is None and copy is not False:
+        # Hot path: a list on the CPU device -> NumPy parses it, garray wraps the result.
+        dev = _resolve_device(device)
+        if dev is _cpu_device or dev.kind == "cpu":
+            h = numpy.asarray(obj)
+            if h.dtype in _code_of and h.ndim <= MAX_NDIM:
+                return _wrap_numpy(h, dev, False)
     if isinstance(obj, ndarray):
         a = <ndarray>obj
         dev = a._device if device is None else _resolve_device(device)
