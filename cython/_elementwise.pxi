@@ -968,7 +968,7 @@ class RawModule:
     def _module(self, device, names):
         if device.kind != "cpu":
             raise NotImplementedError(f"RawModule: launching on {device} is not wired up yet")
-        key = tuple(names)
+        key = (device, tuple(names))      # a module is built per device (arch, warp size)
         mod = self._modules.get(key)
         if mod is None:
             mod = _compile_mod.compile_cpu_source(self.code, list(names), _cpu_warp_size(),

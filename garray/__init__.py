@@ -23,6 +23,7 @@ from ._creation import arange, linspace, eye, identity, meshgrid, tril, triu  # 
 from ._info import __array_namespace_info__  # noqa: F401
 from ._elementwise import *  # noqa: F401,F403  (names listed in _elementwise.__all__)
 from ._core import ufunc, astype, RawKernel, RawModule  # noqa: F401
+from ._user_kernels import ElementwiseKernel  # noqa: F401
 from ._core import all_ as all, any_ as any  # noqa: F401,A004 (Cython names avoid shadowing builtins)
 
 import math as _math
