@@ -20,6 +20,10 @@
 from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint64_t
 
 ctypedef int (*_host_entry)(unsigned int, unsigned int, void**) noexcept nogil
+# cuLaunchKernel and hipModuleLaunchKernel share this C signature.
+ctypedef int (*_drv_launch)(void*, unsigned int, unsigned int, unsigned int, unsigned int,
+                            unsigned int, unsigned int, unsigned int, void*, void**,
+                            void**) noexcept nogil
 
 cdef struct _Strided2:
     int ndim
@@ -171,8 +175,22 @@ cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int lay, int64_t n, void
     func = funcs.get((code, lay))
     if func is None:
         raise TypeError(f"{k.name}: no kernel for {_code_dtype[code]} (layout {lay}) on {dev}")
-    grid = (n + _BLOCK - 1) // _BLOCK
-    dev.runtime.launch(func, grid, _BLOCK, <intptr_t>args)
+    _raw_gpu_launch(dev, func, <unsigned int>((n + _BLOCK - 1) // _BLOCK), _BLOCK, args, 0)
+    return 0
+
+
+cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned int block,
+                         void** args, unsigned int shared) except -1:
+    """Launch through the driver's own entry point (resolved once by dlsym)."""
+    cdef _drv_launch fn
+    cdef int err
+    rt = dev.runtime
+    fn = <_drv_launch><intptr_t>rt.launch_address()
+    rt.activate()
+    err = fn(<void*><intptr_t>int(func), grid, 1, 1, block, 1, 1, shared, NULL, args, NULL)
+    if err:
+        from garray._errors import BackendError
+        raise BackendError(f"{dev}: kernel launch failed with error {err}")
     return 0
 
 
@@ -949,6 +967,22 @@ cdef unsigned int _dim_x(object d, str argname) except 0:
     return d
 
 
+class _GpuRawModule:
+    """A user source compiled by NVRTC/hiprtc for one GPU and loaded there."""
+
+    def __init__(self, device, code, names, options):
+        props = device.properties
+        arch = str(props.get("arch", "")).split(":")[0]
+        rtc = _compile_mod.gpu_compiler(device.kind)
+        src = f"#define GA_WARP_SIZE {props['warp_size']}\n#include \"garray/platform.h\"\n{code}"
+        compiled = rtc.compile(src, "raw_module.hip", list(names), ["-std=c++17", *options],
+                               arch=arch, include_dirs=[_compile_mod.kernel_dir()])
+        rt = device.runtime
+        self.module = rt.module_load(compiled.binary)
+        self.functions = {n: rt.module_function(self.module, compiled.lowered.get(n, n))
+                          for n in names}
+
+
 class RawModule:
     """A module of HIP-dialect kernels from a source string (CuPy's RawModule).
 
@@ -966,13 +1000,14 @@ class RawModule:
         self._modules = {}
 
     def _module(self, device, names):
-        if device.kind != "cpu":
-            raise NotImplementedError(f"RawModule: launching on {device} is not wired up yet")
         key = (device, tuple(names))      # a module is built per device (arch, warp size)
         mod = self._modules.get(key)
         if mod is None:
-            mod = _compile_mod.compile_cpu_source(self.code, list(names), _cpu_warp_size(),
-                                                  self.options)
+            if device.kind == "cpu":
+                mod = _compile_mod.compile_cpu_source(self.code, list(names), _cpu_warp_size(),
+                                                      self.options)
+            else:
+                mod = _GpuRawModule(device, self.code, names, self.options)
             self._modules[key] = mod
         return mod
 
@@ -1014,13 +1049,16 @@ class RawKernel:
             raise ValueError(f"args: arrays are on different devices {sorted(map(str, devs))}")
         device = devs.pop() if devs else _resolve_device(None)
         mod = self._raw._module(device, (self.name,))
-        if shared_mem:
+        if shared_mem and device.kind == "cpu":
             import ctypes
             if mod.lib.ga_host_set_dynamic_shared(ctypes.c_size_t(shared_mem)):
                 raise MemoryError(f"shared_mem: cannot allocate {shared_mem} bytes")
         keep = []
         for i, a in enumerate(args):
             argv[i] = <void*><intptr_t>_kernel_arg(a, keep, i)
+        if device.kind != "cpu":
+            _raw_gpu_launch(device, mod.functions[self.name], g, b, argv, shared_mem)
+            return
         fn = <_host_entry><intptr_t>mod.functions[self.name]
         err = fn(g, b, argv)
         if err:

@@ -170,17 +170,23 @@ def gpu_source(relpath, warp_size):
     return f"#define GA_WARP_SIZE {warp_size}\n#include \"{relpath}\"\n"
 
 
-def compile_gpu(kind, relpath, name_expressions, arch, warp_size):
-    """Compile a unit with NVRTC (kind='cuda') or hiprtc (kind='hip'), cached on disk.
-
-    Returns (binary bytes, {name_expression: lowered name}).
-    """
+def gpu_compiler(kind):
+    """The runtime compiler module for a GPU kind: garray._nvrtc or garray._hiprtc."""
     if kind == "cuda":
         from . import _nvrtc as rtc
     elif kind == "hip":
         from . import _hiprtc as rtc
     else:
         raise ValueError(f"kind: expected 'cuda' or 'hip', got {kind!r}")
+    return rtc
+
+
+def compile_gpu(kind, relpath, name_expressions, arch, warp_size):
+    """Compile a unit with NVRTC (kind='cuda') or hiprtc (kind='hip'), cached on disk.
+
+    Returns (binary bytes, {name_expression: lowered name}).
+    """
+    rtc = gpu_compiler(kind)
     opts = ["-std=c++17"]
     key_src = "\n".join([kind, source_hash(relpath), repr(rtc.identity()), arch, str(warp_size),
                          " ".join(opts), *name_expressions])

@@ -267,3 +267,30 @@ def test_compile_gpu_unit_is_cached_on_disk(kind, arch, tmp_path, monkeypatch):
     monkeypatch.setattr(rtc, "compile", lambda *a, **k: calls.append(a))
     again = _compile.compile_gpu(kind, f, exprs, arch, 32 if kind == "cuda" else 64)
     assert again == (binary, lowered) and calls == []
+
+
+PORTABLE_BLOCK_SUM = r"""
+extern "C" __global__ void block_sum(const float* x, float* out, int n) {
+    GA_DYNAMIC_SHARED(float, buf);
+    unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    buf[t] = i < (unsigned)n ? x[i] : 0.0f;
+    GA_SYNCTHREADS();
+    float v = t < GA_WARP_SIZE ? buf[t] : 0.0f;
+    for (int d = GA_WARP_SIZE / 2; d > 0; d /= 2) v += GA_SHFL_DOWN(v, d);
+    if (t == 0) out[blockIdx.x] = v;
+}
+"""
+
+
+@pytest.mark.parametrize("kind, arch, ws", [("nvrtc", "sm_90", 32), ("hiprtc", "gfx90a", 64)])
+def test_user_source_with_platform_macros_compiles_for_gpus(kind, arch, ws):
+    """What RawModule hands NVRTC/hiprtc: the platform header, then the user's source."""
+    rtc = _module(kind)
+    ok, why = rtc.available()
+    if not ok:
+        pytest.skip(why)
+    from garray import _compile
+    src = f'#define GA_WARP_SIZE {ws}\n#include "garray/platform.h"\n{PORTABLE_BLOCK_SUM}'
+    mod = rtc.compile(src, "raw_module.hip", ["block_sum"], ["-std=c++17"], arch=arch,
+                      include_dirs=[_compile.kernel_dir()])
+    assert mod.binary and mod.lowered["block_sum"] == "block_sum"

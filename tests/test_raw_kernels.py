@@ -128,3 +128,16 @@ extern "C" __global__ void bad(float* x) {
 }''', "bad")
     with pytest.raises(RuntimeError, match="__syncthreads"):
         k(1, 64, (garray.zeros(64, dtype="float32"),))
+
+
+def test_portable_platform_macros_on_the_cpu():
+    """GA_SYNCTHREADS / GA_SHFL_DOWN / GA_DYNAMIC_SHARED: the spelling that compiles for
+    NVIDIA, AMD and the CPU alike (tests/test_gpu_compilers.py compiles it for GPUs)."""
+    from test_gpu_compilers import PORTABLE_BLOCK_SUM
+    ws = garray.default_device().warp_size
+    n = 3 * ws
+    h = numpy.arange(n, dtype="float32")
+    out = garray.zeros(3, dtype="float32")
+    garray.RawKernel(PORTABLE_BLOCK_SUM, "block_sum")(3, ws, (garray.asarray(h, copy=True), out,
+                                                          numpy.int32(n)), shared_mem=ws * 4)
+    numpy.testing.assert_allclose(out.get(), h.reshape(3, ws).sum(axis=1))
