@@ -247,8 +247,20 @@ def squeeze(ndarray x, /, axis=None):
 
 
 def expand_dims(ndarray x, /, axis=0):
-    """Insert a size-1 axis at ``axis`` (a view). See also numpy.expand_dims."""
-    cdef int nd = x._nd + 1
-    cdef int ax = _norm_axis(axis, nd, "axis")
-    key = (slice(None),) * ax + (None,)
-    return _basic_index(x, key)
+    """Insert size-1 axes at ``axis`` (an int or a tuple of ints; a view).
+
+    See also numpy.expand_dims.
+    """
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    cdef int nd = x._nd + len(axes)
+    new = sorted(_norm_axis(a, nd, "axis") for a in axes)
+    if len(set(new)) != len(new):
+        raise ValueError(f"axis: repeated axis in {axis}")
+    key, src = [], 0
+    for i in range(nd):
+        if i in new:
+            key.append(None)
+        else:
+            key.append(slice(None))
+            src += 1
+    return _basic_index(x, tuple(key))

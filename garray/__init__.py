@@ -21,6 +21,8 @@ from ._core import (ndarray, MemoryPool, asarray, asnumpy, empty, zeros, ones,  
                     expand_dims, set_implicit_transfer)
 from ._creation import arange, linspace, eye, identity, meshgrid, tril, triu  # noqa: F401
 from ._info import __array_namespace_info__  # noqa: F401
+from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
+                            stack, roll)
 from ._elementwise import *  # noqa: F401,F403  (names listed in _elementwise.__all__)
 from ._core import ufunc, astype, RawKernel, RawModule  # noqa: F401
 from ._user_kernels import ElementwiseKernel  # noqa: F401

@@ -96,7 +96,7 @@ def meshgrid(*arrays, indexing="xy"):
         if a.ndim != 1:
             raise ValueError(f"arrays[{i}]: must be 1-dimensional, got ndim={a.ndim}")
     if not arrays:
-        return []
+        return ()
     devs = {a.device for a in arrays}
     if len(devs) > 1:
         raise ValueError(f"arrays: all must be on one device, got {sorted(map(str, devs))}")
@@ -114,7 +114,7 @@ def meshgrid(*arrays, indexing="xy"):
             axis = 1 - i
         key = tuple(slice(None) if j == axis else None for j in range(n))
         out.append(_core.broadcast_to(a[key], tuple(shape)).copy())
-    return out
+    return tuple(out)
 
 
 def _tri_mask(x, k, lower, argname="x"):
