@@ -70,7 +70,7 @@ def broadcast_arrays(*arrays):
     """Views of ``arrays`` broadcast to one shape."""
     arrays = _arrays(arrays, "arrays")
     shape = broadcast_shapes(*[a.shape for a in arrays])
-    return [broadcast_to(a, shape) for a in arrays]
+    return tuple(broadcast_to(a, shape) for a in arrays)
 
 
 def concat(arrays, /, *, axis=0):
