@@ -5,7 +5,8 @@
 // Note [Elementwise kernels]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
 // 1. Kernel names encode the layout the launch layer classified:
-//      *_c   every operand contiguous, same shape (one element per thread)
+//      *_c   every operand contiguous, same shape (V elements per thread, moved as
+//            aligned vectors when the pointers allow; see vec_width)
 //      *_cs  / *_sc   one contiguous array and one scalar passed by value
 //      *_s   strided: byte strides per operand, collapsed shape (Strided<N>)
 // 2. Template parameters: Op (a functor from functors.h), To (output dtype), T (the
@@ -21,10 +22,50 @@ template <class I> GA_DEVICE I flat_index() {
     return (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x;
 }
 
+// Vector width of the contiguous kernels: each thread handles V consecutive elements,
+// moved as one aligned vector (16 bytes for 4-byte types) when the pointers allow.
+// The launch layer computes the same V from the item sizes (grid = ceil(n / (block*V))).
+// The CPU device uses V = 1 (GA_VECTOR_LOADS in platform.h).
+template <class To, class T> GA_HOST_DEVICE constexpr int vec_width() {
+    return !GA_VECTOR_LOADS ? 1
+         : (sizeof(T) > sizeof(To) ? sizeof(T) : sizeof(To)) >= 16 ? 1
+         : (sizeof(T) > sizeof(To) ? sizeof(T) : sizeof(To)) >= 8 ? 2 : 4;
+}
+
+template <class T, int V> struct alignas(sizeof(T) * V) Vec { T v[V]; };
+
+template <int V, class T> GA_DEVICE void load_vec(T* dst, const T* src) {
+    if (((unsigned long long)src % (sizeof(T) * V)) == 0) {
+        Vec<T, V> w = *(const Vec<T, V>*)src;
+        for (int k = 0; k < V; ++k) dst[k] = w.v[k];
+    } else {
+        for (int k = 0; k < V; ++k) dst[k] = src[k];
+    }
+}
+
+template <int V, class T> GA_DEVICE void store_vec(T* dst, const T* src) {
+    if (((unsigned long long)dst % (sizeof(T) * V)) == 0) {
+        Vec<T, V> w;
+        for (int k = 0; k < V; ++k) w.v[k] = src[k];
+        *(Vec<T, V>*)dst = w;
+    } else {
+        for (int k = 0; k < V; ++k) dst[k] = src[k];
+    }
+}
+
 template <class Op, class To, class T>
 GA_GLOBAL void ew1_c(To* out, const T* x, int64 n) {
-    int64 i = flat_index<int64>();
-    if (i < n) out[i] = convert<To>(Op()(x[i]));
+    constexpr int V = vec_width<To, T>();
+    int64 base = flat_index<int64>() * V;
+    if (base + V <= n) {
+        T vx[V];
+        To vo[V];
+        load_vec<V>(vx, x + base);
+        for (int k = 0; k < V; ++k) vo[k] = convert<To>(Op()(vx[k]));
+        store_vec<V>(out + base, vo);
+    } else {
+        for (int64 i = base; i < n; ++i) out[i] = convert<To>(Op()(x[i]));
+    }
 }
 
 template <class Op, class To, class T, class I>
@@ -38,20 +79,48 @@ GA_GLOBAL void ew1_s(char* out, const char* x, GA_BYVAL(Strided<2>) p, I n) {
 
 template <class Op, class To, class T>
 GA_GLOBAL void ew2_c(To* out, const T* a, const T* b, int64 n) {
-    int64 i = flat_index<int64>();
-    if (i < n) out[i] = convert<To>(Op()(a[i], b[i]));
+    constexpr int V = vec_width<To, T>();
+    int64 base = flat_index<int64>() * V;
+    if (base + V <= n) {
+        T va[V], vb[V];
+        To vo[V];
+        load_vec<V>(va, a + base);
+        load_vec<V>(vb, b + base);
+        for (int k = 0; k < V; ++k) vo[k] = convert<To>(Op()(va[k], vb[k]));
+        store_vec<V>(out + base, vo);
+    } else {
+        for (int64 i = base; i < n; ++i) out[i] = convert<To>(Op()(a[i], b[i]));
+    }
 }
 
 template <class Op, class To, class T>
 GA_GLOBAL void ew2_cs(To* out, const T* a, T b, int64 n) {
-    int64 i = flat_index<int64>();
-    if (i < n) out[i] = convert<To>(Op()(a[i], b));
+    constexpr int V = vec_width<To, T>();
+    int64 base = flat_index<int64>() * V;
+    if (base + V <= n) {
+        T va[V];
+        To vo[V];
+        load_vec<V>(va, a + base);
+        for (int k = 0; k < V; ++k) vo[k] = convert<To>(Op()(va[k], b));
+        store_vec<V>(out + base, vo);
+    } else {
+        for (int64 i = base; i < n; ++i) out[i] = convert<To>(Op()(a[i], b));
+    }
 }
 
 template <class Op, class To, class T>
 GA_GLOBAL void ew2_sc(To* out, T a, const T* b, int64 n) {
-    int64 i = flat_index<int64>();
-    if (i < n) out[i] = convert<To>(Op()(a, b[i]));
+    constexpr int V = vec_width<To, T>();
+    int64 base = flat_index<int64>() * V;
+    if (base + V <= n) {
+        T vb[V];
+        To vo[V];
+        load_vec<V>(vb, b + base);
+        for (int k = 0; k < V; ++k) vo[k] = convert<To>(Op()(a, vb[k]));
+        store_vec<V>(out + base, vo);
+    } else {
+        for (int64 i = base; i < n; ++i) out[i] = convert<To>(Op()(a, b[i]));
+    }
 }
 
 template <class Op, class To, class T, class I>
@@ -76,8 +145,17 @@ GA_GLOBAL void where_s(char* out, const char* c, const char* x, const char* y, G
 // Casts double as copies between layouts (To == From).
 template <class To, class From>
 GA_GLOBAL void cast_c(To* out, const From* x, int64 n) {
-    int64 i = flat_index<int64>();
-    if (i < n) out[i] = convert<To>(x[i]);
+    constexpr int V = vec_width<To, From>();
+    int64 base = flat_index<int64>() * V;
+    if (base + V <= n) {
+        From vx[V];
+        To vo[V];
+        load_vec<V>(vx, x + base);
+        for (int k = 0; k < V; ++k) vo[k] = convert<To>(vx[k]);
+        store_vec<V>(out + base, vo);
+    } else {
+        for (int64 i = base; i < n; ++i) out[i] = convert<To>(x[i]);
+    }
 }
 
 template <class To, class From, class I>

@@ -149,8 +149,10 @@ cdef class _Kernels:
         cdef _host_entry fn
         cdef int err
         cdef unsigned int grid
+        cdef int64_t threads
         if n == 0:
             return 0
+        threads = _threads_for(self, ref, code, lay, n)
         if not ref._is_cpu:
             return _launch_gpu(self, ref, code, lay, n, args)
         if not self.cpu_ready:
@@ -158,11 +160,33 @@ cdef class _Kernels:
         fn = <_host_entry>self.cpu[code][lay]
         if fn == NULL:
             raise TypeError(f"{self.name}: no kernel for {_code_dtype[code]} (layout {lay})")
-        grid = <unsigned int>((n + _BLOCK - 1) // _BLOCK)
+        grid = <unsigned int>((threads + _BLOCK - 1) // _BLOCK)
         err = fn(grid, _BLOCK, args)
         if err:
             _launch_error(self.cpu_module)
         return 0
+
+
+cdef inline int64_t _threads_for(_Kernels k, ndarray out, int code, int lay, int64_t n) noexcept:
+    """Threads to launch: contiguous kernels handle vec_width elements per thread (the
+    rule of elementwise.hip: 1 for 16-byte types, 2 for 8-byte, else 4, taking the larger
+    of the compute and output item sizes)."""
+    cdef Py_ssize_t isz
+    if lay == L_S32 or lay == L_S64 or lay < 0 or out._is_cpu:   # CPU: V = 1
+        return n
+    isz = _code_dtype_itemsize[code]
+    if out._itemsize > isz:
+        isz = out._itemsize
+    if isz >= 16:
+        return n
+    if isz >= 8:
+        return (n + 1) // 2
+    return (n + 3) // 4
+
+
+cdef Py_ssize_t _code_dtype_itemsize[13]
+for _i in range(13):
+    _code_dtype_itemsize[_i] = (1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16)[_i]
 
 
 cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int lay, int64_t n, void** args) except -1:
@@ -175,7 +199,8 @@ cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int lay, int64_t n, void
     func = funcs.get((code, lay))
     if func is None:
         raise TypeError(f"{k.name}: no kernel for {_code_dtype[code]} (layout {lay}) on {dev}")
-    _raw_gpu_launch(dev, func, <unsigned int>((n + _BLOCK - 1) // _BLOCK), _BLOCK, args, 0)
+    cdef int64_t threads = _threads_for(k, ref, code, lay, n)
+    _raw_gpu_launch(dev, func, <unsigned int>((threads + _BLOCK - 1) // _BLOCK), _BLOCK, args, 0)
     return 0
 
 

@@ -19,20 +19,26 @@
 // GA_BYVAL(T): a large by-value kernel parameter (Strided<N>).  GPUs take kernel
 // parameters by value; on the CPU a const reference avoids copying ~800 bytes per
 // element in the launch loops.
+// GA_VECTOR_LOADS: contiguous kernels move several elements per thread as one aligned
+// vector on GPUs; on the CPU one element per thread keeps the compiler's own
+// vectorisation of the launch loop (measured 3x faster for exp there).
 #if defined(GARRAY_HOST)
 #  include "cpu_runtime.h"
+#  define GA_VECTOR_LOADS 0
 #  define GA_BYVAL(T) const T&
 #  define GA_DEVICE inline
 #  define GA_HOST_DEVICE inline
 #  define GA_GLOBAL
 #elif defined(__HIPCC_RTC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP__)
 #  define GA_PLATFORM_AMD 1
+#  define GA_VECTOR_LOADS 1
 #  define GA_BYVAL(T) T
 #  define GA_DEVICE __device__ __forceinline__
 #  define GA_HOST_DEVICE __host__ __device__ __forceinline__
 #  define GA_GLOBAL __global__
 #elif defined(__CUDACC_RTC__) || defined(__CUDACC__)
 #  define GA_PLATFORM_NVIDIA 1
+#  define GA_VECTOR_LOADS 1
 #  define GA_BYVAL(T) T
 #  define GA_DEVICE __device__ __forceinline__
 #  define GA_HOST_DEVICE __host__ __device__ __forceinline__
