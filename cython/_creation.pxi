@@ -38,27 +38,8 @@ cdef ndarray _wrap_numpy(object h, object device, bint readonly):
 
 
 cdef int _fill_contig(ndarray a, object value) except -1:
-    """Fill a C-contiguous array with one scalar (value already of a's dtype)."""
-    cdef Py_ssize_t nbytes = a._size * a._itemsize, done, n
-    cdef char* p = <char*>a._ptr
-    h = numpy.asarray(value, dtype=a._dtype)
-    if a._size == 0:
-        return 0
-    if not a._is_cpu:
-        if not h.any():
-            a._device.runtime.memset(a._ptr, 0, nbytes)
-        else:
-            _upload_into(a, h)
-        return 0
-    raw = h.tobytes()
-    memcpy(p, <char*>raw, a._itemsize)
-    done = a._itemsize
-    with nogil:   # double the filled prefix until the buffer is full
-        while done < nbytes:
-            n = done if 2 * done <= nbytes else nbytes - done
-            memcpy(p + done, p, n)
-            done += n
-    return 0
+    """Fill a C-contiguous array with one scalar, by the fill kernel on its device."""
+    return _fill_kernel(a, value)
 
 
 def empty(shape, *, dtype=None, device=None):

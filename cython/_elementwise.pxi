@@ -115,7 +115,8 @@ cdef class _Kernels:
     cdef int nin
     cdef signed char compute[13]
     cdef signed char out[13]
-    cdef void* cpu[13][5]
+    cdef void* cpu[13][6]
+    cdef bint one_per_thread  # creation kernels: never vectorised
     cdef bint cpu_ready
     cdef object cpu_module
     cdef object unit
@@ -172,7 +173,7 @@ cdef inline int64_t _threads_for(_Kernels k, ndarray out, int code, int lay, int
     rule of elementwise.hip: 1 for 16-byte types, 2 for 8-byte, else 4, taking the larger
     of the compute and output item sizes)."""
     cdef Py_ssize_t isz
-    if lay == L_S32 or lay == L_S64 or lay < 0 or out._is_cpu:   # CPU: V = 1
+    if lay == L_S32 or lay == L_S64 or lay < 0 or out._is_cpu or k.one_per_thread:
         return n
     isz = _code_dtype_itemsize[code]
     if out._itemsize > isz:
@@ -236,6 +237,8 @@ cdef dict _load_gpu_unit(_Kernels k, object dev):
         per = len(exprs) // 13
         if per == 3:
             slots = [0, 3, 4]       # L_C, L_S32, L_S64
+        elif per == 6:
+            slots = [0, 1, 2, 3, 4, 5]   # the creation kernels, in creation_unit() order
         else:
             slots = [3, 4]          # L_S32, L_S64
         for code in range(13):
@@ -1088,3 +1091,148 @@ class RawKernel:
         err = fn(g, b, argv)
         if err:
             _launch_error(mod)
+
+
+
+# ---- creation kernels (fill, arange, linspace, eye, tril/triu) ---------------------------
+cdef _Kernels _creation_table = None
+
+cdef _Kernels _creation_kernels():
+    global _creation_table
+    cdef _Kernels k
+    cdef int code, j
+    if _creation_table is None:
+        k = _Kernels.__new__(_Kernels)
+        k.name = "creation"
+        k.unit = _optable_mod.creation_unit()
+        k.one_per_thread = True
+        _creation_table = k
+    if not _creation_table.cpu_ready:
+        f, exprs = _creation_table.unit
+        mod = _compile_mod.compile_cpu(f, exprs, _cpu_warp_size())
+        for code in range(13):
+            for j in range(6):
+                _creation_table.cpu[code][j] = <void*><intptr_t>mod.functions[exprs[6 * code + j]]
+        _creation_table.cpu_module = mod
+        _creation_table.cpu_ready = True
+    return _creation_table
+
+
+cdef int _host_scalar(object value, ndarray like, _Scalar* out) except -1:
+    """A value converted to like's dtype with NumPy's casting (setitem semantics)."""
+    raw = numpy.asarray(value, dtype=like._dtype).tobytes()
+    memcpy(out, <char*>raw, like._itemsize)
+    return 0
+
+
+cdef int _fill_kernel(ndarray a, object value) except -1:
+    """Fill a C-contiguous array with one value, on its device."""
+    cdef _Scalar sv
+    cdef void* args[3]
+    cdef intptr_t po = a._ptr
+    cdef int64_t n = a._size
+    if n == 0:
+        return 0
+    _host_scalar(value, a, &sv)
+    args[0] = &po
+    args[1] = &sv
+    args[2] = &n
+    return _creation_kernels().launch(a, a._code, 0, n, args)
+
+
+def _arange_kernel(int64_t n, start, second, dtype, device):
+    cdef ndarray a = empty((n,), dtype=dtype, device=device)
+    cdef _Scalar s0, s1, sd
+    cdef void* args[5]
+    cdef intptr_t po = a._ptr
+    first_h = numpy.asarray(start, dtype=a._dtype)
+    second_h = numpy.asarray(second, dtype=a._dtype)
+    with numpy.errstate(all="ignore"):
+        delta_h = numpy.asarray(second_h - first_h, dtype=a._dtype)
+    r0, r1, rd = first_h.tobytes(), second_h.tobytes(), delta_h.tobytes()
+    memcpy(&s0, <char*>r0, a._itemsize)
+    memcpy(&s1, <char*>r1, a._itemsize)
+    memcpy(&sd, <char*>rd, a._itemsize)
+    args[0] = &po
+    args[1] = &s0
+    args[2] = &s1
+    args[3] = &sd
+    args[4] = &n
+    _creation_kernels().launch(a, a._code, 1, n, args)
+    return a
+
+
+def _linspace_kernel(int64_t n, start, step, stop, delta, double div, int flags, dtype, device):
+    cdef ndarray a = empty((n,), dtype=dtype, device=device)
+    cdef _Scalar c0, c1, c2, c3
+    cdef void* args[8]
+    cdef intptr_t po = a._ptr
+    cdef int code_c = 12 if a._code >= 11 else 10
+    vals = [complex(v) if code_c == 12 else float(v.real if isinstance(v, complex) else v)
+            for v in (start, step, stop, delta)]
+    _pack_scalar(vals[0], code_c, &c0, "linspace")
+    _pack_scalar(vals[1], code_c, &c1, "linspace")
+    _pack_scalar(vals[2], code_c, &c2, "linspace")
+    _pack_scalar(vals[3], code_c, &c3, "linspace")
+    args[0] = &po
+    args[1] = &c0
+    args[2] = &c1
+    args[3] = &c2
+    args[4] = &c3
+    args[5] = &div
+    args[6] = &n
+    args[7] = &flags
+    _creation_kernels().launch(a, a._code, 2, n, args)
+    return a
+
+
+def _eye_kernel(int64_t n_rows, int64_t n_cols, int64_t k, dtype, device):
+    cdef ndarray a = empty((n_rows, n_cols), dtype=dtype, device=device)
+    cdef void* args[4]
+    cdef intptr_t po = a._ptr
+    cdef int64_t n = a._size
+    args[0] = &po
+    args[1] = &n_cols
+    args[2] = &k
+    args[3] = &n
+    _creation_kernels().launch(a, a._code, 3, n, args)
+    return a
+
+
+def _tri_kernel(ndarray x, int64_t k, bint lower):
+    cdef ndarray o = _new_array(x._dtype, x._nd, x._shape, x._device)
+    cdef _Strided2 p
+    cdef void* args[8]
+    cdef intptr_t po = o._ptr, px = x._ptr
+    cdef int64_t n = o._size, rows = x._shape[x._nd - 2], cols = x._shape[x._nd - 1]
+    cdef int32_t n32, r32, c32, k32
+    cdef int lay, i, low = lower
+    if n == 0:
+        return o
+    lay = _strided_params2(&p, o, x)
+    # tri_s computes row/col from the flat index: keep the full (uncollapsed) shape.
+    p.ndim = x._nd
+    for i in range(x._nd):
+        p.shape[i] = x._shape[i]
+        p.strides[0][i] = o._strides[i]
+        p.strides[1][i] = x._strides[i]
+    cdef int slot
+    if lay == L_S32 and -(1 << 30) < k < (1 << 30):
+        n32, r32, c32, k32 = <int32_t>n, <int32_t>rows, <int32_t>cols, <int32_t>k
+        args[3] = &n32
+        args[4] = &r32
+        args[5] = &c32
+        args[6] = &k32
+        slot = 4
+    else:
+        args[3] = &n
+        args[4] = &rows
+        args[5] = &cols
+        args[6] = &k
+        slot = 5
+    args[0] = &po
+    args[1] = &px
+    args[2] = &p
+    args[7] = &low
+    _creation_kernels().launch(o, o._code, slot, n, args)
+    return o

@@ -1,8 +1,6 @@
-"""Creation functions built on the core's empty/asarray/fills.
-
-Until the kernel system lands (issue 3), ``arange``, ``linspace`` and the ``tril``/
-``triu`` masks compute their values on the host and copy them to the device; ``eye``
-and ``meshgrid`` use garray's own fills and strided copies.
+"""Creation functions: argument checks and NumPy's arithmetic for the few scalars that
+define the result (lengths, first values, steps) here; every element is written by the
+creation kernels of ``_kernels/elementwise.hip`` on the target device.
 """
 
 import math
@@ -45,9 +43,18 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         dt = (_dtypes.default_float if any(isinstance(v, (float, numpy.floating)) for v in vals)
               else _dtypes.default_int)
         dt = numpy.dtype(dt)
-    h = numpy.arange(start, stop, step, dtype=dt) if stop is not None else \
-        numpy.arange(start, step=step, dtype=dt)
-    return asarray(h, device=device, copy=True)
+    if stop is None:
+        start, stop = 0, start
+    # Length and the first two values as NumPy computes them (PyArray_ArangeObj):
+    # out[0] = start, out[1] = start + step, out[i] = start + i * (out[1] - out[0]).
+    span = (stop - start) / step if dt.kind in "fc" or isinstance(stop - start, float) else None
+    if span is None:
+        n = max(0, -((start - stop) // step)) if step > 0 else max(0, -((stop - start) // -step))
+    else:
+        n = max(0, math.ceil(span)) if span == span else 0
+    if dt.kind == "b" and n > 2:
+        raise ValueError("arange: no fill-function for dtype bool beyond 2 elements")
+    return _core._arange_kernel(n, start, start + step, dt, device)
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
@@ -60,8 +67,22 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     is_complex = isinstance(start, complex) or isinstance(stop, complex)
     dt = (_dtypes.normalize_dtype(dtype) if dtype is not None else
           numpy.dtype(_dtypes.default_complex if is_complex else _dtypes.default_float))
-    h = numpy.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
-    return asarray(h, device=device, copy=True)
+    # NumPy's algorithm in float64/complex128: y = i * step + start (or i / div * delta
+    # when step underflows), the last sample exactly stop when endpoint is set.
+    calc = complex if (is_complex or dt.kind == "c") else float
+    start_c, stop_c = calc(start), calc(stop)
+    div = (num - 1) if endpoint else num
+    delta = stop_c - start_c
+    flags = 1 if endpoint else 0
+    if div > 0:
+        step = delta / div
+        if step == 0:
+            flags |= 2
+    else:                       # NumPy: y = i * delta (+ start)
+        step = calc("nan") if calc is float else complex("nan+nanj")
+        flags |= 2
+    return _core._linspace_kernel(num, start_c, step, stop_c, delta, float(div or 1), flags,
+                                  dt, device)
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
@@ -70,15 +91,12 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
         if v is not None and (isinstance(v, bool) or not hasattr(type(v), "__index__")):
             raise TypeError(f"{name}: expected an integer, got {type(v).__name__}")
     n_cols = n_rows if n_cols is None else n_cols
-    a = zeros((n_rows, n_cols), dtype=dtype, device=device)
-    k = operator.index(k)
-    if -n_rows < k < n_cols:
-        # The diagonal as a strided 1-d view of the flat array: step n_cols + 1.
-        flat = a.reshape(-1)
-        start = k if k >= 0 else -k * n_cols
-        length = min(n_rows - max(-k, 0), n_cols - max(k, 0))
-        flat[start:start + length * (n_cols + 1):n_cols + 1] = 1
-    return a
+    for name, v in (("n_rows", n_rows), ("n_cols", n_cols)):
+        if operator.index(v) < 0:
+            raise ValueError(f"{name}: negative dimensions are not allowed, got {v}")
+    dt = _dtypes.normalize_dtype(dtype) if dtype is not None else numpy.dtype(_dtypes.default_float)
+    return _core._eye_kernel(operator.index(n_rows), operator.index(n_cols), operator.index(k),
+                             dt, device)
 
 
 def identity(n, /, *, dtype=None, device=None):
@@ -117,29 +135,21 @@ def meshgrid(*arrays, indexing="xy"):
     return tuple(out)
 
 
-def _tri_mask(x, k, lower, argname="x"):
+def _check_tri(x, k, argname="x"):
     if not isinstance(x, ndarray):
         raise TypeError(f"{argname}: expected a garray.ndarray, got {type(x).__name__}")
     if x.ndim < 2:
         raise ValueError(f"{argname}: must have at least 2 dimensions, got {x.ndim}")
     if isinstance(k, bool) or not hasattr(type(k), "__index__"):
         raise TypeError(f"k: expected an integer, got {type(k).__name__}")
-    m, n = x.shape[-2:]
-    rows = numpy.arange(m)[:, None]
-    cols = numpy.arange(n)[None, :]
-    keep = (cols - rows <= k) if lower else (cols - rows >= k)
-    return keep
+    return operator.index(k)
 
 
 def tril(x, /, *, k=0):
     """The lower triangle of the last two axes (zeros above diagonal k). See numpy.tril."""
-    keep = _tri_mask(x, k, True)
-    h = numpy.where(keep, x.get(), numpy.zeros((), x.dtype))
-    return asarray(h, device=x.device, copy=True)
+    return _core._tri_kernel(x, _check_tri(x, k), True)
 
 
 def triu(x, /, *, k=0):
     """The upper triangle of the last two axes (zeros below diagonal k). See numpy.triu."""
-    keep = _tri_mask(x, k, False)
-    h = numpy.where(keep, x.get(), numpy.zeros((), x.dtype))
-    return asarray(h, device=x.device, copy=True)
+    return _core._tri_kernel(x, _check_tri(x, k), False)

@@ -170,10 +170,24 @@ def reduce_unit(reducer):
     return "elementwise.hip", exprs
 
 
+def creation_unit():
+    """(file, name expressions) of the creation kernels, 7 per dtype code in this order:
+    fill_c, arange_c, linspace_c, eye_c, tri_s<int32>, tri_s<int64>, (spare: fill_c)."""
+    exprs = []
+    for code, t in enumerate(CPP):
+        c = "ga::complex<double>" if CATEGORY[code] == "c" else "double"
+        exprs += [f"ga::fill_c<{t}>", f"ga::arange_c<{t}>", f"ga::linspace_c<{t}, {c}>",
+                  f"ga::eye_c<{t}>", f"ga::tri_s<{t}, ga::int32>", f"ga::tri_s<{t}, ga::int64>"]
+    return "elementwise.hip", exprs
+
+
+CREATION_KERNELS = ("fill", "arange", "linspace", "eye", "tri32", "tri64")
+
+
 def all_units():
     """Every compile unit garray builds, for the CI compile check."""
     units = [op.unit() for op in OPS.values()]
     units += [cast_unit(c) for c in range(13)]
     units.append(where_unit())
-    units += [reduce_unit("all_r"), reduce_unit("any_r")]
+    units += [reduce_unit("all_r"), reduce_unit("any_r"), creation_unit()]
     return units
