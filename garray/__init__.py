@@ -28,6 +28,9 @@ from ._core import ufunc, astype, RawKernel, RawModule  # noqa: F401
 from ._user_kernels import ElementwiseKernel  # noqa: F401
 from ._core import all_ as all, any_ as any  # noqa: F401,A004 (Cython names avoid shadowing builtins)
 
+all.__name__ = all.__qualname__ = "all"
+any.__name__ = any.__qualname__ = "any"
+
 import math as _math
 
 e = _math.e
