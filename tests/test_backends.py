@@ -381,3 +381,19 @@ def test_check_helpers(fake_vendor):
         cuda._check((CUresult.CUDA_ERROR_OUT_OF_MEMORY, 0), "cuMemAlloc")
     with pytest.raises(BackendError, match=r"^cuda: cuMemsetD8 failed: CUDA_ERROR_INVALID_VALUE$"):
         cuda._check((CUresult.CUDA_ERROR_INVALID_VALUE,), "cuMemsetD8")
+
+
+def test_driver_launch_resolves_the_entry_point_once():
+    """DriverLaunch (the GPU runtimes' raw launch) dlsyms its symbol once and caches it."""
+    import ctypes
+    import ctypes.util
+    from garray._backends import DriverLaunch
+
+    class Fake(DriverLaunch):
+        kind = "fake"
+        _launch_library = ctypes.util.find_library("c") or "libc.so.6"
+        _launch_symbol = "strlen"
+
+    a = Fake().launch_address()
+    assert a == ctypes.cast(ctypes.CDLL(Fake._launch_library).strlen, ctypes.c_void_p).value
+    assert Fake().launch_address() == a

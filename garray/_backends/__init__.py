@@ -97,3 +97,40 @@ def check_result(kind, result, call, success, out_of_memory, error_name):
     if len(result) == 1:
         return None
     return result[1] if len(result) == 2 else tuple(result[1:])
+
+
+class DriverLaunch:
+    """Mixin for GPU runtimes: raw kernel launches through the vendor driver's own entry
+    point, resolved once with dlsym.
+
+    The Cython launch path calls ``launch_address()`` directly (a binding call per launch
+    would cost microseconds); cuLaunchKernel and hipModuleLaunchKernel share one C
+    signature: (function, grid xyz, block xyz, shared bytes, stream, void** params,
+    void** extra).  Subclasses set ``_launch_library`` / ``_launch_symbol`` and define
+    ``activate()`` (make the device current on the calling thread).
+    """
+
+    _launch_library = None
+    _launch_symbol = None
+    _launch_addresses = {}
+
+    def launch_address(self):
+        key = (self._launch_library, self._launch_symbol)
+        addr = DriverLaunch._launch_addresses.get(key)
+        if addr is None:
+            import ctypes
+            lib = ctypes.CDLL(self._launch_library)
+            addr = ctypes.cast(getattr(lib, self._launch_symbol), ctypes.c_void_p).value
+            DriverLaunch._launch_addresses[key] = addr
+        return addr
+
+    def launch(self, function, grid, block, args_address, shared_bytes=0, stream=None):
+        """Launch a 1-d grid; ``args_address`` is the address of a void** array."""
+        import ctypes
+        f = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *([ctypes.c_uint] * 7),
+                             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(self.launch_address())
+        self.activate()
+        err = f(int(function), grid, 1, 1, block, 1, 1, shared_bytes,
+                int(stream or 0), args_address, None)
+        if err:
+            raise BackendError(f"{self.kind}: {self._launch_symbol} failed with error {err}")

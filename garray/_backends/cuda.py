@@ -18,15 +18,14 @@ ints wherever it takes a CUdeviceptr, a host pointer or a handle.
 import sys
 import operator
 
-from . import cached_probe, check_result, probe_availability
-from .._errors import BackendError, BackendUnavailableError
+from . import DriverLaunch, cached_probe, check_result, probe_availability
+from .._errors import BackendUnavailableError
 
 KIND = "cuda"
 _NOT_INSTALLED = "cuda: cuda-bindings is not installed (pip install 'garray[cuda]')"
 _NO_DRIVER = "cuda: no NVIDIA driver (libcuda.so not found)"
 
 _probe_cache = None  # (device count, None) or (0, reason)
-_launch_address = None   # cuLaunchKernel / hipModuleLaunchKernel, via dlsym
 _driver_module = None
 
 
@@ -103,10 +102,12 @@ def availability():
     return probe_availability(probe)
 
 
-class Runtime:
+class Runtime(DriverLaunch):
     """One NVIDIA GPU; every call first makes its primary context current."""
 
     kind = KIND
+    _launch_library = "libcuda.so.1"
+    _launch_symbol = "cuLaunchKernel"
 
     def __init__(self, index=0):
         index = operator.index(index)
@@ -231,28 +232,3 @@ class Runtime:
     def activate(self):
         """Make this device current on the calling thread (before a raw launch)."""
         self._api()
-
-    def launch_address(self):
-        """Address of ``cuLaunchKernel`` in the vendor library (resolved once, with dlsym).
-
-        The Cython launch path calls it directly: a Python binding call per launch would
-        cost microseconds, and the C signature is the same for cuLaunchKernel and
-        hipModuleLaunchKernel (function, grid xyz, block xyz, shared bytes, stream,
-        void** params, void** extra)."""
-        global _launch_address
-        if _launch_address is None:
-            import ctypes
-            lib = ctypes.CDLL("libcuda.so.1")
-            _launch_address = ctypes.cast(getattr(lib, "cuLaunchKernel"), ctypes.c_void_p).value
-        return _launch_address
-
-    def launch(self, function, grid, block, args_address, shared_bytes=0, stream=None):
-        """Launch a 1-d grid; ``args_address`` is the address of a void** array."""
-        import ctypes
-        f = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *([ctypes.c_uint] * 7),
-                             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(self.launch_address())
-        self.activate()
-        err = f(int(function), grid, 1, 1, block, 1, 1, shared_bytes,
-                int(stream or 0), args_address, None)
-        if err:
-            raise BackendError(f"cuda: cuLaunchKernel failed with error {err}")
