@@ -146,7 +146,6 @@ cdef object _host_view(ndarray a):
 
 cdef object _to_numpy(ndarray a, bint copy):
     """The array's values as a NumPy array on the host (a copy if ``copy`` or GPU)."""
-    cdef intptr_t lo, hi
     if a._is_cpu:
         h = _host_view(a)
         return h.copy() if copy else h
@@ -164,7 +163,6 @@ cdef object _to_numpy(ndarray a, bint copy):
 
 cdef int _upload_into(ndarray dst, object h) except -1:
     """dst[...] = h, h a host NumPy array of dst's dtype broadcastable to dst.shape."""
-    cdef intptr_t lo, hi
     cdef ndarray hv
     if dst._size == 0:
         return 0

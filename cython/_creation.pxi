@@ -37,11 +37,6 @@ cdef ndarray _wrap_numpy(object h, object device, bint readonly):
     return r
 
 
-cdef int _fill_contig(ndarray a, object value) except -1:
-    """Fill a C-contiguous array with one scalar, by the fill kernel on its device."""
-    return _fill_kernel(a, value)
-
-
 def empty(shape, *, dtype=None, device=None):
     """An uninitialised array. See also numpy.empty.
 
@@ -76,7 +71,7 @@ def zeros(shape, *, dtype=None, device=None):
 def ones(shape, *, dtype=None, device=None):
     """An array of ones. See also numpy.ones."""
     cdef ndarray a = empty(shape, dtype=dtype, device=device)
-    _fill_contig(a, 1)
+    _fill_kernel(a, 1)
     return a
 
 
@@ -109,7 +104,7 @@ def full(shape, fill_value, *, dtype=None, device=None):
         fill_value = (<ndarray>fill_value).item()
     cdef object dt = _scalar_dtype(fill_value, "fill_value") if dtype is None else _norm_dtype(dtype)
     cdef ndarray a = empty(shape, dtype=dt, device=device)
-    _fill_contig(a, fill_value)
+    _fill_kernel(a, fill_value)
     return a
 
 
@@ -133,7 +128,7 @@ def zeros_like(x, /, *, dtype=None, device=None):
 def ones_like(x, /, *, dtype=None, device=None):
     """Ones with the shape (and dtype, device) of ``x``. See also numpy.ones_like."""
     cdef ndarray a = _like(_require_array(x, "x"), dtype, device)
-    _fill_contig(a, 1)
+    _fill_kernel(a, 1)
     return a
 
 

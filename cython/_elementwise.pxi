@@ -122,46 +122,41 @@ cdef class _Kernels:
     cdef object unit
     cdef dict gpu            # device -> (module handle, {(code, layout): function})
 
+    cdef list slots          # non-op tables: layout slot of each expression of a dtype group
+
+    cdef list entries(self):
+        """((dtype code, layout slot), name expression) for every kernel of the table."""
+        f, exprs = self.unit
+        if self.op is not None:
+            return [((code, lay), expr) for code in self.op.compute_codes()
+                    for lay, expr in enumerate(self.op.kernels(code)) if expr is not None]
+        per = len(self.slots)
+        return [((code, lay), exprs[per * code + j])
+                for code in range(13) for j, lay in enumerate(self.slots)]
+
     cdef int _load_cpu(self) except -1:
-        cdef int code, lay
         f, exprs = self.unit
         mod = _compile_mod.compile_cpu(f, exprs, _cpu_warp_size())
-        self._fill(mod.functions)
+        for (code, lay), expr in self.entries():
+            self.cpu[<int>code][<int>lay] = <void*><intptr_t>mod.functions[expr]
         self.cpu_module = mod
         self.cpu_ready = True
-        return 0
-
-    cdef int _fill(self, dict functions) except -1:
-        cdef int code, lay
-        if self.op is not None:
-            for code in self.op.compute_codes():
-                for lay, expr in enumerate(self.op.kernels(code)):
-                    if expr is not None:
-                        self.cpu[code][lay] = <void*><intptr_t>functions[expr]
-        else:   # a cast table: [from][layout c, s32, s64]
-            f, exprs = self.unit
-            for code in range(13):
-                self.cpu[code][L_C] = <void*><intptr_t>functions[exprs[3 * code]]
-                self.cpu[code][L_S32] = <void*><intptr_t>functions[exprs[3 * code + 1]]
-                self.cpu[code][L_S64] = <void*><intptr_t>functions[exprs[3 * code + 2]]
         return 0
 
     cdef int launch(self, ndarray ref, int code, int lay, int64_t n, void** args) except -1:
         cdef _host_entry fn
         cdef int err
         cdef unsigned int grid
-        cdef int64_t threads
         if n == 0:
             return 0
-        threads = _threads_for(self, ref, code, lay, n)
         if not ref._is_cpu:
-            return _launch_gpu(self, ref, code, lay, n, args)
+            return _launch_gpu(self, ref, code, lay, _threads_for(self, ref, code, lay, n), args)
         if not self.cpu_ready:
             self._load_cpu()
         fn = <_host_entry>self.cpu[code][lay]
         if fn == NULL:
             raise TypeError(f"{self.name}: no kernel for {_code_dtype[code]} (layout {lay})")
-        grid = <unsigned int>((threads + _BLOCK - 1) // _BLOCK)
+        grid = <unsigned int>((n + _BLOCK - 1) // _BLOCK)   # CPU: one element per thread
         err = fn(grid, _BLOCK, args)
         if err:
             _launch_error(self.cpu_module)
@@ -190,7 +185,8 @@ for _i in range(13):
     _code_dtype_itemsize[_i] = (1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16)[_i]
 
 
-cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int lay, int64_t n, void** args) except -1:
+cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int lay, int64_t threads,
+                     void** args) except -1:
     """Launch on a GPU: the unit is compiled by NVRTC/hiprtc for the device's arch (disk
     cache), loaded once per device, and launched through the backend (not yet run on a
     GPU: no device was available while this was written)."""
@@ -200,7 +196,6 @@ cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int lay, int64_t n, void
     func = funcs.get((code, lay))
     if func is None:
         raise TypeError(f"{k.name}: no kernel for {_code_dtype[code]} (layout {lay}) on {dev}")
-    cdef int64_t threads = _threads_for(k, ref, code, lay, n)
     _raw_gpu_launch(dev, func, <unsigned int>((threads + _BLOCK - 1) // _BLOCK), _BLOCK, args, 0)
     return 0
 
@@ -227,23 +222,7 @@ cdef dict _load_gpu_unit(_Kernels k, object dev):
     binary, lowered = _compile_mod.compile_gpu(dev.kind, f, exprs, arch, props["warp_size"])
     rt = dev.runtime
     module = rt.module_load(binary)
-    funcs = {}
-    if k.op is not None:
-        for code in k.op.compute_codes():
-            for lay, expr in enumerate(k.op.kernels(code)):
-                if expr is not None:
-                    funcs[(code, lay)] = rt.module_function(module, lowered[expr])
-    else:   # cast, where and reduce tables list (c?, s32, s64) per dtype code
-        per = len(exprs) // 13
-        if per == 3:
-            slots = [0, 3, 4]       # L_C, L_S32, L_S64
-        elif per == 6:
-            slots = [0, 1, 2, 3, 4, 5]   # the creation kernels, in creation_unit() order
-        else:
-            slots = [3, 4]          # L_S32, L_S64
-        for code in range(13):
-            for j, lay in enumerate(slots):
-                funcs[(code, lay)] = rt.module_function(module, lowered[exprs[per * code + j]])
+    funcs = {key: rt.module_function(module, lowered[expr]) for key, expr in k.entries()}
     if k.gpu is None:
         k.gpu = {}
     k.gpu[dev] = (module, funcs)
@@ -265,12 +244,22 @@ cdef _Kernels _op_kernels(str name):
     return k
 
 
+cdef _Kernels _table(str name, object unit, list slots, bint one_per_thread=False):
+    """A kernel table that is not an op (casts, where, reductions, creation): ``unit``
+    lists ``len(slots)`` expressions per dtype code, ``slots`` their layout slots."""
+    cdef _Kernels k = _kernel_tables.get(("table", name))
+    if k is None:
+        k = _Kernels.__new__(_Kernels)
+        k.name, k.unit, k.slots, k.one_per_thread = name, unit, slots, one_per_thread
+        _kernel_tables[("table", name)] = k
+    return k
+
+
 cdef _Kernels _cast_kernels(int to):
     cdef _Kernels k = <_Kernels>_cast_tables[to]
     if k is None:
-        k = _Kernels.__new__(_Kernels)
-        k.name = f"astype({_dtypes.dtype_name(_code_dtype[to])})"
-        k.unit = _optable_mod.cast_unit(to)
+        k = _table(f"astype({_dtypes.dtype_name(_code_dtype[to])})",
+                   _optable_mod.cast_unit(to), [L_C, L_S32, L_S64])
         _cast_tables[to] = k
     return k
 
@@ -528,15 +517,10 @@ cdef object _finish_out(ndarray tmp, object out, str opname):
 
 # ---- binary ------------------------------------------------------------------------
 cdef object _binary(_Kernels k, object x1, object x2, object out):
-    cdef ndarray a = None, b = None, o, ref
+    cdef ndarray a = None, b = None, ref
     cdef int pa, code, out_code, lay, nd
     cdef Py_ssize_t shape[MAX_NDIM]
     cdef _Scalar sv
-    cdef _Strided3 p
-    cdef void* args[5]
-    cdef intptr_t po, pa_, pb
-    cdef int64_t n
-    cdef int32_t n32
     cdef object s = None
     cdef bint s_first = False
     if isinstance(x1, ndarray):
@@ -797,26 +781,8 @@ def where(condition, x1, x2, /):
     return o
 
 
-cdef _Kernels _where_table = None
-
 cdef _Kernels _where_kernels():
-    global _where_table
-    cdef _Kernels k
-    cdef int code
-    if _where_table is None:
-        k = _Kernels.__new__(_Kernels)
-        k.name = "where"
-        k.unit = _optable_mod.where_unit()
-        _where_table = k
-    if not _where_table.cpu_ready:
-        f, exprs = _where_table.unit
-        mod = _compile_mod.compile_cpu(f, exprs, _cpu_warp_size())
-        for code in range(13):
-            _where_table.cpu[code][L_S32] = <void*><intptr_t>mod.functions[exprs[2 * code]]
-            _where_table.cpu[code][L_S64] = <void*><intptr_t>mod.functions[exprs[2 * code + 1]]
-        _where_table.cpu_module = mod
-        _where_table.cpu_ready = True
-    return _where_table
+    return _table("where", _optable_mod.where_unit(), [L_S32, L_S64])
 
 
 cdef ndarray _where_operand(object x, int code, object device):
@@ -838,26 +804,8 @@ cdef struct _Strided1:
     int64_t shape[MAX_NDIM]
     int64_t strides[1][MAX_NDIM]
 
-cdef dict _reduce_tables = {}
-
-
 cdef _Kernels _reduce_kernels(str reducer):
-    cdef _Kernels k = _reduce_tables.get(reducer)
-    cdef int code
-    if k is None:
-        k = _Kernels.__new__(_Kernels)
-        k.name = reducer[:-2]
-        k.unit = _optable_mod.reduce_unit(reducer)
-        _reduce_tables[reducer] = k
-    if not k.cpu_ready:
-        f, exprs = k.unit
-        mod = _compile_mod.compile_cpu(f, exprs, _cpu_warp_size())
-        for code in range(13):
-            k.cpu[code][L_S32] = <void*><intptr_t>mod.functions[exprs[2 * code]]
-            k.cpu[code][L_S64] = <void*><intptr_t>mod.functions[exprs[2 * code + 1]]
-        k.cpu_module = mod
-        k.cpu_ready = True
-    return k
+    return _table(reducer[:-2], _optable_mod.reduce_unit(reducer), [L_S32, L_S64])
 
 
 cdef object _bool_reduce(str reducer, object x, object axis, bint keepdims):
@@ -1095,27 +1043,9 @@ class RawKernel:
 
 
 # ---- creation kernels (fill, arange, linspace, eye, tril/triu) ---------------------------
-cdef _Kernels _creation_table = None
-
 cdef _Kernels _creation_kernels():
-    global _creation_table
-    cdef _Kernels k
-    cdef int code, j
-    if _creation_table is None:
-        k = _Kernels.__new__(_Kernels)
-        k.name = "creation"
-        k.unit = _optable_mod.creation_unit()
-        k.one_per_thread = True
-        _creation_table = k
-    if not _creation_table.cpu_ready:
-        f, exprs = _creation_table.unit
-        mod = _compile_mod.compile_cpu(f, exprs, _cpu_warp_size())
-        for code in range(13):
-            for j in range(6):
-                _creation_table.cpu[code][j] = <void*><intptr_t>mod.functions[exprs[6 * code + j]]
-        _creation_table.cpu_module = mod
-        _creation_table.cpu_ready = True
-    return _creation_table
+    # Slots 0..5 in creation_unit() order: fill, arange, linspace, eye, tri<int32>, tri<int64>.
+    return _table("creation", _optable_mod.creation_unit(), [0, 1, 2, 3, 4, 5], True)
 
 
 cdef int _host_scalar(object value, ndarray like, _Scalar* out) except -1:
