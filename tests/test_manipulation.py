@@ -57,3 +57,13 @@ def test_bad_input():
         garray.concat([a, numpy.ones((2, 3))])
     with pytest.raises(ValueError, match="repeated"):
         garray.expand_dims(a, axis=(0, 0))
+
+
+@for_all_dtypes()
+@xp_compare()
+def test_empty_inputs(xp, dtype):
+    a, e = make(xp, (2, 3), dtype), make(xp, (0, 3), dtype)
+    concat = _np_name(xp, "concat")
+    return [concat([a, e], axis=0), concat([e, e], axis=0), xp.flip(e), xp.roll(e, 2, axis=0),
+            xp.roll(make(xp, (2, 0), dtype), 1, axis=1), xp.stack([e, e], axis=1),
+            xp.moveaxis(e, 0, 1)]
