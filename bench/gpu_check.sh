@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one prepared GPU check (DESIGN.md section 8).  On a lent machine with one NVIDIA GPU
+# The one prepared GPU check (docs/architecture.md, "GPU verification").  On a lent machine with one NVIDIA GPU
 # and no network (CUDA 13 wheels, cuda-bindings, CuPy, PyTorch, Cython, meson, ninja):
 #   1. builds garray offline (pip -e with meson-python if present, else meson + ninja in
 #      place), 2. prints the devices found, 3. runs the test suite on the GPU device

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Install the two GPU *compilers* that CI uses to prove every kernel compiles for both
-# vendors, on a machine with no GPU and no driver (DESIGN.md section 3):
-#   - NVRTC 13.x from PyPI (the nvidia-cuda-nvrtc wheel), loaded by garray/_nvrtc.py;
+# vendors, on a machine with no GPU and no driver (compiling needs neither):
+#   - NVRTC 13.x from PyPI (the nvidia-cuda-nvrtc wheel), loaded by garray/_compiler/nvrtc.py;
 #   - hiprtc 5.2.3 from Debian 12 (hipcc, libamdhip64-dev, libhiprtc-builtins5), loaded by
-#     garray/_hiprtc.py; hiprtc's symbols live in libamdhip64.so.5.
+#     garray/_compiler/hiprtc.py; hiprtc's symbols live in libamdhip64.so.5.
 # Idempotent: it skips what is already installed, and runs `apt-get update` at most once.
 # Needs root (or sudo) on Debian 12, with network to the Debian mirrors and PyPI only.
 # Usage: ci/install-gpu-compilers.sh [--no-hip] [--no-nvrtc]     (PYTHON=... to pick python)
@@ -88,9 +88,9 @@ if [ "$want_nvrtc" -eq 1 ]; then
 fi
 # What garray's loaders find, when garray is importable (informational, never fails).
 "$PYTHON" - <<'PY' 2>/dev/null || echo "  (garray's compiler loaders are not importable here)"
-from garray import _nvrtc, _hiprtc
-for name, mod in (("nvrtc", _nvrtc), ("hiprtc", _hiprtc)):
+from garray._compiler import hiprtc, nvrtc
+for name, mod in (("nvrtc", nvrtc), ("hiprtc", hiprtc)):
     ok, reason = mod.available()
-    print(f"  garray._{name}: {reason}")
+    print(f"  garray._compiler.{name}: {reason}")
 PY
 echo "== done in $(( $(date +%s) - start )) s"

@@ -1,15 +1,29 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""garray._core: the ndarray type, memory pools and the data-movement primitives.
+"""garray._core: the ndarray type, memory pools and the kernel launch layer.
 
-One extension module, one concern per included file:
-  _memory.pxi    per-device memory pools (size classes, statistics, limit, retry)
-  _ndarray.pxi   the ndarray cdef class (metadata as C arrays, views, dunders)
-  _indexing.pxi  basic indexing (ints, slices, ..., None) -> views
-  _shape.pxi     reshape / permute_dims / broadcast as views where possible
-  _copy.pxi      strided copies between layouts, host <-> device transfers
-  _creation.pxi  empty / asarray / fills, the hot creation paths
-  _dlpack.pxi    DLPack export and import
-  _elementwise.pxi  the elementwise launch path (promotion, layout, kernel tables)
+One extension module made of one included file per concern (docs/architecture.md draws
+how a call travels through them):
+  _memory.pxi           per-device memory pools (size classes, statistics, limit, retry)
+  _operators.pxi        the ndarray operators, generated from the op table
+  _ndarray.pxi          the ndarray cdef class (metadata as C arrays, views, dunders)
+  _indexing.pxi         basic indexing (ints, slices, ..., None) -> views
+  _shape.pxi            reshape / permute_dims / broadcast as views where possible
+  _copy.pxi             strided copies between layouts, host <-> device transfers
+  _creation.pxi         empty / asarray / fills, the hot creation paths
+  _dlpack.pxi           DLPack export and import
+  _launch.pxi           kernel tables, CPU calls, GPU module loading and launches
+  _iter.pxi             the iterator: broadcast, axis collapse, layout, index width
+  _ufunc.pxi            ufuncs: operands, promotion, scalars, out=, unary/binary launchers
+  _cast.pxi             casts and astype
+  _where.pxi            where
+  _reduce_bool.pxi      all / any
+  _creation_kernels.pxi fill, arange, linspace, eye, tril/triu on the device
+  _raw_kernels.pxi      the launch primitive under RawKernel
+
+Why one module and not cimported .pxd modules: the launchers call small cdef helpers
+(_new_array, _overlap, _iter_init ...) on every operation; inside one module Cython
+and the C compiler inline them, across modules each is an indirect call through the
+exporting module's C-API table.  The files stay small and separate by concern.
 """
 
 from cpython.long cimport PyLong_AsSsize_t
@@ -29,11 +43,21 @@ from garray._device import Device
 
 include "_memory.pxi"
 include "_copy.pxi"
+include "_operators.pxi"
 include "_ndarray.pxi"
 include "_indexing.pxi"
 include "_shape.pxi"
 include "_creation.pxi"
 include "_dlpack.pxi"
-include "_elementwise.pxi"
+include "_launch.pxi"
+include "_iter.pxi"
+include "_ufunc.pxi"
+include "_cast.pxi"
+include "_where.pxi"
+include "_reduce_bool.pxi"
+include "_creation_kernels.pxi"
+include "_raw_kernels.pxi"
 
-_init_elementwise()
+_init_launch()
+_init_ufuncs()
+_init_operators()

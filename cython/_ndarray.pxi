@@ -117,7 +117,7 @@ cdef class _HostBuffer:
 
 @cython.no_gc
 @cython.final
-cdef class ndarray:
+cdef class ndarray(_ArrayOperators):
     """An N-dimensional array on a garray device (AMD GPU, NVIDIA GPU or CPU).
 
     Create arrays with ``garray.asarray``, ``garray.empty``, ``garray.zeros`` ...;
@@ -409,149 +409,7 @@ cdef class ndarray:
     def tolist(self):
         return _to_numpy(self, True).tolist()
 
-    # ---- operators: straight to the launch path (Note [Elementwise launch path]) ----
-    __array_ufunc__ = None   # NumPy defers to garray's reflected operators
-
-    def __eq__(self, other):
-        return _binary(_K_eq, self, other, None)
-
-    def __ne__(self, other):
-        return _binary(_K_ne, self, other, None)
-
-    def __lt__(self, other):
-        return _binary(_K_lt, self, other, None)
-
-    def __le__(self, other):
-        return _binary(_K_le, self, other, None)
-
-    def __gt__(self, other):
-        return _binary(_K_gt, self, other, None)
-
-    def __ge__(self, other):
-        return _binary(_K_ge, self, other, None)
-
-    def __add__(self, other):
-        return _binary(_K_add, self, other, None)
-
-    def __radd__(self, other):
-        return _binary(_K_add, other, self, None)
-
-    def __iadd__(self, other):
-        return _inplace(_K_add, self, other)
-
-    def __sub__(self, other):
-        return _binary(_K_sub, self, other, None)
-
-    def __rsub__(self, other):
-        return _binary(_K_sub, other, self, None)
-
-    def __isub__(self, other):
-        return _inplace(_K_sub, self, other)
-
-    def __mul__(self, other):
-        return _binary(_K_mul, self, other, None)
-
-    def __rmul__(self, other):
-        return _binary(_K_mul, other, self, None)
-
-    def __imul__(self, other):
-        return _inplace(_K_mul, self, other)
-
-    def __truediv__(self, other):
-        return _binary(_K_div, self, other, None)
-
-    def __rtruediv__(self, other):
-        return _binary(_K_div, other, self, None)
-
-    def __itruediv__(self, other):
-        return _inplace(_K_div, self, other)
-
-    def __floordiv__(self, other):
-        return _binary(_K_floordiv, self, other, None)
-
-    def __rfloordiv__(self, other):
-        return _binary(_K_floordiv, other, self, None)
-
-    def __ifloordiv__(self, other):
-        return _inplace(_K_floordiv, self, other)
-
-    def __mod__(self, other):
-        return _binary(_K_mod, self, other, None)
-
-    def __rmod__(self, other):
-        return _binary(_K_mod, other, self, None)
-
-    def __imod__(self, other):
-        return _inplace(_K_mod, self, other)
-
-    def __pow__(self, other):
-        return _binary(_K_pow, self, other, None)
-
-    def __rpow__(self, other):
-        return _binary(_K_pow, other, self, None)
-
-    def __ipow__(self, other):
-        return _inplace(_K_pow, self, other)
-
-    def __and__(self, other):
-        return _binary(_K_and, self, other, None)
-
-    def __rand__(self, other):
-        return _binary(_K_and, other, self, None)
-
-    def __iand__(self, other):
-        return _inplace(_K_and, self, other)
-
-    def __or__(self, other):
-        return _binary(_K_or, self, other, None)
-
-    def __ror__(self, other):
-        return _binary(_K_or, other, self, None)
-
-    def __ior__(self, other):
-        return _inplace(_K_or, self, other)
-
-    def __xor__(self, other):
-        return _binary(_K_xor, self, other, None)
-
-    def __rxor__(self, other):
-        return _binary(_K_xor, other, self, None)
-
-    def __ixor__(self, other):
-        return _inplace(_K_xor, self, other)
-
-    def __lshift__(self, other):
-        return _binary(_K_lshift, self, other, None)
-
-    def __rlshift__(self, other):
-        return _binary(_K_lshift, other, self, None)
-
-    def __ilshift__(self, other):
-        return _inplace(_K_lshift, self, other)
-
-    def __rshift__(self, other):
-        return _binary(_K_rshift, self, other, None)
-
-    def __rrshift__(self, other):
-        return _binary(_K_rshift, other, self, None)
-
-    def __irshift__(self, other):
-        return _inplace(_K_rshift, self, other)
-
-    def __neg__(self):
-        return _unary(_K_neg, self, None)
-
-    def __pos__(self):
-        return _unary(_K_pos, self, None)
-
-    def __abs__(self):
-        return _unary(_K_abs, self, None)
-
-    def __invert__(self):
-        return _unary(_K_invert, self, None)
-
-    def __hash__(self):
-        raise TypeError("unhashable type: 'garray.ndarray'")
+    # The operators come from the op table: cython/_operators.pxi (_ArrayOperators).
 
     def __repr__(self):
         return _format(self, True)
@@ -713,15 +571,6 @@ cdef ndarray _view_same(ndarray src):
     r._size = src._size
     r._flags = src._flags
     return r
-
-
-cdef object _inplace(_Kernels k, ndarray self, object other):
-    if self._flags & FLAG_READONLY:
-        raise ValueError("output array is read-only")
-    r = _binary(k, self, other, self)
-    if r is NotImplemented:
-        return r
-    return self
 
 
 cdef int _need_one(ndarray a, str what) except -1:

@@ -23,9 +23,10 @@ from ._creation import arange, linspace, eye, identity, meshgrid, tril, triu  # 
 from ._info import __array_namespace_info__  # noqa: F401
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
-from ._elementwise import *  # noqa: F401,F403  (names listed in _elementwise.__all__)
-from ._core import ufunc, astype, RawKernel, RawModule  # noqa: F401
-from ._user_kernels import ElementwiseKernel  # noqa: F401
+from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
+from ._elementwise import clip, isclose, nan_to_num, where  # noqa: F401
+from ._core import ufunc, astype  # noqa: F401
+from .kernels import RawKernel, RawModule, ElementwiseKernel  # noqa: F401
 from ._core import all_ as all, any_ as any  # noqa: F401,A004 (Cython names avoid shadowing builtins)
 
 all.__name__ = all.__qualname__ = "all"

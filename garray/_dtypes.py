@@ -25,7 +25,7 @@ _pybool, _pyint, _pyfloat, _pycomplex = builtins.bool, builtins.int, builtins.fl
 __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128",
-    "DTYPES", "DTYPE_CODE", "CODE_DTYPE", "PROMOTION_TABLE",
+    "DTYPES", "DTYPE_CODE", "CODE_DTYPE", "RECORDS", "DtypeRecord", "PROMOTION_TABLE",
     "default_float", "default_int", "default_complex", "default_index",
     "normalize_dtype", "dtype_name", "promote_types", "result_type", "result_type_scalar",
     "check_scalar_fits", "can_cast", "finfo", "iinfo", "finfo_object", "iinfo_object", "isdtype",
@@ -42,6 +42,34 @@ _SCALAR_TYPES = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
 DTYPES = tuple(np.dtype(t) for t in _SCALAR_TYPES)
 CODE_DTYPE = DTYPES
 DTYPE_CODE = {dt: code for code, dt in enumerate(DTYPES)}
+
+
+class DtypeRecord:
+    """Everything garray's layers need to know about one dtype, in one row.
+
+    code: its index in ``DTYPES`` (the kernel tables and the Cython core index by it);
+    dtype: the ``numpy.dtype``; name; kind: NumPy's kind letter (b, i, u, f, c);
+    ctype: the C++ type kernels use (``_kernels/garray/types.h``); itemsize in bytes;
+    real: the code of the real dtype of the same precision (complex64 -> float32),
+    itself for non-complex dtypes.
+    """
+
+    __slots__ = ("code", "dtype", "name", "kind", "ctype", "itemsize", "real")
+
+    def __init__(self, code, ctype):
+        dt = DTYPES[code]
+        self.code, self.dtype, self.name, self.kind = code, dt, dt.name, dt.kind
+        self.ctype, self.itemsize = ctype, dt.itemsize
+        self.real = DTYPES.index(np.dtype(f"f{dt.itemsize // 2}")) if dt.kind == "c" else code
+
+    def __repr__(self):
+        return f"DtypeRecord({self.code}, {self.name}, {self.ctype!r})"
+
+
+_CTYPES = ("bool", "ga::int8", "ga::int16", "ga::int32", "ga::int64", "ga::uint8",
+           "ga::uint16", "ga::uint32", "ga::uint64", "float", "double", "ga::complex<float>",
+           "ga::complex<double>")
+RECORDS = tuple(DtypeRecord(code, ct) for code, ct in enumerate(_CTYPES))
 
 default_float = float64
 default_int = int64

@@ -1,102 +1,10 @@
-"""Elementwise functions: one ``ufunc`` per op-table entry, plus NumPy's aliases.
-
-Every function is a ``garray.ufunc`` (a Cython object) driven by ``garray._optable``;
-the list below is written out so that the namespace is explicit and greppable.
+"""Elementwise functions built from the ufuncs (garray/_ufuncs.py, generated from the
+op table): clip, isclose, nan_to_num; and where (cython/_where.pxi).
 """
 
-from ._core import ufunc, where  # noqa: F401
-from . import _optable
-
-add = ufunc("add")
-subtract = ufunc("subtract")
-multiply = ufunc("multiply")
-divide = ufunc("divide")
-floor_divide = ufunc("floor_divide")
-remainder = ufunc("remainder")
-fmod = ufunc("fmod")
-pow = ufunc("pow")
-float_power = ufunc("float_power")
-maximum = ufunc("maximum")
-minimum = ufunc("minimum")
-fmax = ufunc("fmax")
-fmin = ufunc("fmin")
-atan2 = ufunc("atan2")
-hypot = ufunc("hypot")
-copysign = ufunc("copysign")
-nextafter = ufunc("nextafter")
-logaddexp = ufunc("logaddexp")
-heaviside = ufunc("heaviside")
-equal = ufunc("equal")
-not_equal = ufunc("not_equal")
-less = ufunc("less")
-less_equal = ufunc("less_equal")
-greater = ufunc("greater")
-greater_equal = ufunc("greater_equal")
-logical_and = ufunc("logical_and")
-logical_or = ufunc("logical_or")
-logical_xor = ufunc("logical_xor")
-logical_not = ufunc("logical_not")
-bitwise_and = ufunc("bitwise_and")
-bitwise_or = ufunc("bitwise_or")
-bitwise_xor = ufunc("bitwise_xor")
-bitwise_left_shift = ufunc("bitwise_left_shift")
-bitwise_right_shift = ufunc("bitwise_right_shift")
-bitwise_invert = ufunc("bitwise_invert")
-abs = ufunc("abs")
-negative = ufunc("negative")
-positive = ufunc("positive")
-square = ufunc("square")
-reciprocal = ufunc("reciprocal")
-sign = ufunc("sign")
-floor = ufunc("floor")
-ceil = ufunc("ceil")
-trunc = ufunc("trunc")
-round = ufunc("round")
-isnan = ufunc("isnan")
-isinf = ufunc("isinf")
-isfinite = ufunc("isfinite")
-signbit = ufunc("signbit")
-real = ufunc("real")
-imag = ufunc("imag")
-conj = ufunc("conj")
-angle = ufunc("angle")
-exp2 = ufunc("exp2")
-cbrt = ufunc("cbrt")
-deg2rad = ufunc("deg2rad")
-rad2deg = ufunc("rad2deg")
-sin = ufunc("sin")
-cos = ufunc("cos")
-tan = ufunc("tan")
-asin = ufunc("asin")
-acos = ufunc("acos")
-atan = ufunc("atan")
-sinh = ufunc("sinh")
-cosh = ufunc("cosh")
-tanh = ufunc("tanh")
-asinh = ufunc("asinh")
-acosh = ufunc("acosh")
-atanh = ufunc("atanh")
-exp = ufunc("exp")
-expm1 = ufunc("expm1")
-log = ufunc("log")
-log2 = ufunc("log2")
-log10 = ufunc("log10")
-log1p = ufunc("log1p")
-sqrt = ufunc("sqrt")
-
-# NumPy spellings of the same functions.
-absolute = abs
-conjugate = conj
-true_divide = divide
-power = pow
-mod = remainder
-arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
-arcsinh, arccosh, arctanh = asinh, acosh, atanh
-invert = bitwise_invert
-bitwise_not = bitwise_invert
-left_shift, right_shift = bitwise_left_shift, bitwise_right_shift
-degrees, radians = rad2deg, deg2rad
-
+from ._core import where  # noqa: F401
+from ._ufuncs import (abs, add, equal, greater, imag, isinf, isnan, less, less_equal,
+                      logical_and, logical_or, maximum, minimum, multiply, real, subtract)
 
 def clip(x, /, min=None, max=None, *, out=None):
     """Clamp x to [min, max] (either may be None). See also numpy.clip."""
@@ -144,7 +52,4 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return r
 
 
-__all__ = [op.name for op in _optable.OPS.values()] + [
-    "absolute", "conjugate", "true_divide", "power", "mod", "arcsin", "arccos", "arctan",
-    "arctan2", "arcsinh", "arccosh", "arctanh", "invert", "bitwise_not", "left_shift",
-    "right_shift", "degrees", "radians", "clip", "isclose", "nan_to_num", "where"]
+__all__ = ["clip", "isclose", "nan_to_num", "where"]

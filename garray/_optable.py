@@ -1,10 +1,17 @@
-"""The op table: the one source of truth for elementwise operations (STYLE.md habit 1).
+"""The op table: the one registry of garray's elementwise operations.
 
-Each ``Op`` names the functor in ``_kernels/garray/functors.h``, the number of inputs,
-the dtype categories it accepts and how its compute and output dtypes follow from the
-promoted input dtype.  The Cython launch layer builds its per-op kernel tables from
-it, ``garray/_elementwise.py`` builds the public functions from it, the CI compile
-check enumerates its instantiations, and the tests iterate over it.
+Each row (``Op``) says what an op computes and everything mechanical follows from it:
+- the public ufunc objects and their NumPy aliases (``garray/_ufuncs.py``) and the
+  ndarray operators (``cython/_operators.pxi``), both written by ``garray/_codegen.py``;
+- each ufunc's docstring (``Op.docstring``: what it computes, the dtypes it accepts,
+  where it differs from NumPy);
+- the kernel instantiations (``Op.table``: one compile unit per op, every dtype and
+  layout), which the Cython launch layer loads and CI compiles for sm_90 and gfx90a.
+The other kernel tables (casts, ``where``, all/any, creation) are listed here too, so
+every name expression garray instantiates comes from this file.
+
+Adding a unary op: write its functor in ``_kernels/garray/functors.h``, add one row
+below, run ``python -m garray._codegen``.
 
 Note [Dtype rules]
 ~~~~~~~~~~~~~~~~~~
@@ -22,33 +29,48 @@ Note [Dtype rules]
    real float, e.g. abs).
 """
 
-import numpy
-
 from . import _dtypes
 
-CODES = {numpy.dtype(d): i for i, d in enumerate(_dtypes.DTYPES)}
-CPP = ("bool", "ga::int8", "ga::int16", "ga::int32", "ga::int64", "ga::uint8", "ga::uint16",
-       "ga::uint32", "ga::uint64", "float", "double", "ga::complex<float>",
-       "ga::complex<double>")
-CATEGORY = "biiiiuuuuffcc"
-BOOL, FLOAT32, FLOAT64, COMPLEX64, COMPLEX128 = 0, 9, 10, 11, 12
+RECORDS = _dtypes.RECORDS
+CODES = {r.dtype: r.code for r in RECORDS}
+CPP = tuple(r.ctype for r in RECORDS)
+CATEGORY = "".join(r.kind for r in RECORDS)
+BOOL, FLOAT32, FLOAT64, COMPLEX128 = 0, 9, 10, 12
 
-# Layout slots of a kernel table (the Cython launch layer uses the same numbers).
+# Layout slots of a kernel table; the Cython launch layer's enum has the same order
+# (tests/test_registry.py checks it).
+LAYOUTS = ("c", "cs", "sc", "s32", "s64")
 L_C, L_CS, L_SC, L_S32, L_S64 = range(5)
-LAYOUT_NAMES = ("c", "cs", "sc", "s32", "s64")
+
+_RULE_NOTE = {
+    "float": "bool and 8/16-bit integers compute in float32 (NumPy: float16, which "
+             "garray does not have); 32/64-bit integers in float64.",
+    "divide": "bool and integers compute in float64.",
+    "float64": "real inputs compute in float64, complex in complex128.",
+    "bool": "inputs are converted to bool first.",
+}
+_KIND_NAMES = {"b": "bool", "i": "signed integer", "u": "unsigned integer",
+               "f": "real floating", "c": "complex floating"}
+
+# The ndarray operators: dunder stem -> forms.  "binary": __x__, __rx__ and __ix__;
+# "compare": __x__ only (Python reflects comparisons itself); "unary": __x__.
+_BINARY, _COMPARE, _UNARY = "binary", "compare", "unary"
 
 
 class Op:
-    __slots__ = ("name", "nin", "functor", "accepts", "rule", "out", "doc", "numpy_name",
-                 "rejects")
+    __slots__ = ("name", "nin", "functor", "accepts", "rule", "out", "summary", "numpy_name",
+                 "rejects", "aliases", "operator", "notes")
 
-    def __init__(self, name, nin, accepts, rule="same", out="same", functor=None, doc="",
-                 numpy_name=None, rejects=""):
+    def __init__(self, name, nin, accepts, summary, rule="same", out="same", functor=None,
+                 numpy_name=None, rejects="", aliases=(), operator=None, notes=""):
         self.name, self.nin, self.accepts, self.rule, self.out = name, nin, accepts, rule, out
         self.rejects = rejects      # categories of the *promoted* input refused up front
         self.functor = functor or name
-        self.doc = doc
+        self.summary = summary
         self.numpy_name = numpy_name or name
+        self.aliases = tuple(aliases)   # other public names (NumPy's spellings)
+        self.operator = operator        # ndarray dunder stem, e.g. "add" -> __add__
+        self.notes = notes              # differences from NumPy beyond the dtype rule
 
     def compute_code(self, promoted):
         """Compute dtype code for a promoted input dtype code, or -1 if unsupported."""
@@ -59,7 +81,7 @@ class Op:
             c = BOOL
         elif r == "float":
             c = promoted if CATEGORY[promoted] in "fc" else (
-                FLOAT32 if promoted in (0, 1, 2, 5, 6) else FLOAT64)
+                FLOAT32 if RECORDS[promoted].itemsize <= 2 else FLOAT64)
         elif r == "divide":
             c = promoted if CATEGORY[promoted] in "fc" else FLOAT64
         elif r == "float64":
@@ -71,8 +93,8 @@ class Op:
     def out_code(self, compute):
         if self.out == "bool":
             return BOOL
-        if self.out == "real" and CATEGORY[compute] == "c":
-            return FLOAT32 if compute == COMPLEX64 else FLOAT64
+        if self.out == "real":
+            return RECORDS[compute].real
         return compute
 
     def compute_codes(self):
@@ -88,10 +110,54 @@ class Op:
                 f"ga::ew{n}_s<{f}, {to}, {t}, ga::int32>",
                 f"ga::ew{n}_s<{f}, {to}, {t}, ga::int64>"]
 
+    def table(self):
+        """The op's kernel table: (kernel file, [((compute code, layout), expression)])."""
+        return "elementwise.hip", [((c, lay), e) for c in self.compute_codes()
+                                   for lay, e in enumerate(self.kernels(c)) if e]
+
     def unit(self):
         """(kernel file, name expressions) building every kernel of this op."""
-        exprs = [e for c in self.compute_codes() for e in self.kernels(c) if e]
-        return "elementwise.hip", exprs
+        f, entries = self.table()
+        return f, [e for _, e in entries]
+
+    def dunders(self):
+        """[(special method, role)] this op implements on ndarray; role is one of
+        forward, reflected, inplace, unary."""
+        if self.operator is None:
+            return []
+        stem, form = self.operator
+        if form == _BINARY:
+            return [(f"__{stem}__", "forward"), (f"__r{stem}__", "reflected"),
+                    (f"__i{stem}__", "inplace")]
+        return [(f"__{stem}__", "unary" if form == _UNARY else "forward")]
+
+    def docstring(self):
+        """NumPy-style docstring: what it computes, accepted dtypes, NumPy differences."""
+        args = "x" if self.nin == 1 else "x1, x2"
+        accepted = [RECORDS[p].name for p in range(13) if self.compute_code(p) >= 0]
+        kinds = [k for k in "biufc" if any(RECORDS[p].kind == k for p in range(13)
+                                          if self.compute_code(p) >= 0)]
+        lines = [f"{self.summary}", "",
+                 f"``garray.{self.name}({args}, /, *, out=None)``", "",
+                 "Parameters", "----------"]
+        if self.nin == 1:
+            lines += ["x : ndarray", "    Input array."]
+        else:
+            lines += ["x1, x2 : ndarray or Python scalar",
+                      "    Input arrays (at least one an ndarray), broadcast together; "
+                      "Python scalars are weak (NEP 50)."]
+        lines += ["out : ndarray, optional",
+                  "    Array to write the result into (same-kind casting).", "",
+                  "Returns", "-------", "ndarray", ""]
+        lines += ["Dtypes", "------",
+                  f"Accepts {', '.join(_KIND_NAMES[k] for k in kinds)} inputs "
+                  f"({', '.join(accepted)}); others raise TypeError."]
+        notes = [n for n in (_RULE_NOTE.get(self.rule), self.notes) if n]
+        if notes:
+            lines += ["", "Differences from NumPy", "----------------------", *notes]
+        aliases = "".join(f", garray.{a}" for a in self.aliases)
+        lines += ["", "See Also", "--------", f"numpy.{self.numpy_name}{aliases}"]
+        return "\n".join(lines) + "\n"
 
 
 NUM = "iufc"
@@ -99,95 +165,174 @@ REAL = "iuf"
 ALL = "biufc"
 INT = "iu"
 
+
+def _unary_float(name, summary, numpy_name=None, accepts="fc", aliases=()):
+    return Op(name, 1, accepts, summary, rule="float", numpy_name=numpy_name, aliases=aliases)
+
+
 _OPS = [
     # binary arithmetic
-    Op("add", 2, ALL), Op("subtract", 2, NUM), Op("multiply", 2, ALL),
-    Op("divide", 2, "fc", rule="divide", numpy_name="true_divide"),
-    Op("floor_divide", 2, REAL), Op("remainder", 2, REAL), Op("fmod", 2, REAL),
-    Op("pow", 2, NUM, functor="power", numpy_name="power"),
-    Op("float_power", 2, "fc", rule="float64", functor="power"),
-    Op("maximum", 2, ALL), Op("minimum", 2, ALL), Op("fmax", 2, ALL), Op("fmin", 2, ALL),
-    Op("atan2", 2, "f", rule="float", numpy_name="arctan2"),
-    Op("hypot", 2, "f", rule="float"), Op("copysign", 2, "f", rule="float"),
-    Op("nextafter", 2, "f", rule="float"), Op("logaddexp", 2, "f", rule="float"),
-    Op("heaviside", 2, "f", rule="float"),
+    Op("add", 2, ALL, "Add arguments elementwise.", operator=("add", _BINARY)),
+    Op("subtract", 2, NUM, "Subtract arguments elementwise.", operator=("sub", _BINARY)),
+    Op("multiply", 2, ALL, "Multiply arguments elementwise.", operator=("mul", _BINARY)),
+    Op("divide", 2, "fc", "True division elementwise.", rule="divide",
+       numpy_name="true_divide", aliases=("true_divide",), operator=("truediv", _BINARY)),
+    Op("floor_divide", 2, REAL, "The largest integer not above x1 / x2, elementwise.",
+       operator=("floordiv", _BINARY),
+       notes="Infinite operands follow the Array API (floor(x1 / x2)); NumPy gives NaN."),
+    Op("remainder", 2, REAL, "Remainder of division, with the sign of the divisor.",
+       aliases=("mod",), operator=("mod", _BINARY)),
+    Op("fmod", 2, REAL, "Remainder of division, with the sign of the dividend (C fmod)."),
+    Op("pow", 2, NUM, "x1 raised to the power x2, elementwise.", functor="power",
+       numpy_name="power", aliases=("power",), operator=("pow", _BINARY),
+       notes="An integer base with a negative integer exponent gives 0 (1 or -1 for a "
+             "base of 1 or -1); NumPy raises ValueError."),
+    Op("float_power", 2, "fc", "x1 ** x2 computed in double precision.", rule="float64",
+       functor="power"),
+    Op("maximum", 2, ALL, "Elementwise maximum; NaN propagates."),
+    Op("minimum", 2, ALL, "Elementwise minimum; NaN propagates."),
+    Op("fmax", 2, ALL, "Elementwise maximum, ignoring NaN where the other is a number."),
+    Op("fmin", 2, ALL, "Elementwise minimum, ignoring NaN where the other is a number."),
+    Op("atan2", 2, "f", "Arc tangent of x1 / x2 choosing the quadrant.", rule="float",
+       numpy_name="arctan2", aliases=("arctan2",)),
+    Op("hypot", 2, "f", "sqrt(x1**2 + x2**2) without overflow.", rule="float"),
+    Op("copysign", 2, "f", "Magnitude of x1 with the sign of x2.", rule="float"),
+    Op("nextafter", 2, "f", "The next representable value after x1 towards x2.",
+       rule="float"),
+    Op("logaddexp", 2, "f", "log(exp(x1) + exp(x2)) without overflow.", rule="float"),
+    Op("heaviside", 2, "f", "Heaviside step: 0 below zero, x2 at zero, 1 above.",
+       rule="float"),
     # comparisons and logic
-    Op("equal", 2, ALL, out="bool"), Op("not_equal", 2, ALL, out="bool"),
-    Op("less", 2, ALL, out="bool"), Op("less_equal", 2, ALL, out="bool"),
-    Op("greater", 2, ALL, out="bool"), Op("greater_equal", 2, ALL, out="bool"),
-    Op("logical_and", 2, "b", rule="bool"), Op("logical_or", 2, "b", rule="bool"),
-    Op("logical_xor", 2, "b", rule="bool"), Op("logical_not", 1, "b", rule="bool"),
-    Op("bitwise_and", 2, "biu"), Op("bitwise_or", 2, "biu"), Op("bitwise_xor", 2, "biu"),
-    Op("bitwise_left_shift", 2, INT, numpy_name="left_shift"),
-    Op("bitwise_right_shift", 2, INT, numpy_name="right_shift"),
-    Op("bitwise_invert", 1, "biu", numpy_name="invert"),
+    Op("equal", 2, ALL, "x1 == x2 elementwise.", out="bool", operator=("eq", _COMPARE)),
+    Op("not_equal", 2, ALL, "x1 != x2 elementwise.", out="bool", operator=("ne", _COMPARE)),
+    Op("less", 2, ALL, "x1 < x2 elementwise.", out="bool", operator=("lt", _COMPARE)),
+    Op("less_equal", 2, ALL, "x1 <= x2 elementwise.", out="bool", operator=("le", _COMPARE)),
+    Op("greater", 2, ALL, "x1 > x2 elementwise.", out="bool", operator=("gt", _COMPARE)),
+    Op("greater_equal", 2, ALL, "x1 >= x2 elementwise.", out="bool",
+       operator=("ge", _COMPARE)),
+    Op("logical_and", 2, "b", "Logical AND of the truth values.", rule="bool"),
+    Op("logical_or", 2, "b", "Logical OR of the truth values.", rule="bool"),
+    Op("logical_xor", 2, "b", "Logical XOR of the truth values.", rule="bool"),
+    Op("logical_not", 1, "b", "Logical NOT of the truth value.", rule="bool"),
+    Op("bitwise_and", 2, "biu", "Bitwise AND.", operator=("and", _BINARY)),
+    Op("bitwise_or", 2, "biu", "Bitwise OR.", operator=("or", _BINARY)),
+    Op("bitwise_xor", 2, "biu", "Bitwise XOR.", operator=("xor", _BINARY)),
+    Op("bitwise_left_shift", 2, INT, "Shift the bits of x1 left by x2.",
+       numpy_name="left_shift", aliases=("left_shift",), operator=("lshift", _BINARY)),
+    Op("bitwise_right_shift", 2, INT, "Shift the bits of x1 right by x2 (arithmetic for "
+       "signed types).", numpy_name="right_shift", aliases=("right_shift",),
+       operator=("rshift", _BINARY)),
+    Op("bitwise_invert", 1, "biu", "Bitwise NOT (logical NOT for bool).", numpy_name="invert",
+       aliases=("invert", "bitwise_not"), operator=("invert", _UNARY)),
     # unary arithmetic and classification
-    Op("abs", 1, ALL, out="real", functor="absolute", numpy_name="absolute"),
-    Op("negative", 1, NUM), Op("positive", 1, NUM), Op("square", 1, NUM),
-    Op("reciprocal", 1, "fc"), Op("sign", 1, NUM),
-    Op("floor", 1, REAL), Op("ceil", 1, REAL), Op("trunc", 1, REAL), Op("round", 1, NUM),
-    Op("isnan", 1, ALL, out="bool"), Op("isinf", 1, ALL, out="bool"),
-    Op("isfinite", 1, ALL, out="bool"), Op("signbit", 1, "f", rule="float", out="bool"),
-    Op("real", 1, ALL, out="real"), Op("imag", 1, ALL, out="real"),
-    Op("conj", 1, NUM, numpy_name="conjugate"), Op("angle", 1, "fc", rule="float", out="real", rejects="b"),
+    Op("abs", 1, ALL, "Absolute value (the modulus for complex).", out="real",
+       functor="absolute", numpy_name="absolute", aliases=("absolute",),
+       operator=("abs", _UNARY)),
+    Op("negative", 1, NUM, "Numerical negative.", operator=("neg", _UNARY)),
+    Op("positive", 1, NUM, "Numerical positive (a copy).", operator=("pos", _UNARY)),
+    Op("square", 1, NUM, "x * x elementwise."),
+    Op("reciprocal", 1, "fc", "1 / x elementwise."),
+    Op("sign", 1, NUM, "Sign: -1, 0 or 1 (x / |x| for complex)."),
+    Op("floor", 1, REAL, "The largest integer not above x."),
+    Op("ceil", 1, REAL, "The smallest integer not below x."),
+    Op("trunc", 1, REAL, "x rounded towards zero."),
+    Op("round", 1, NUM, "x rounded to the nearest integer, halves to even."),
+    Op("isnan", 1, ALL, "True where x is NaN.", out="bool"),
+    Op("isinf", 1, ALL, "True where x is infinite.", out="bool"),
+    Op("isfinite", 1, ALL, "True where x is neither infinite nor NaN.", out="bool"),
+    Op("signbit", 1, "f", "True where the sign bit is set.", rule="float", out="bool"),
+    Op("real", 1, ALL, "The real part.", out="real"),
+    Op("imag", 1, ALL, "The imaginary part (0 for real input).", out="real"),
+    Op("conj", 1, NUM, "The complex conjugate.", numpy_name="conjugate",
+       aliases=("conjugate",)),
+    Op("angle", 1, "fc", "The argument (phase angle) in radians.", rule="float",
+       out="real", rejects="b"),
     # transcendental
-    *[Op(n, 1, "fc", rule="float", numpy_name=np_n) for n, np_n in [
-        ("sin", "sin"), ("cos", "cos"), ("tan", "tan"), ("asin", "arcsin"),
-        ("acos", "arccos"), ("atan", "arctan"), ("sinh", "sinh"), ("cosh", "cosh"),
-        ("tanh", "tanh"), ("asinh", "arcsinh"), ("acosh", "arccosh"), ("atanh", "arctanh"),
-        ("exp", "exp"), ("expm1", "expm1"), ("log", "log"), ("log2", "log2"),
-        ("log10", "log10"), ("log1p", "log1p"), ("sqrt", "sqrt")]],
-    Op("exp2", 1, "f", rule="float"), Op("cbrt", 1, "f", rule="float"),
-    Op("deg2rad", 1, "f", rule="float"), Op("rad2deg", 1, "f", rule="float"),
+    _unary_float("sin", "Sine."), _unary_float("cos", "Cosine."),
+    _unary_float("tan", "Tangent."),
+    _unary_float("asin", "Inverse sine.", "arcsin", aliases=("arcsin",)),
+    _unary_float("acos", "Inverse cosine.", "arccos", aliases=("arccos",)),
+    _unary_float("atan", "Inverse tangent.", "arctan", aliases=("arctan",)),
+    _unary_float("sinh", "Hyperbolic sine."), _unary_float("cosh", "Hyperbolic cosine."),
+    _unary_float("tanh", "Hyperbolic tangent."),
+    _unary_float("asinh", "Inverse hyperbolic sine.", "arcsinh", aliases=("arcsinh",)),
+    _unary_float("acosh", "Inverse hyperbolic cosine.", "arccosh", aliases=("arccosh",)),
+    _unary_float("atanh", "Inverse hyperbolic tangent.", "arctanh", aliases=("arctanh",)),
+    _unary_float("exp", "e raised to the power x."),
+    _unary_float("expm1", "exp(x) - 1, accurate near zero."),
+    _unary_float("log", "Natural logarithm."), _unary_float("log2", "Base-2 logarithm."),
+    _unary_float("log10", "Base-10 logarithm."),
+    _unary_float("log1p", "log(1 + x), accurate near zero."),
+    _unary_float("sqrt", "Square root."),
+    _unary_float("exp2", "2 raised to the power x.", accepts="f"),
+    _unary_float("cbrt", "Cube root.", accepts="f"),
+    _unary_float("deg2rad", "Degrees to radians.", accepts="f", aliases=("radians",)),
+    _unary_float("rad2deg", "Radians to degrees.", accepts="f", aliases=("degrees",)),
+    _unary_float("sinc", "The normalised sinc, sin(pi x) / (pi x), and 1 at 0.", accepts="f"),
 ]
 
 OPS = {op.name: op for op in _OPS}
 
 
-def cast_unit(to_code):
-    """(file, name expressions) of the casts into one dtype: from every dtype, 3 layouts."""
+def operators():
+    """[(special method, op, role)] for every ndarray operator, in table order."""
+    return [(d, op, role) for op in _OPS for d, role in op.dunders()]
+
+
+# ---- the other kernel tables --------------------------------------------------------
+# Each is (kernel file, [((dtype code, slot), name expression)]); the Cython launch
+# layer indexes its C table by the same (code, slot) pairs.
+
+def cast_table(to_code):
+    """Casts into one dtype from every dtype: contiguous and strided (32/64-bit index)."""
     to = CPP[to_code]
-    exprs = []
-    for fr in CPP:
-        exprs += [f"ga::cast_c<{to}, {fr}>", f"ga::cast_s<{to}, {fr}, ga::int32>",
-                  f"ga::cast_s<{to}, {fr}, ga::int64>"]
-    return "elementwise.hip", exprs
+    entries = []
+    for code, fr in enumerate(CPP):
+        entries += [((code, L_C), f"ga::cast_c<{to}, {fr}>"),
+                    ((code, L_S32), f"ga::cast_s<{to}, {fr}, ga::int32>"),
+                    ((code, L_S64), f"ga::cast_s<{to}, {fr}, ga::int64>")]
+    return "cast.hip", entries
 
 
-def where_unit():
-    exprs = []
-    for t in CPP:
-        exprs += [f"ga::where_s<{t}, ga::int32>", f"ga::where_s<{t}, ga::int64>"]
-    return "elementwise.hip", exprs
+def where_table():
+    return "elementwise.hip", [((code, lay), f"ga::where_s<{t}, ga::{i}>")
+                               for code, t in enumerate(CPP)
+                               for lay, i in ((L_S32, "int32"), (L_S64, "int64"))]
 
 
-def reduce_unit(reducer):
-    """(file, name expressions) of a boolean reduction (all_r/any_r) over every dtype."""
-    exprs = []
-    for t in CPP:
-        exprs += [f"ga::reduce_s<ga::op::{reducer}, bool, {t}, ga::int32>",
-                  f"ga::reduce_s<ga::op::{reducer}, bool, {t}, ga::int64>"]
-    return "elementwise.hip", exprs
+def bool_reduce_table(reducer):
+    """A boolean reduction (``all_r`` / ``any_r``) over every input dtype."""
+    return "reduce_bool.hip", [
+        ((code, lay), f"ga::reduce_s<ga::op::{reducer}, bool, {t}, ga::{i}>")
+        for code, t in enumerate(CPP) for lay, i in ((L_S32, "int32"), (L_S64, "int64"))]
 
 
-def creation_unit():
-    """(file, name expressions) of the creation kernels, 7 per dtype code in this order:
-    fill_c, arange_c, linspace_c, eye_c, tri_s<int32>, tri_s<int64>, (spare: fill_c)."""
-    exprs = []
+# Slots of the creation table (one kernel per slot and dtype).
+C_FILL, C_ARANGE, C_LINSPACE, C_EYE, C_TRI32, C_TRI64 = range(6)
+
+
+def creation_table():
+    entries = []
     for code, t in enumerate(CPP):
         c = "ga::complex<double>" if CATEGORY[code] == "c" else "double"
-        exprs += [f"ga::fill_c<{t}>", f"ga::arange_c<{t}>", f"ga::linspace_c<{t}, {c}>",
-                  f"ga::eye_c<{t}>", f"ga::tri_s<{t}, ga::int32>", f"ga::tri_s<{t}, ga::int64>"]
-    return "elementwise.hip", exprs
+        entries += [((code, C_FILL), f"ga::fill_c<{t}>"),
+                    ((code, C_ARANGE), f"ga::arange_c<{t}>"),
+                    ((code, C_LINSPACE), f"ga::linspace_c<{t}, {c}>"),
+                    ((code, C_EYE), f"ga::eye_c<{t}>"),
+                    ((code, C_TRI32), f"ga::tri_s<{t}, ga::int32>"),
+                    ((code, C_TRI64), f"ga::tri_s<{t}, ga::int64>")]
+    return "creation.hip", entries
 
 
-CREATION_KERNELS = ("fill", "arange", "linspace", "eye", "tri32", "tri64")
+def all_tables():
+    """Every kernel table garray builds."""
+    tables = [op.table() for op in OPS.values()]
+    tables += [cast_table(c) for c in range(13)]
+    tables += [where_table(), bool_reduce_table("all_r"), bool_reduce_table("any_r"),
+               creation_table()]
+    return tables
 
 
 def all_units():
     """Every compile unit garray builds, for the CI compile check."""
-    units = [op.unit() for op in OPS.values()]
-    units += [cast_unit(c) for c in range(13)]
-    units.append(where_unit())
-    units += [reduce_unit("all_r"), reduce_unit("any_r"), creation_unit()]
-    return units
+    return [(f, [e for _, e in entries]) for f, entries in all_tables()]

@@ -98,10 +98,6 @@ def _parse_params(s, is_const, kernel):
     return tuple(_Param(p, is_const, kernel) for p in s.split(","))
 
 
-class _StridedBase(ctypes.Structure):
-    pass
-
-
 _strided_types = {}
 
 
@@ -121,26 +117,10 @@ def _strided_type(k):
 
 
 def _collapse(shape, strides):
-    """Drop size-1 axes and merge axes contiguous in every operand.
-
-    ``strides`` is a list (one per operand) of per-axis byte strides.  Returns
-    (shape, strides) with at least one axis.
-    """
-    keep = [d for d in range(len(shape)) if shape[d] != 1]
-    shape = [shape[d] for d in keep]
-    strides = [[s[d] for d in keep] for s in strides]
-    if not shape:
-        return [1], [[0] for _ in strides]
-    out_shape = [shape[-1]]
-    out_strides = [[s[-1]] for s in strides]
-    for d in range(len(shape) - 2, -1, -1):
-        if all(s[d] == os[0] * out_shape[0] for s, os in zip(strides, out_strides)):
-            out_shape[0] *= shape[d]
-        else:
-            out_shape.insert(0, shape[d])
-            for s, os in zip(strides, out_strides):
-                os.insert(0, s[d])
-    return out_shape, out_strides
+    """Drop size-1 axes and merge axes contiguous in every operand (the launch layer's
+    iterator, cython/_iter.pxi); at least one axis is returned."""
+    from ._core import _collapse_axes
+    return _collapse_axes(shape, strides)
 
 
 def _is_scalar(v):
@@ -329,7 +309,8 @@ class ElementwiseKernel:
 
     # ---- call ----------------------------------------------------------------------
     def __call__(self, *args, size=None, block_size=_BLOCK, stream=None):
-        from ._core import RawKernel, broadcast_shapes, broadcast_to, empty, ndarray
+        from ._core import broadcast_shapes, broadcast_to, empty, ndarray
+        from ._raw import RawKernel
         from ._device import get_device
 
         if len(args) not in (self.nin, self.nargs):

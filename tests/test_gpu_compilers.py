@@ -34,7 +34,7 @@ AXPY_LOWERED = {  # Itanium mangling: the same from NVRTC and hiprtc
 
 
 def _module(kind):
-    return importlib.import_module(f"garray._{kind}")
+    return importlib.import_module(f"garray._compiler.{kind}")
 
 
 @pytest.fixture(params=sorted(COMPILERS))
@@ -118,7 +118,7 @@ def test_include_dirs_and_options(rtc, tmp_path):
 
 
 def test_typedef_and_repeated_name_expressions(rtc):
-    # hiprtc 5.2 cannot name these itself (it compares demangled text); garray._hiprtc
+    # hiprtc 5.2 cannot name these itself (it compares demangled text); garray._compiler.hiprtc
     # finds them through markers.  A repeated expression must not break either compiler.
     arch = COMPILERS[rtc.KIND][0]
     src = ("namespace ga { typedef long long int64; template <class T> struct cplx { T re, im; };\n"
@@ -148,7 +148,7 @@ def test_arch_checks(rtc):
         rtc.compile(AXPY, "axpy.hip", [], [], arch="gfx90a:bogus" if rtc.KIND == "hiprtc"
                     else "gfx90a")
     # an arch the compiler does not know is a CompileError, never a crash (hiprtc 5.2
-    # aborts the process if asked for one, so garray._hiprtc checks comgr's list first)
+    # aborts the process if asked for one, so garray._compiler.hiprtc checks comgr's list first)
     unknown = "gfx9999" if rtc.KIND == "hiprtc" else "sm_999"
     with pytest.raises(CompileError):
         rtc.compile(AXPY, "axpy.hip", ["axpy<float>"], [], arch=unknown)
@@ -180,7 +180,7 @@ def test_lowered_names_agree_between_compilers():
 def test_missing_library_is_reported(kind, env, monkeypatch):
     mod = _module(kind)
     monkeypatch.setenv(env, "/nonexistent/libnothing.so")
-    monkeypatch.setattr(mod, "_state", None)
+    monkeypatch.setattr(mod._loader, "_state", None)  # forget the library found earlier
     ok, reason = mod.available()
     assert not ok and "/nonexistent/libnothing.so" in reason
     with pytest.raises(BackendUnavailableError):
@@ -193,10 +193,10 @@ def test_missing_library_is_reported(kind, env, monkeypatch):
 
 def _kernel_units():
     """garray's (kernel file, [name expressions]) units and the kernel dir, or skip."""
-    compile_mod = pytest.importorskip("garray._compile")
+    compile_mod = pytest.importorskip("garray._compiler")
     units_fn = getattr(compile_mod, "name_expressions_for_ci", None)
     if units_fn is None:
-        pytest.skip("garray._compile.name_expressions_for_ci() does not exist yet")
+        pytest.skip("garray._compiler.name_expressions_for_ci() does not exist yet")
     kdir = (compile_mod.kernel_dir() if hasattr(compile_mod, "kernel_dir") else
             os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                          "_kernels"))
@@ -241,7 +241,7 @@ def test_every_kernel_instantiation_compiles(rtc):
         assert all(v.startswith("_Z") for v in mod.lowered.values()), mod.lowered
         return None
 
-    # NVRTC compiles in parallel threads (ctypes drops the GIL); garray._hiprtc serialises.
+    # NVRTC compiles in parallel threads (ctypes drops the GIL); garray._compiler.hiprtc serialises.
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as ex:
         failures = [f for f in ex.map(build, units) if f]
     assert not failures, f"{len(failures)} of {len(units)} units failed:\n\n" + \
@@ -250,22 +250,22 @@ def test_every_kernel_instantiation_compiles(rtc):
 
 @pytest.mark.parametrize("kind, arch", [("cuda", "sm_90"), ("hip", "gfx90a")])
 def test_compile_gpu_unit_is_cached_on_disk(kind, arch, tmp_path, monkeypatch):
-    """garray._compile.compile_gpu: an op's unit compiles and the second call hits the cache."""
+    """garray._compiler.compile_gpu: an op's unit compiles and the second call hits the cache."""
     rtc = _module("nvrtc" if kind == "cuda" else "hiprtc")
     ok, why = rtc.available()
     if not ok:
         pytest.skip(why)
-    from garray import _compile, _optable
+    from garray import _compiler, _optable
     monkeypatch.setenv("GARRAY_CACHE_DIR", str(tmp_path))
     f, exprs = _optable.OPS["multiply"].unit()
-    binary, lowered = _compile.compile_gpu(kind, f, exprs, arch, 32 if kind == "cuda" else 64)
+    binary, lowered = _compiler.compile_gpu(kind, f, exprs, arch, 32 if kind == "cuda" else 64)
     assert binary and set(lowered) == set(exprs)
     assert all(v.startswith("_Z") for v in lowered.values())
     files = sorted(p.name for p in tmp_path.iterdir())
     assert any(n.endswith(".bin") for n in files) and any(n.endswith(".names") for n in files)
     calls = []
     monkeypatch.setattr(rtc, "compile", lambda *a, **k: calls.append(a))
-    again = _compile.compile_gpu(kind, f, exprs, arch, 32 if kind == "cuda" else 64)
+    again = _compiler.compile_gpu(kind, f, exprs, arch, 32 if kind == "cuda" else 64)
     assert again == (binary, lowered) and calls == []
 
 
@@ -289,8 +289,8 @@ def test_user_source_with_platform_macros_compiles_for_gpus(kind, arch, ws):
     ok, why = rtc.available()
     if not ok:
         pytest.skip(why)
-    from garray import _compile
+    from garray import _compiler
     src = f'#define GA_WARP_SIZE {ws}\n#include "garray/platform.h"\n{PORTABLE_BLOCK_SUM}'
     mod = rtc.compile(src, "raw_module.hip", ["block_sum"], ["-std=c++17"], arch=arch,
-                      include_dirs=[_compile.kernel_dir()])
+                      include_dirs=[_compiler.kernel_dir()])
     assert mod.binary and mod.lowered["block_sum"] == "block_sum"

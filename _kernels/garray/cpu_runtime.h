@@ -1,4 +1,4 @@
-// The CPU device's host runtime (DESIGN.md section 4), included by platform.h when
+// The CPU device's host runtime (docs/architecture.md, "The CPU device"), included by platform.h when
 // GARRAY_HOST is defined.
 //
 // Note [CPU launches]
@@ -7,7 +7,8 @@
 //    threads (ga_host::launch below), compiled in the same translation unit as the
 //    kernel so the body inlines into the loop.
 // 2. threadIdx/blockIdx/blockDim/gridDim are plain globals of the module: one launch
-//    runs on one OS thread at a time (the Python layer holds a per-module lock).
+//    runs on one OS thread at a time: the launch layer calls the entry holding the GIL
+//    (it does not release it), so launches never overlap within a process.
 // 3. A kernel that uses __syncthreads or warp operations is launched on fibers
 //    (GA_HOST_FIBER_ENTRY; the compile layer picks it from the source).  The same calls
 //    inside a loop-launched kernel are a kernel bug: they set an error flag that the
@@ -254,7 +255,11 @@ template <class T> inline T __shfl(T v, int l, int = GA_WARP_SIZE) { return ga_h
 inline unsigned long long __ballot_sync(unsigned, int p) { return ga_host::ballot(p); }
 inline unsigned long long __ballot(int p) { return ga_host::ballot(p); }
 
-// Atomics: one OS thread runs a launch, but keep them real host atomics.
+// Atomics: one OS thread runs a launch (fibers switch only at barriers and warp
+// operations), so a plain read-modify-write is atomic with respect to the kernel's
+// other threads.  The integer atomicAdd overloads use real host atomics anyway; the
+// generic templates (float add, max, min, exch, CAS) are plain read-modify-writes and
+// would need __atomic builtins before launches ever run on several OS threads.
 template <class T> inline T atomicAdd(T* p, T v) { T old = *p; *p = old + v; return old; }
 inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 inline unsigned atomicAdd(unsigned* p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }

@@ -225,6 +225,11 @@ GA_MATH_OP(cbrt)
 #undef GA_MATH_OP
 GA_UNARY(deg2rad) { return T(x * T(0.017453292519943295769)); } GA_END
 GA_UNARY(rad2deg) { return T(x * T(57.295779513082320877)); } GA_END
+GA_UNARY(sinc) {
+    if (x == T(0)) return T(1);
+    T y = T(3.14159265358979323846) * x;
+    return T(m::sin(y) / y);
+} GA_END
 GA_BINARY(atan2) { return m::atan2(a, b); } GA_END
 GA_BINARY(hypot) { return m::hypot(a, b); } GA_END
 GA_BINARY(copysign) { return m::copysign(a, b); } GA_END

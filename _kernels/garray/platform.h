@@ -1,4 +1,4 @@
-// garray platform header: every vendor difference lives here (STYLE.md habit 6).
+// garray platform header: every vendor difference lives here, so kernel files have no #ifdef.
 //
 // Note [Platforms]
 // ~~~~~~~~~~~~~~~~
@@ -21,10 +21,15 @@
 // element in the launch loops.
 // GA_VECTOR_LOADS: contiguous kernels move several elements per thread as one aligned
 // vector on GPUs; on the CPU one element per thread keeps the compiler's own
-// vectorisation of the launch loop (measured 3x faster for exp there).
+// vectorisation of the launch loop (measured 3x faster for exp there).  A test build
+// of the CPU device defines GA_CPU_VECTOR_LOADS=1 to run the GPU path here.
 #if defined(GARRAY_HOST)
 #  include "cpu_runtime.h"
-#  define GA_VECTOR_LOADS 0
+#  if defined(GA_CPU_VECTOR_LOADS) && GA_CPU_VECTOR_LOADS
+#    define GA_VECTOR_LOADS 1
+#  else
+#    define GA_VECTOR_LOADS 0
+#  endif
 #  define GA_BYVAL(T) const T&
 #  define GA_DEVICE inline
 #  define GA_HOST_DEVICE inline

@@ -1,60 +1,19 @@
-"""NVRTC, NVIDIA's runtime compiler, through ctypes: HIP-dialect kernel source -> CUBIN or PTX.
+"""What NVRTC and hiprtc share: one C API shape, one option layout, one way to be found.
 
-Needs no GPU and no driver, only ``libnvrtc`` (DESIGN.md section 3), so CI compiles every
-kernel for NVIDIA on a plain machine.  The library is looked for, in order:
-
-1. ``$GARRAY_NVRTC_LIBRARY`` (a path to ``libnvrtc.so*``), when set;
-2. the ``nvidia-cuda-nvrtc`` wheel (``pip install 'nvidia-cuda-nvrtc>=13,<14'``):
-   ``nvidia/cu13/lib/libnvrtc.so.13`` (13.x layout) or ``nvidia/cuda_nvrtc/lib/libnvrtc.so.12``
-   (12.x layout) under the ``nvidia`` namespace package, newest major first;
-3. the system: ``ctypes.util.find_library("nvrtc")``, then ``$CUDA_HOME``/``$CUDA_PATH``
-   and ``/usr/local/cuda`` (``lib64``, ``lib``).
-
-API (the same in ``garray._hiprtc``)::
-
-    available() -> (bool, reason)         never raises
-    version() -> (major, minor)           NVRTC's version, e.g. (13, 5)
-    identity() -> str                     compiler name, version and library path (cache keys)
-    compile(source, name, name_expressions, options, arch="sm_90", include_dirs=())
-        -> CompiledModule(binary, lowered, log, arch, format, options, seconds)
-
-``arch="sm_XX"`` gives a CUBIN (``nvrtcGetCUBIN``); ``arch="compute_XX"`` gives PTX (with its
-terminating NUL, as ``cuModuleLoadData`` wants); ``sm_90a``-style archs work too.  Options
-added here: ``-arch=<arch>``, ``-std=c++17`` (unless ``options`` names a ``-std``) and
-``-I<dir>`` per include dir; nothing vendor-specific beyond the arch.  Templates are
-instantiated by name expression (``nvrtcAddNameExpression`` before compiling,
-``nvrtcGetLoweredName`` after); ``lowered`` maps each expression to its mangled name, the
-same name hiprtc gives.  Failure raises ``garray.CompileError`` whose ``log`` is NVRTC's.
-
-What NVRTC predefines (13.5, checked): ``__CUDACC__``, ``__CUDACC_RTC__``, ``__CUDA_ARCH__``,
-``__CUDACC_VER_MAJOR__``; not ``__NVCC__``, ``__clang__``, ``__GNUC__``, nor any ``__HIP*``.
-It has no standard headers built in: ``<cstdint>``, ``<type_traits>``, ``<limits>``,
-``<cmath>`` fail with "could not open source file" unless CCCL's ``<cuda/std/...>`` is on the
-include path, so kernel headers must define their own integer types and traits.
-``<cuda_fp16.h>``/``<cuda_bf16.h>`` are not built in either: they need the CUDA headers on
-the include path (``cuda_include_dirs()`` finds them).  NVRTC is thread-safe per program and
-ctypes releases the GIL during the call, so compiles in different threads overlap.
+Both vendors ship a runtime compiler with the same program API under a different prefix
+(``nvrtcCreateProgram`` / ``hiprtcCreateProgram`` ...), so the ctypes bindings, the
+compile sequence and the library loading live here once; ``nvrtc.py`` and ``hiprtc.py``
+hold only what the vendors do differently (where the library is, the arch syntax, the
+output format, hiprtc's workarounds).
 """
 
 import ctypes
-import ctypes.util
-import glob
-import importlib.util
 import os
-import re
 import threading
 import time
 from dataclasses import dataclass, field
 
-from ._errors import BackendUnavailableError, CompileError
-
-__all__ = ["CompiledModule", "available", "version", "identity", "compile",
-           "library_path", "supported_archs", "cuda_include_dirs"]
-
-KIND = "nvrtc"
-DEFAULT_ARCH = "sm_90"
-_ARCH_RE = re.compile(r"^(sm|compute)_(\d+)([af]?)$")
-_ARCH_OPTIONS = ("-arch", "--gpu-architecture")
+from .._errors import BackendUnavailableError, CompileError
 
 
 @dataclass(frozen=True)
@@ -77,13 +36,11 @@ class CompiledModule:
     seconds: float = field(default=0.0, compare=False)
 
 
-# ---- a runtime-compiler library (NVRTC and hiprtc have the same C API shape) -----------
-
 class _RtcLibrary:
     """ctypes bindings for ``<prefix>CreateProgram`` ... ``<prefix>DestroyProgram``.
 
     ``prefix`` is "nvrtc" or "hiprtc"; both APIs return an int result code (0 = success)
-    and share the signatures used here.  Shared with ``garray._hiprtc``.
+    and share the signatures used here.
     """
 
     def __init__(self, prefix, path, lib):
@@ -228,7 +185,8 @@ def build_options(options, arch_option, include_dirs, arch_names, kind):
     """The option list passed to the compiler: ``arch_option``, ``-std=c++17`` unless
     ``options`` has a ``-std``, ``options`` themselves, then ``-I<dir>`` per include dir.
 
-    An arch in ``options`` (any of ``arch_names``) is a ``ValueError``: use ``arch=``.
+    An arch in ``options`` (any of ``arch_names``) is a ``ValueError``: the arch also goes
+    into cache keys and output formats, so it must come through ``arch=`` alone.
     """
     options = [str(o) for o in options]
     for o in options:
@@ -242,55 +200,11 @@ def build_options(options, arch_option, include_dirs, arch_names, kind):
     return out
 
 
-# ---- locating and loading libnvrtc -----------------------------------------------------
-
-def _so_version_key(path):
-    """Sort key, newest first when reversed: the CUDA major in the path (``/cu13/``) or else
-    the soname's major, then the soname's version numbers."""
-    m = re.search(r"\.so((?:\.\d+)*)$", path)
-    nums = tuple(int(x) for x in m.group(1).split(".")[1:]) if m else ()
-    cu = re.search(r"/cu(\d+)/", path)
-    return (int(cu.group(1)) if cu else (nums[0] if nums else 0)), nums
-
-
-def _wheel_candidates():
-    try:
-        spec = importlib.util.find_spec("nvidia")
-    except (ImportError, ValueError):
-        return []
-    if spec is None or not spec.submodule_search_locations:
-        return []
-    found = []
-    for root in spec.submodule_search_locations:
-        for pattern in ("*/lib/libnvrtc.so*", "*/lib64/libnvrtc.so*"):
-            found += [p for p in glob.glob(os.path.join(root, pattern))
-                      if re.search(r"/libnvrtc\.so(\.\d+)*$", p)]
-    found = sorted(set(found), key=_so_version_key, reverse=True)
-    # one library per directory: prefer the versioned soname over the bare .so
-    seen, out = set(), []
-    for p in found:
-        d = os.path.dirname(p)
-        if d not in seen:
-            seen.add(d)
-            out.append(p)
-    return out
-
-
-def _system_candidates():
-    out = []
-    name = ctypes.util.find_library("nvrtc")
-    if name:
-        out.append(name)
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root:
-            for sub in ("lib64", "lib"):
-                out += sorted(glob.glob(os.path.join(root, sub, "libnvrtc.so*")),
-                              key=_so_version_key, reverse=True)
-    return [p for p in out if "builtins" not in p and ".alt." not in p]
-
+# ---- finding and loading a vendor's library -------------------------------------------
 
 def _resolved_path(lib, symbol, default):
-    """The file ``lib`` was loaded from (``dladdr`` on ``symbol``), e.g. for a bare soname."""
+    """The file ``lib`` was loaded from (``dladdr`` on ``symbol``): a bare soname says
+    nothing about which install answered, and cache keys must tell installs apart."""
     try:
         info = (ctypes.c_void_p * 4)()  # Dl_info: dli_fname, dli_fbase, dli_sname, dli_saddr
         dladdr = ctypes.CDLL(None).dladdr
@@ -306,7 +220,8 @@ def _resolved_path(lib, symbol, default):
 def load_first(prefix, candidates, tried, check=None):
     """The first of ``candidates`` (paths or sonames) that loads, exports the ``prefix``
     API and passes ``check(rtc)`` (which raises to reject it), as an ``_RtcLibrary``;
-    else None.  Why each was rejected is appended to ``tried``.  Shared with _hiprtc."""
+    else None.  Why each was rejected is appended to ``tried``, so that the final
+    "not found" message says what was wrong with every library that was there."""
     for path in candidates:
         try:
             lib = ctypes.CDLL(path)
@@ -324,119 +239,92 @@ def load_first(prefix, candidates, tried, check=None):
     return None
 
 
-_lock = threading.Lock()
-_state = None  # (_RtcLibrary or None, reason)
+class Once:
+    """A value computed on first use, exactly once, however many threads race to it.
 
-
-def _load():
-    global _state
-    if _state is None:
-        with _lock:
-            if _state is None:
-                _state = _find()
-    return _state
-
-
-def _check(rtc):
-    rtc.raw_version()
-    rtc.output_getter("CUBIN")
-
-
-def _find():
-    tried = []
-    override = os.environ.get("GARRAY_NVRTC_LIBRARY")
-    candidates = [override] if override else _wheel_candidates() + _system_candidates()
-    rtc = load_first("nvrtc", candidates, tried, _check)
-    if rtc is not None:
-        major, minor = rtc.raw_version()
-        return rtc, f"NVRTC {major}.{minor} from {rtc.path}"
-    detail = f" (tried: {'; '.join(tried)})" if tried else ""
-    return None, ("nvrtc: libnvrtc not found; pip install 'nvidia-cuda-nvrtc>=13,<14' "
-                  f"or set GARRAY_NVRTC_LIBRARY{detail}")
-
-
-def _library():
-    rtc, reason = _load()
-    if rtc is None:
-        raise BackendUnavailableError(reason)
-    return rtc
-
-
-def available():
-    """``(True, "NVRTC 13.5 from <path>")`` or ``(False, reason)``; never raises."""
-    try:
-        rtc, reason = _load()
-    except Exception as e:  # a broken install must not break callers
-        return False, f"nvrtc: {type(e).__name__}: {e}"
-    return rtc is not None, reason
-
-
-def library_path():
-    """Path of the loaded libnvrtc; raises BackendUnavailableError."""
-    return _library().path
-
-
-def version():
-    """NVRTC's ``(major, minor)``; raises BackendUnavailableError when it is missing."""
-    return _library().raw_version()
-
-
-def identity():
-    """A string naming this compiler exactly, for compile-cache keys."""
-    rtc = _library()
-    major, minor = rtc.raw_version()
-    return f"nvrtc {major}.{minor} {os.path.realpath(rtc.path)}"
-
-
-def supported_archs():
-    """The SM numbers this NVRTC compiles for, e.g. ``[75, 80, ..., 90, 100, 120]``."""
-    rtc = _library()
-    n = ctypes.c_int()
-    if rtc.lib.nvrtcGetNumSupportedArchs(ctypes.byref(n)) != 0:
-        return []
-    archs = (ctypes.c_int * n.value)()
-    if rtc.lib.nvrtcGetSupportedArchs(archs) != 0:
-        return []
-    return list(archs)
-
-
-def cuda_include_dirs():
-    """Directories holding ``cuda_fp16.h`` (needed only by kernels that include CUDA headers):
-    an ``include/`` under the ``nvidia`` wheels (``nvidia-cuda-runtime``), ``$CUDA_HOME``,
-    ``$CUDA_PATH`` or ``/usr/local/cuda``.  May be empty."""
-    roots = []
-    try:
-        spec = importlib.util.find_spec("nvidia")
-        roots += list(spec.submodule_search_locations or []) if spec else []
-    except (ImportError, ValueError):
-        pass
-    dirs = []
-    for r in roots:
-        dirs += sorted(os.path.dirname(p) for p in glob.glob(os.path.join(r, "*", "include",
-                                                                          "cuda_fp16.h")))
-    for r in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if r and os.path.exists(os.path.join(r, "include", "cuda_fp16.h")):
-            dirs.append(os.path.join(r, "include"))
-    return list(dict.fromkeys(dirs))
-
-
-def compile(source, name, name_expressions, options=(), arch=DEFAULT_ARCH, include_dirs=()):
-    """Compile ``source`` (HIP/CUDA kernel dialect) with NVRTC.
-
-    ``name`` names the program in the log (e.g. ``"elementwise.hip"``);
-    ``name_expressions`` are the template instantiations to emit, e.g. ``["axpy<float>"]``;
-    ``arch`` is ``sm_XX`` (CUBIN) or ``compute_XX`` (PTX).  Raises ``CompileError`` (with
-    NVRTC's log) when compilation fails, ``BackendUnavailableError`` when NVRTC is missing,
-    ``ValueError`` for a malformed arch.
+    Importing garray must not touch vendor libraries (a missing or broken one would break
+    the import), so every library lookup is deferred to here.
     """
-    m = _ARCH_RE.match(arch)
-    if not m:
-        raise ValueError(f"nvrtc: arch must look like 'sm_90' (CUBIN) or 'compute_90' (PTX), "
-                         f"got {arch!r}")
-    rtc = _library()
-    opts = build_options(options, f"-arch={arch}", include_dirs, _ARCH_OPTIONS, KIND)
-    if m.group(1) == "sm":
-        fmt, outputs = "cubin", ["CUBIN"]
-    else:
-        fmt, outputs = "ptx", ["PTX"]
-    return rtc.compile(source, name, list(name_expressions), opts, arch, fmt, outputs)
+
+    def __init__(self, compute, lock=None):
+        self._compute = compute
+        self._lock = lock if lock is not None else threading.Lock()
+        self._state = None  # tests reset this to force a fresh lookup
+
+    def get(self):
+        if self._state is None:
+            with self._lock:
+                if self._state is None:
+                    self._state = self._compute()
+        return self._state
+
+
+class RtcLoader(Once):
+    """A vendor's runtime compiler, found on first use: the module-level ``available``,
+    ``version``, ``library_path`` and ``identity`` of ``nvrtc.py`` and ``hiprtc.py``.
+
+    What differs per vendor comes in as arguments: ``env`` names the variable that
+    overrides the search; ``candidates()`` lists the paths or sonames to try otherwise;
+    ``output`` is the binary getter a real library must export (``"CUBIN"``, ``"Code"``);
+    ``found`` formats the success line from ``major``, ``minor`` and ``path``;
+    ``missing`` starts the "not found" message (what was tried is appended), which is
+    kept so that every later call reports the same cause; ``version_of(rtc)`` and
+    ``identity_of(rtc)`` exist because hiprtc's own version is a placeholder in ROCm 5.x.
+    """
+
+    def __init__(self, kind, *, env, candidates, output, found, missing, identity_of,
+                 version_of=None, lock=None):
+        super().__init__(self._find, lock)
+        self.kind = kind
+        self._env = env
+        self._candidates = candidates
+        self._output = output
+        self._found = found
+        self._missing = missing
+        self._identity_of = identity_of
+        self._version_of = version_of or _RtcLibrary.raw_version
+
+    def _check(self, rtc):
+        rtc.raw_version()
+        rtc.output_getter(self._output)
+
+    def _find(self):
+        """``(_RtcLibrary or None, reason)``."""
+        tried = []
+        override = os.environ.get(self._env)
+        rtc = load_first(self.kind, [override] if override else self._candidates(), tried,
+                         self._check)
+        if rtc is not None:
+            major, minor = self._version_of(rtc)
+            return rtc, self._found.format(major=major, minor=minor, path=rtc.path)
+        detail = f" (tried: {'; '.join(tried)})" if tried else ""
+        return None, f"{self._missing}{detail}"
+
+    def library(self):
+        """The loaded ``_RtcLibrary``; raises BackendUnavailableError with the reason."""
+        rtc, reason = self.get()
+        if rtc is None:
+            raise BackendUnavailableError(reason)
+        return rtc
+
+    def available(self):
+        """``(True, "<compiler> <version> from <path>")`` or ``(False, reason)``; never
+        raises, because callers use it to decide whether to skip, not to fail."""
+        try:
+            rtc, reason = self.get()
+        except Exception as e:  # a broken install must not break callers
+            return False, f"{self.kind}: {type(e).__name__}: {e}"
+        return rtc is not None, reason
+
+    def library_path(self):
+        """Path (or soname) of the loaded library; raises BackendUnavailableError."""
+        return self.library().path
+
+    def version(self):
+        """The compiler's ``(major, minor)``; raises BackendUnavailableError when missing."""
+        return self._version_of(self.library())
+
+    def identity(self):
+        """A string naming this compiler exactly: part of every GPU compile-cache key, so a
+        changed compiler never serves binaries built by another."""
+        return self._identity_of(self.library())

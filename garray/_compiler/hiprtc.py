@@ -1,7 +1,7 @@
 """hiprtc, AMD's runtime compiler, through ctypes: HIP kernel source -> AMDGPU code object.
 
-Needs no GPU and no driver (DESIGN.md section 3), so CI compiles every kernel for AMD on a
-plain machine.  Same API as ``garray._nvrtc``::
+Needs no GPU and no driver, so CI compiles every kernel for AMD on a plain machine.  Same
+API as ``garray._compiler.nvrtc``::
 
     available() -> (bool, reason)         never raises
     version() -> (major, minor)           HIP's version, e.g. (5, 2)
@@ -65,14 +65,13 @@ Debian 12 (hiprtc from ROCm 5.2.3; ``ci/install-gpu-compilers.sh`` installs it),
 """
 
 import ctypes
-import ctypes.util
 import os
 import re
 import struct
 import threading
 
-from ._errors import BackendUnavailableError, CompileError
-from ._nvrtc import CompiledModule, build_options, load_first
+from .._errors import CompileError
+from .rtc import CompiledModule, Once, RtcLoader, build_options
 
 __all__ = ["CompiledModule", "available", "version", "identity", "compile",
            "library_path", "supported_archs"]
@@ -103,45 +102,6 @@ def _candidates(names):
     for d in _dirs():
         out += [os.path.join(d, n) for n in names if os.path.exists(os.path.join(d, n))]
     return out + list(names)  # bare sonames: the dynamic loader's search path
-
-
-_lock = threading.RLock()         # guards _state/_comgr_state and serialises compiles
-_state = None                     # (_RtcLibrary or None, reason)
-_comgr_state = None               # (ctypes lib or None, isa list or None)
-
-
-def _check(rtc):
-    rtc.raw_version()
-    rtc.output_getter("Code")
-
-
-def _find():
-    tried = []
-    override = os.environ.get("GARRAY_HIPRTC_LIBRARY")
-    rtc = load_first("hiprtc", [override] if override else _candidates(_LIB_NAMES), tried,
-                     _check)
-    if rtc is not None:
-        major, minor = _version(rtc)
-        return rtc, f"hiprtc (HIP {major}.{minor}) from {rtc.path}"
-    detail = f" (tried: {'; '.join(tried)})" if tried else ""
-    return None, ("hiprtc: libhiprtc.so / libamdhip64.so.5 not found; on Debian 12 run "
-                  f"ci/install-gpu-compilers.sh, or set GARRAY_HIPRTC_LIBRARY{detail}")
-
-
-def _load():
-    global _state
-    if _state is None:
-        with _lock:
-            if _state is None:
-                _state = _find()
-    return _state
-
-
-def _library():
-    rtc, reason = _load()
-    if rtc is None:
-        raise BackendUnavailableError(reason)
-    return rtc
 
 
 def _runtime_version(rtc):
@@ -176,16 +136,6 @@ def _version(rtc):
         if rv is not None:
             return rv[:2]
     return v
-
-
-def _comgr():
-    """(comgr library or None, list of ISA names such as "gfx90a" or None), cached."""
-    global _comgr_state
-    if _comgr_state is None:
-        with _lock:
-            if _comgr_state is None:
-                _comgr_state = _load_comgr(os.path.dirname(_library().path))
-    return _comgr_state
 
 
 def _load_comgr(rtc_dir):
@@ -223,34 +173,31 @@ def _comgr_version():
     return major.value, minor.value
 
 
-def available():
-    """``(True, "hiprtc (HIP 5.2) from <path>")`` or ``(False, reason)``; never raises."""
-    try:
-        rtc, reason = _load()
-    except Exception as e:  # a broken install must not break callers
-        return False, f"hiprtc: {type(e).__name__}: {e}"
-    return rtc is not None, reason
-
-
-def library_path():
-    """Path (or soname) of the library hiprtc was loaded from; raises BackendUnavailableError."""
-    return _library().path
-
-
-def version():
-    """HIP's ``(major, minor)`` for this hiprtc; raises BackendUnavailableError."""
-    return _version(_library())
-
-
-def identity():
-    """A string naming this compiler exactly, for compile-cache keys."""
-    rtc = _library()
+def _identity(rtc):
     raw = rtc.raw_version()
     rv = _runtime_version(rtc)
     hip = ".".join(map(str, rv)) if rv else "%d.%d" % raw
     cv = _comgr_version()
     comgr = f" comgr {cv[0]}.{cv[1]}" if cv else ""
     return f"hiprtc {raw[0]}.{raw[1]} HIP {hip}{comgr} {os.path.realpath(rtc.path)}"
+
+
+# Re-entrant: finding comgr needs the library (same lock, same thread), and compiles are
+# serialised on it too, because hiprtc 5.2's thread safety is undocumented.
+_lock = threading.RLock()
+_loader = RtcLoader(
+    KIND, env="GARRAY_HIPRTC_LIBRARY", candidates=lambda: _candidates(_LIB_NAMES),
+    output="Code", found="hiprtc (HIP {major}.{minor}) from {path}",
+    missing=("hiprtc: libhiprtc.so / libamdhip64.so.5 not found; on Debian 12 run "
+             "ci/install-gpu-compilers.sh, or set GARRAY_HIPRTC_LIBRARY"),
+    identity_of=_identity, version_of=_version, lock=_lock)
+_library = _loader.library
+available = _loader.available        # (True, "hiprtc (HIP 5.2) from <path>") or (False, reason)
+library_path = _loader.library_path
+version = _loader.version            # HIP's (major, minor), not hiprtc's placeholder
+identity = _loader.identity
+# (comgr library or None, list of ISA names such as "gfx90a" or None)
+_comgr = Once(lambda: _load_comgr(os.path.dirname(_library().path)), _lock).get
 
 
 def supported_archs():

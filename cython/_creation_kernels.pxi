@@ -1,0 +1,129 @@
+# Creation kernels (_kernels/creation.hip): fills, arange, linspace, eye, tril/triu.
+# The host computes only the defining scalars (NumPy's arithmetic for the first values
+# and the step); every element is written on the array's device.
+
+cdef enum:
+    # Slots of garray._optable.creation_table (tests/test_registry.py checks them).
+    C_FILL = 0
+    C_ARANGE = 1
+    C_LINSPACE = 2
+    C_EYE = 3
+    C_TRI32 = 4
+    C_TRI64 = 5
+
+_CREATION_SLOTS = (C_FILL, C_ARANGE, C_LINSPACE, C_EYE, C_TRI32, C_TRI64)
+
+
+cdef _Kernels _creation_kernels():
+    return _table("creation", _optable_mod.creation_table, None, True)
+
+
+cdef int _host_scalar(object value, ndarray like, _Scalar* out) except -1:
+    """A value converted to like's dtype with NumPy's casting (setitem semantics)."""
+    raw = numpy.asarray(value, dtype=like._dtype).tobytes()
+    memcpy(out, <char*>raw, like._itemsize)
+    return 0
+
+
+cdef int _fill_kernel(ndarray a, object value) except -1:
+    """Fill a C-contiguous array with one value, on its device."""
+    cdef _Scalar sv
+    cdef void* args[3]
+    cdef intptr_t po = a._ptr
+    cdef int64_t n = a._size
+    if n == 0:
+        return 0
+    _host_scalar(value, a, &sv)
+    args[0] = &po
+    args[1] = &sv
+    args[2] = &n
+    return _creation_kernels().launch(a, a._code, C_FILL, n, args)
+
+
+def _arange_kernel(int64_t n, start, second, dtype, device):
+    cdef ndarray a = empty((n,), dtype=dtype, device=device)
+    cdef _Scalar s0, s1, sd
+    cdef void* args[5]
+    cdef intptr_t po = a._ptr
+    first_h = numpy.asarray(start, dtype=a._dtype)
+    second_h = numpy.asarray(second, dtype=a._dtype)
+    with numpy.errstate(all="ignore"):
+        delta_h = numpy.asarray(second_h - first_h, dtype=a._dtype)
+    r0, r1, rd = first_h.tobytes(), second_h.tobytes(), delta_h.tobytes()
+    memcpy(&s0, <char*>r0, a._itemsize)
+    memcpy(&s1, <char*>r1, a._itemsize)
+    memcpy(&sd, <char*>rd, a._itemsize)
+    args[0] = &po
+    args[1] = &s0
+    args[2] = &s1
+    args[3] = &sd
+    args[4] = &n
+    _creation_kernels().launch(a, a._code, C_ARANGE, n, args)
+    return a
+
+
+def _linspace_kernel(int64_t n, start, step, stop, delta, double div, int flags, dtype, device):
+    cdef ndarray a = empty((n,), dtype=dtype, device=device)
+    cdef _Scalar c0, c1, c2, c3
+    cdef void* args[8]
+    cdef intptr_t po = a._ptr
+    cdef int code_c = 12 if a._code >= 11 else 10
+    vals = [complex(v) if code_c == 12 else float(v.real if isinstance(v, complex) else v)
+            for v in (start, step, stop, delta)]
+    _pack_scalar(vals[0], code_c, &c0, "linspace")
+    _pack_scalar(vals[1], code_c, &c1, "linspace")
+    _pack_scalar(vals[2], code_c, &c2, "linspace")
+    _pack_scalar(vals[3], code_c, &c3, "linspace")
+    args[0] = &po
+    args[1] = &c0
+    args[2] = &c1
+    args[3] = &c2
+    args[4] = &c3
+    args[5] = &div
+    args[6] = &n
+    args[7] = &flags
+    _creation_kernels().launch(a, a._code, C_LINSPACE, n, args)
+    return a
+
+
+def _eye_kernel(int64_t n_rows, int64_t n_cols, int64_t k, dtype, device):
+    cdef ndarray a = empty((n_rows, n_cols), dtype=dtype, device=device)
+    cdef void* args[4]
+    cdef intptr_t po = a._ptr
+    cdef int64_t n = a._size
+    args[0] = &po
+    args[1] = &n_cols
+    args[2] = &k
+    args[3] = &n
+    _creation_kernels().launch(a, a._code, C_EYE, n, args)
+    return a
+
+
+def _tri_kernel(ndarray x, int64_t k, bint lower):
+    cdef ndarray o = _new_array(x._dtype, x._nd, x._shape, x._device)
+    cdef _Iter it
+    cdef void* args[8]
+    cdef int64_t n = o._size, rows = x._shape[x._nd - 2], cols = x._shape[x._nd - 1]
+    cdef int32_t r32, c32, k32
+    cdef int i, low = lower, slot
+    if n == 0:
+        return o
+    _iter_init(&it, o, x, None, None, False)
+    # tri_s computes row/col from the flat index: it needs the full (uncollapsed) shape.
+    it.p.ndim = x._nd
+    for i in range(x._nd):
+        it.p.shape[i] = x._shape[i]
+        it.p.strides[0][i] = o._strides[i]
+        it.p.strides[1][i] = x._strides[i]
+    _iter_args(&it, args)
+    if it.layout == L_S32 and -(1 << 30) < k < (1 << 30):
+        r32, c32, k32 = <int32_t>rows, <int32_t>cols, <int32_t>k
+        args[4], args[5], args[6] = &r32, &c32, &k32
+        slot = C_TRI32
+    else:
+        args[3] = &it.n
+        args[4], args[5], args[6] = &rows, &cols, &k
+        slot = C_TRI64
+    args[7] = &low
+    _creation_kernels().launch(o, o._code, slot, n, args)
+    return o

@@ -1,0 +1,204 @@
+# Note [The iterator]
+# ~~~~~~~~~~~~~~~~~~~
+# Every launcher (ufuncs, casts, where, copies, creation, all/any, user kernels)
+# describes its loop the same way, as PyTorch's TensorIterator does:
+#   1. operands: the output first, then the inputs; inputs broadcast to the output's
+#      shape by stride 0 (no view objects are made);
+#   2. contiguous: every operand C-contiguous with the output's size -> layout L_C, and
+#      the kernel gets (pointers..., n);
+#   3. otherwise axes are collapsed (size-1 axes dropped, axes contiguous in every
+#      operand merged: MLX's collapse_contiguous_dims), and the index width is picked:
+#      32-bit when the element count and every operand's byte extent fit in 2**31,
+#      else 64-bit (L_S32 / L_S64); the kernel gets (pointers..., Strided<N>, n).
+# _Strided mirrors ga::Strided<N> (_kernels/garray/indexer.h) for N <= 4: strides is
+# row-major [operand][axis], so a kernel reading Strided<2> reads the first two rows
+# of the same memory.  Sizes: MAX_NDIM axes, _MAX_OPERANDS operands.
+
+cdef enum:
+    _MAX_OPERANDS = 4
+
+cdef struct _Strided:
+    int ndim
+    int64_t shape[MAX_NDIM]
+    int64_t strides[_MAX_OPERANDS][MAX_NDIM]
+
+cdef struct _Iter:
+    int nop
+    int layout
+    int64_t n
+    int32_t n32
+    intptr_t ptr[_MAX_OPERANDS]
+    _Strided p
+
+cdef bint _force_index64 = False
+
+
+def _debug_force_index64(bint flag):
+    """Test hook: every strided launch uses 64-bit indexing.  Returns the previous
+    setting."""
+    global _force_index64
+    cdef bint old = _force_index64
+    _force_index64 = flag
+    return old
+
+
+cdef int _collapse_n(int nd, Py_ssize_t* shape, int narr, Py_ssize_t st[][MAX_NDIM]) noexcept nogil:
+    """Drop size-1 axes, merge axes contiguous in all narr stride sets; returns ndim."""
+    cdef int i, k = 0, a
+    cdef bint merge
+    for i in range(nd):
+        if shape[i] == 1:
+            continue
+        if k > 0:
+            merge = True
+            for a in range(narr):
+                if st[a][k - 1] != shape[i] * st[a][i]:
+                    merge = False
+                    break
+            if merge:
+                shape[k - 1] *= shape[i]
+                for a in range(narr):
+                    st[a][k - 1] = st[a][i]
+                continue
+        shape[k] = shape[i]
+        for a in range(narr):
+            st[a][k] = st[a][i]
+        k += 1
+    return k
+
+
+cdef int _index_layout(int nd, Py_ssize_t* shape, int narr, Py_ssize_t st[][MAX_NDIM],
+                       int64_t n) noexcept:
+    """L_S32 when n and every operand's byte extent fit in 31 bits, else L_S64."""
+    cdef int i, a
+    cdef int64_t ext
+    if n >= (<int64_t>1 << 31) or _force_index64:
+        return L_S64
+    for a in range(narr):
+        ext = 0
+        for i in range(nd):
+            ext += (shape[i] - 1) * (st[a][i] if st[a][i] >= 0 else -st[a][i])
+        if ext >= (<int64_t>1 << 31):
+            return L_S64
+    return L_S32
+
+
+cdef int _pack_strided(_Strided* p, int nd, Py_ssize_t* shape, int narr,
+                       Py_ssize_t st[][MAX_NDIM], int64_t n) noexcept:
+    """Collapse (shape, st) into p; returns the index layout (L_S32 / L_S64)."""
+    cdef int i, a
+    nd = _collapse_n(nd, shape, narr, st)
+    p.ndim = nd
+    for i in range(nd):
+        p.shape[i] = shape[i]
+        for a in range(narr):
+            p.strides[a][i] = st[a][i]
+    return _index_layout(nd, shape, narr, st, n)
+
+
+cdef int _operand_strides(Py_ssize_t* st, ndarray x, int nd, Py_ssize_t* shape,
+                          str argname) except -1:
+    """x's byte strides broadcast to shape (stride 0 on broadcast axes)."""
+    cdef int i, j
+    if x._nd > nd:
+        raise ValueError(f"{argname}: cannot broadcast shape {x.shape} to "
+                         f"{_shape_tuple(shape, nd)}")
+    for i in range(nd):
+        j = i - (nd - x._nd)
+        if j < 0 or (x._shape[j] == 1 and shape[i] != 1):
+            st[i] = 0
+        elif x._shape[j] == shape[i]:
+            st[i] = x._strides[j]
+        else:
+            raise ValueError(f"{argname}: cannot broadcast shape {x.shape} to "
+                             f"{_shape_tuple(shape, nd)}")
+    return 0
+
+
+cdef int _iter_init(_Iter* it, ndarray o, ndarray a, ndarray b=None, ndarray c=None,
+                    bint allow_contiguous=True) except -1:
+    """Describe the loop out = f(a[, b[, c]]) with the inputs broadcast to o's shape."""
+    cdef Py_ssize_t shape[MAX_NDIM]
+    cdef Py_ssize_t st[_MAX_OPERANDS][MAX_NDIM]
+    cdef int i, nd = o._nd
+    cdef int64_t n = o._size
+    cdef ndarray x
+    cdef bint contiguous = allow_contiguous and (o._flags & FLAG_C) != 0
+    it.nop = 2 if b is None else (3 if c is None else 4)
+    it.n = n
+    it.n32 = <int32_t>n
+    it.ptr[0] = o._ptr
+    for i in range(1, it.nop):
+        x = a if i == 1 else (b if i == 2 else c)
+        it.ptr[i] = x._ptr
+        if contiguous and not ((x._flags & FLAG_C) and x._size == n):
+            contiguous = False
+    if contiguous:
+        it.layout = L_C
+        return 0
+    for i in range(nd):
+        shape[i] = o._shape[i]
+        st[0][i] = o._strides[i]
+    for i in range(1, it.nop):
+        x = a if i == 1 else (b if i == 2 else c)
+        _operand_strides(st[i], x, nd, shape, ("x", "x1", "x2", "x3")[i] if it.nop > 2 else "x")
+    it.layout = _pack_strided(&it.p, nd, shape, it.nop, st, n)
+    return 0
+
+
+cdef int _iter_args(_Iter* it, void** args) noexcept:
+    """Kernel arguments (pointers..., n) or (pointers..., Strided<N>, n); returns how
+    many were written, so a launcher can append its own."""
+    cdef int i
+    for i in range(it.nop):
+        args[i] = &it.ptr[i]
+    if it.layout == L_C:
+        args[it.nop] = &it.n
+        return it.nop + 1
+    args[it.nop] = &it.p
+    args[it.nop + 1] = <void*>&it.n32 if it.layout == L_S32 else <void*>&it.n
+    return it.nop + 2
+
+
+cdef int _broadcast_shape(Py_ssize_t* out, tuple arrays) except -1:
+    """The broadcast shape of arrays into out; returns its ndim (ValueError naming the
+    shapes when they do not broadcast)."""
+    cdef int nd = 0, i, j
+    cdef Py_ssize_t s
+    cdef ndarray x
+    for x in arrays:
+        if x._nd > nd:
+            nd = x._nd
+    for i in range(nd):
+        out[i] = 1
+    for x in arrays:
+        for j in range(x._nd):
+            i = j + nd - x._nd
+            s = x._shape[j]
+            if s == out[i] or s == 1:
+                continue
+            if out[i] == 1:
+                out[i] = s
+            else:
+                raise ValueError("operands could not be broadcast together with shapes "
+                                 + " ".join(str((<ndarray>y).shape) for y in arrays))
+    return nd
+
+
+def _collapse_axes(shape, strides):
+    """The iterator's axis collapse for Python callers (ElementwiseKernel): ``strides``
+    is one list of byte strides per operand.  Returns (shape, strides) as lists with at
+    least one axis."""
+    cdef Py_ssize_t sh[MAX_NDIM]
+    cdef Py_ssize_t st[64][MAX_NDIM]
+    cdef int nd = len(shape), narr = len(strides), i, a
+    if nd > MAX_NDIM or narr > 64:
+        raise ValueError(f"at most {MAX_NDIM} axes and 64 operands, got {nd} and {narr}")
+    for i in range(nd):
+        sh[i] = shape[i]
+        for a in range(narr):
+            st[a][i] = strides[a][i]
+    nd = _collapse_n(nd, sh, narr, st)
+    if nd == 0:
+        return [1], [[0] for _ in range(narr)]
+    return [sh[i] for i in range(nd)], [[st[a][i] for i in range(nd)] for a in range(narr)]

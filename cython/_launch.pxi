@@ -1,0 +1,218 @@
+# Note [Kernel tables and launches]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# 1. A _Kernels object is one kernel table of garray._optable (an op, the casts into
+#    one dtype, where, all/any, creation): a compile unit plus its (dtype code, slot)
+#    -> name-expression entries.  The launch layer indexes a C array by (code, slot):
+#    no dict and no tuple key on the hot path.
+# 2. CPU device: the first launch compiles the unit (g++, every dtype at once, disk
+#    cache) and fills ``cpu`` with entry addresses; a launch is one C call of the entry
+#    with (grid, block, args).
+# 3. GPUs: the unit is compiled by NVRTC/hiprtc for the device's arch and warp size,
+#    loaded once per device, and launched through the driver's own entry point
+#    (cuLaunchKernel and hipModuleLaunchKernel share one C signature, resolved once).
+# 4. Contiguous kernels handle V elements per thread on GPUs (_kernels/garray/loops.h);
+#    _threads_for sizes the grid by the same rule.  Creation kernels stay one per thread.
+# 5. Test hooks: _debug_cpu_vector_loads builds the CPU device's kernels with the GPU's
+#    vector path; _debug_force_index64 (cython/_iter.pxi) forces 64-bit indexing.
+
+ctypedef int (*_host_entry)(unsigned int, unsigned int, void**) noexcept nogil
+ctypedef int (*_drv_launch)(void*, unsigned int, unsigned int, unsigned int, unsigned int,
+                            unsigned int, unsigned int, unsigned int, void*, void**,
+                            void**) noexcept nogil
+
+cdef enum:
+    # Layout slots; garray._optable.LAYOUTS lists the same names in the same order.
+    L_C = 0
+    L_CS = 1
+    L_SC = 2
+    L_S32 = 3
+    L_S64 = 4
+    _BLOCK = 256
+    _MAX_SLOTS = 6
+
+_LAYOUTS = ("c", "cs", "sc", "s32", "s64")
+
+cdef object _optable_mod = None
+cdef object _compile_mod = None
+cdef dict _kernel_tables = {}
+cdef bint _cpu_vector_loads = False
+cdef Py_ssize_t _code_itemsize[13]
+
+
+cdef int _init_launch() except -1:
+    global _optable_mod, _compile_mod
+    from garray import _optable, _compiler
+    _optable_mod, _compile_mod = _optable, _compiler
+    for r in _dtypes.RECORDS:
+        _code_itemsize[r.code] = r.itemsize
+    return 0
+
+
+def _debug_cpu_vector_loads(bint flag):
+    """Test hook: build the CPU device's kernels with the GPU's vector-load path (V
+    elements per thread) and launch them with the GPU's grid rule.  Returns the
+    previous setting."""
+    global _cpu_vector_loads
+    cdef bint old = _cpu_vector_loads
+    cdef _Kernels k
+    if flag != old:
+        _cpu_vector_loads = flag
+        for k in _kernel_tables.values():
+            k.cpu_ready = False
+    return old
+
+
+cdef int _cpu_warp_size():
+    from garray._backends import cpu
+    return cpu.warp_size()
+
+
+cdef object _launch_error(object module):
+    raise RuntimeError(f"kernel error on the CPU device: {module.error_what()} inside a kernel "
+                       f"launched as barrier-free (a kernel bug, reported instead of a hang)")
+
+
+@cython.final
+cdef class _Kernels:
+    """One kernel table: its compile unit and the kernels by [dtype code][slot]."""
+    cdef readonly str name
+    cdef readonly object op          # the garray._optable.Op of an op table, else None
+    cdef int nin
+    cdef signed char compute[13]     # op tables: promoted code -> compute code (-1: refused)
+    cdef signed char out[13]         # op tables: compute code -> output code
+    cdef void* cpu[13][_MAX_SLOTS]
+    cdef bint one_per_thread         # creation kernels: never vectorised
+    cdef bint cpu_ready
+    cdef object cpu_module
+    cdef object file
+    cdef list entries                # [((code, slot), name expression)]
+    cdef dict gpu                    # device -> {(code, slot): function}
+
+    cdef int _load_cpu(self) except -1:
+        cdef int code, slot
+        defines = ("GA_CPU_VECTOR_LOADS=1",) if _cpu_vector_loads else ()
+        mod = _compile_mod.compile_cpu(self.file, [e for _, e in self.entries],
+                                       _cpu_warp_size(), defines)
+        memset(self.cpu, 0, sizeof(self.cpu))
+        for (code, slot), expr in self.entries:
+            self.cpu[code][slot] = <void*><intptr_t>mod.functions[expr]
+        self.cpu_module = mod
+        self.cpu_ready = True
+        return 0
+
+    cdef int launch(self, ndarray ref, int code, int slot, int64_t n, void** args) except -1:
+        """Run kernel [code][slot] over n elements on ref's device."""
+        cdef _host_entry fn
+        cdef int err
+        cdef int64_t threads
+        if n == 0:
+            return 0
+        threads = _threads_for(self, ref, code, slot, n)
+        if not ref._is_cpu:
+            return _launch_gpu(self, ref, code, slot, threads, args)
+        if not self.cpu_ready:
+            self._load_cpu()
+        fn = <_host_entry>self.cpu[code][slot]
+        if fn == NULL:
+            raise TypeError(f"{self.name}: no kernel for {_code_dtype[code]} "
+                            f"(layout {_LAYOUTS[slot] if slot < 5 else slot})")
+        err = fn(<unsigned int>((threads + _BLOCK - 1) // _BLOCK), _BLOCK, args)
+        if err:
+            _launch_error(self.cpu_module)
+        return 0
+
+
+cdef inline int64_t _threads_for(_Kernels k, ndarray out, int code, int slot,
+                                 int64_t n) noexcept:
+    """Threads to launch: contiguous kernels handle V elements per thread on GPUs (and on
+    the CPU device in its vector-load test build); the rule of loops.h vec_width."""
+    cdef Py_ssize_t isz
+    if slot == L_S32 or slot == L_S64 or k.one_per_thread:
+        return n
+    if out._is_cpu and not _cpu_vector_loads:
+        return n
+    isz = _code_itemsize[code]
+    if out._itemsize > isz:
+        isz = out._itemsize
+    if isz >= 16:
+        return n
+    if isz >= 8:
+        return (n + 1) // 2
+    return (n + 3) // 4
+
+
+cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int slot, int64_t threads,
+                     void** args) except -1:
+    dev = ref._device
+    funcs = k.gpu.get(dev) if k.gpu is not None else None
+    if funcs is None:
+        funcs = _load_gpu_unit(k, dev)
+    func = funcs.get((code, slot))
+    if func is None:
+        raise TypeError(f"{k.name}: no kernel for {_code_dtype[code]} (slot {slot}) on {dev}")
+    _raw_gpu_launch(dev, func, <unsigned int>((threads + _BLOCK - 1) // _BLOCK), _BLOCK,
+                    args, 0)
+    return 0
+
+
+cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned int block,
+                         void** args, unsigned int shared) except -1:
+    """Launch through the driver's own entry point (resolved once by dlsym)."""
+    cdef _drv_launch fn
+    cdef int err
+    rt = dev.runtime
+    fn = <_drv_launch><intptr_t>rt.launch_address()
+    rt.activate()
+    err = fn(<void*><intptr_t>int(func), grid, 1, 1, block, 1, 1, shared, NULL, args, NULL)
+    if err:
+        from garray._errors import BackendError
+        raise BackendError(f"{dev}: kernel launch failed with error {err}")
+    return 0
+
+
+cdef dict _load_gpu_unit(_Kernels k, object dev):
+    props = dev.properties
+    arch = str(props.get("arch", "")).split(":")[0]
+    binary, lowered = _compile_mod.compile_gpu(dev.kind, k.file, [e for _, e in k.entries],
+                                               arch, props["warp_size"])
+    rt = dev.runtime
+    module = rt.module_load(binary)
+    funcs = {key: rt.module_function(module, lowered[expr]) for key, expr in k.entries}
+    funcs[None] = module            # keeps the module with its functions
+    if k.gpu is None:
+        k.gpu = {}
+    k.gpu[dev] = funcs
+    return funcs
+
+
+cdef _Kernels _new_table(object key, str name, object table, bint one_per_thread=False):
+    cdef _Kernels k = _Kernels.__new__(_Kernels)
+    k.name, k.one_per_thread = name, one_per_thread
+    k.file, k.entries = table
+    _kernel_tables[key] = k
+    return k
+
+
+cdef _Kernels _op_kernels(str name):
+    """The kernel table of op ``name``, with its promotion rules as C arrays."""
+    cdef _Kernels k = _kernel_tables.get(name)
+    cdef int p
+    if k is None:
+        op = _optable_mod.OPS[name]
+        k = _new_table(name, name, op.table())
+        k.op, k.nin = op, op.nin
+        for p in range(13):
+            k.compute[p] = op.compute_code(p)
+            k.out[p] = op.out_code(p)
+    return k
+
+
+cdef _Kernels _table(str name, object table_fn, object arg=None, bint one_per_thread=False):
+    """A kernel table that is not an op (casts, where, all/any, creation), built once
+    from ``table_fn(arg)`` (or ``table_fn()``) of garray._optable."""
+    key = ("table", name)
+    cdef _Kernels k = _kernel_tables.get(key)
+    if k is None:
+        k = _new_table(key, name, table_fn() if arg is None else table_fn(arg),
+                       one_per_thread)
+    return k

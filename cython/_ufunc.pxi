@@ -1,0 +1,346 @@
+# Note [Elementwise launch path]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# `a + b` -> ndarray.__add__ (cython/_operators.pxi) -> _binary(table of `add`, a, b):
+#   1. operands: ndarrays, or Python scalars kept weak (NEP 50); NumPy scalars are
+#      0-d arrays of their dtype; anything else -> NotImplemented / TypeError;
+#   2. promotion: a C table lookup (arrays) or the weak-scalar rule, then the op's
+#      compute dtype (per-op C array built from the op table); -1 -> TypeError;
+#   3. inputs of another dtype are cast first by the cast kernels; scalars are packed
+#      by value in the compute dtype (ints out of range -> OverflowError, as NumPy);
+#   4. broadcast; the result (or `out=`) is allocated; inputs that partially overlap
+#      the output are copied first;
+#   5. one contiguous array and one scalar -> the *_cs/*_sc kernels; everything else is
+#      described by the iterator (cython/_iter.pxi): contiguous or strided, 32/64-bit;
+#   6. the kernel comes from the op's C table [compute dtype][layout] and is launched
+#      on the array's device (cython/_launch.pxi).
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint64_t
+
+cdef union _Scalar:
+    unsigned char b
+    int8_t i8
+    int16_t i16
+    int32_t i32
+    int64_t i64
+    uint8_t u8
+    uint16_t u16
+    uint32_t u32
+    uint64_t u64
+    float f32
+    double f64
+    float c64[2]
+    double c128[2]
+
+
+cdef signed char _promote[13][13]
+cdef str _CATEGORY = "biiiiuuuuffcc"
+
+
+cdef int _init_ufuncs() except -1:
+    global _CATEGORY
+    _CATEGORY = _optable_mod.CATEGORY
+    for i in range(13):
+        for j in range(13):
+            _promote[i][j] = _code_of[_dtypes.promote_types(_code_dtype[i], _code_dtype[j])]
+    return 0
+
+
+# ---- operands ------------------------------------------------------------------------
+cdef inline bint _is_pyscalar(object x):
+    cdef type t = type(x)
+    return t is float or t is int or t is bool or t is complex
+
+
+cdef object _as_operand(object x, ndarray like):
+    """ndarray or weak Python scalar; NumPy scalars/0-d and sequences become arrays on
+    like's device; anything else None (the caller returns NotImplemented)."""
+    if isinstance(x, ndarray) or _is_pyscalar(x):
+        return x
+    if isinstance(x, (bool, int, float, complex)):      # subclasses, e.g. IntEnum
+        return complex(x) if isinstance(x, complex) else (
+            float(x) if isinstance(x, float) else (bool(x) if isinstance(x, bool) else int(x)))
+    if isinstance(x, numpy.generic) or isinstance(x, (list, tuple)):
+        return asarray(x, device=like._device)
+    return None
+
+
+cdef int _scalar_code(object s, int arr_code) except -1:
+    """NEP 50: the dtype a weak Python scalar takes next to an array of arr_code."""
+    cdef str cat = _CATEGORY[arr_code]
+    if type(s) is bool:
+        return arr_code
+    if type(s) is int:
+        return 4 if cat == "b" else arr_code
+    if type(s) is float:
+        return 10 if cat in "biu" else arr_code
+    if arr_code == 9 or arr_code == 11:       # complex: keeps a float32's precision
+        return 11
+    return 12
+
+
+cdef int _pack_scalar(object s, int code, _Scalar* out, str opname) except -1:
+    cdef object v
+    cdef str cat = _CATEGORY[code]
+    if code == 0:
+        out.b = bool(s)
+    elif cat in "iu":
+        if type(s) is float or type(s) is complex:
+            raise TypeError(f"{opname}: cannot use a Python {type(s).__name__} with an "
+                            f"integer computation")
+        v = int(s)
+        info = _dtypes.iinfo(_code_dtype[code])
+        if v < info.min or v > info.max:
+            raise OverflowError(f"{opname}: Python integer {v} out of bounds for "
+                                f"{_dtypes.dtype_name(_code_dtype[code])}")
+        if code == 1: out.i8 = v
+        elif code == 2: out.i16 = v
+        elif code == 3: out.i32 = v
+        elif code == 4: out.i64 = v
+        elif code == 5: out.u8 = v
+        elif code == 6: out.u16 = v
+        elif code == 7: out.u32 = v
+        else: out.u64 = v
+    elif cat == "f":
+        if type(s) is complex:
+            raise TypeError(f"{opname}: cannot use a Python complex with a real computation")
+        if code == 9:
+            out.f32 = float(s)
+        else:
+            out.f64 = float(s)
+    else:
+        v = complex(s)
+        if code == 11:
+            out.c64[0] = v.real
+            out.c64[1] = v.imag
+        else:
+            out.c128[0] = v.real
+            out.c128[1] = v.imag
+    return 0
+
+
+cdef int _write_scalar(ndarray a, _Scalar* sv) except -1:
+    if a._is_cpu:
+        memcpy(<void*>a._ptr, sv, a._itemsize)
+    else:
+        a._device.runtime.memcpy_htod(a._ptr, <intptr_t>sv, a._itemsize)
+    return 0
+
+
+cdef ndarray _scalar_array(_Scalar* sv, int code, object device):
+    """A 0-d array holding a packed scalar (for strided layouts, where the scalar is an
+    operand with no extent)."""
+    cdef ndarray r = _new_array(_code_dtype[code], 0, NULL, device)
+    _write_scalar(r, sv)
+    return r
+
+
+cdef ndarray _prepare_out(object out, int out_code, int nd, Py_ssize_t* shape, object device,
+                          str opname):
+    cdef ndarray o
+    cdef int i
+    if out is None:
+        return _new_array(_code_dtype[out_code], nd, shape, device)
+    if not isinstance(out, ndarray):
+        raise TypeError(f"{opname}: out must be a garray.ndarray, got {type(out).__name__}")
+    o = <ndarray>out
+    if o._device is not device:
+        raise ValueError(f"{opname}: out is on {o._device}, the inputs on {device}")
+    if o._flags & FLAG_READONLY:
+        raise ValueError(f"{opname}: out is read-only")
+    bad = o._nd != nd
+    if not bad:
+        for i in range(nd):
+            if o._shape[i] != shape[i]:
+                bad = True
+    if bad:
+        raise ValueError(f"{opname}: out has shape {o.shape}, the result has shape "
+                         f"{_shape_tuple(shape, nd)}")
+    return o
+
+
+cdef object _finish_out(ndarray tmp, object out, str opname):
+    """Cast a result computed in its own dtype into a user `out=` of another dtype."""
+    cdef ndarray o = <ndarray>out
+    cdef str ct = _CATEGORY[tmp._code], co = _CATEGORY[o._code]
+    if not _dtypes.can_cast(tmp._dtype, o._dtype) and not (
+            ct == co or (ct in "iu" and co in "iu")):
+        raise TypeError(f"{opname}: cannot cast the result from {tmp._dtype} to out's "
+                        f"{o._dtype} with casting rule 'same_kind'")
+    _cast_into(o, tmp)
+    return o
+
+
+cdef inline ndarray _unalias(ndarray o, ndarray x):
+    """x, or a copy of it when it partially overlaps the output (exact aliasing is
+    safe: each element is read before it is written)."""
+    if _overlap(o, x) and not _same_view(o, x):
+        return _copy_array(x)
+    return x
+
+
+# ---- binary ------------------------------------------------------------------------
+cdef object _binary(_Kernels k, object x1, object x2, object out):
+    cdef ndarray a = None, b = None, ref, tmp
+    cdef int pa, code, out_code
+    cdef _Scalar sv
+    cdef object s = None
+    cdef bint s_first = False
+    if isinstance(x1, ndarray):
+        a = <ndarray>x1
+    if isinstance(x2, ndarray):
+        b = <ndarray>x2
+    if a is None:
+        if b is None:
+            raise TypeError(f"{k.name}: at least one argument must be a garray.ndarray")
+        x1 = _as_operand(x1, b)
+        if x1 is None:
+            return NotImplemented
+        if isinstance(x1, ndarray):
+            a = <ndarray>x1
+        else:
+            s, s_first = x1, True
+    if b is None:
+        x2 = _as_operand(x2, a)
+        if x2 is None:
+            return NotImplemented
+        if isinstance(x2, ndarray):
+            b = <ndarray>x2
+        else:
+            s = x2
+    ref = a if a is not None else b
+    if s is None:
+        if a._device is not b._device:
+            raise ValueError(f"{k.name}: arrays are on different devices ({a._device} and "
+                             f"{b._device}); move one with to_device()")
+        pa = _promote[a._code][b._code]
+    else:
+        pa = _scalar_code(s, ref._code)
+    code = k.compute[pa]
+    if code < 0:
+        raise TypeError(f"{k.name}: unsupported dtype {_code_dtype[pa]}"
+                        + (f" (from {a._dtype} and {b._dtype})"
+                           if s is None and a._code != b._code else ""))
+    out_code = k.out[code]
+    if s is not None:
+        _pack_scalar(s, code, &sv, k.name)
+        ref = _cast_to(ref, code)
+    else:
+        a = _cast_to(a, code)
+        b = _cast_to(b, code)
+    if isinstance(out, ndarray) and (<ndarray>out)._code != out_code:
+        tmp = _binary_into(k, a, b, ref, s is not None, s_first, &sv, code, out_code, None)
+        _prepare_out(out, (<ndarray>out)._code, tmp._nd, tmp._shape, ref._device, k.name)
+        return _finish_out(tmp, out, k.name)
+    return _binary_into(k, a, b, ref, s is not None, s_first, &sv, code, out_code, out)
+
+
+cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint scalar,
+                          bint s_first, _Scalar* sv, int code, int out_code, object out):
+    cdef Py_ssize_t shape[MAX_NDIM]
+    cdef int nd
+    cdef ndarray o
+    cdef _Iter it
+    cdef void* args[6]
+    cdef intptr_t po, pr
+    cdef int64_t n
+    if scalar:
+        o = _prepare_out(out, out_code, ref._nd, ref._shape, ref._device, k.name)
+        ref = _unalias(o, ref)
+        if (o._flags & FLAG_C) and (ref._flags & FLAG_C):
+            po, pr, n = o._ptr, ref._ptr, o._size
+            args[0] = &po
+            args[1] = <void*>sv if s_first else <void*>&pr
+            args[2] = <void*>&pr if s_first else <void*>sv
+            args[3] = &n
+            k.launch(o, code, L_SC if s_first else L_CS, n, args)
+            return o
+        if s_first:
+            a, b = _scalar_array(sv, code, ref._device), ref
+        else:
+            a, b = ref, _scalar_array(sv, code, ref._device)
+    else:
+        nd = _broadcast_shape(shape, (a, b))
+        o = _prepare_out(out, out_code, nd, shape, ref._device, k.name)
+        a = _unalias(o, a)
+        b = _unalias(o, b)
+    _iter_init(&it, o, a, b)
+    _iter_args(&it, args)
+    k.launch(o, code, it.layout, it.n, args)
+    return o
+
+
+# ---- unary -------------------------------------------------------------------------
+cdef object _unary(_Kernels k, object x, object out):
+    cdef ndarray a, o
+    cdef int code, out_code
+    cdef _Iter it
+    cdef void* args[4]
+    if not isinstance(x, ndarray):
+        if isinstance(x, numpy.generic):
+            x = asarray(x)
+        else:
+            raise TypeError(f"{k.name}: x must be a garray.ndarray, got {type(x).__name__}")
+    a = <ndarray>x
+    code = k.compute[a._code]
+    if code < 0:
+        raise TypeError(f"{k.name}: unsupported dtype {a._dtype}")
+    out_code = k.out[code]
+    if out is not None and isinstance(out, ndarray) and (<ndarray>out)._code != out_code:
+        tmp = _unary(k, x, None)
+        _prepare_out(out, (<ndarray>out)._code, a._nd, a._shape, a._device, k.name)
+        return _finish_out(tmp, out, k.name)
+    a = _cast_to(a, code)
+    o = _prepare_out(out, out_code, a._nd, a._shape, a._device, k.name)
+    a = _unalias(o, a)
+    _iter_init(&it, o, a)
+    _iter_args(&it, args)
+    k.launch(o, code, it.layout, it.n, args)
+    return o
+
+
+cdef object _inplace(_Kernels k, ndarray self, object other):
+    if self._flags & FLAG_READONLY:
+        raise ValueError("output array is read-only")
+    r = _binary(k, self, other, self)
+    if r is NotImplemented:
+        return r
+    return self
+
+
+@cython.final
+cdef class ufunc:
+    """An elementwise function of garray (``garray.add``, ``garray.sin`` ...).
+
+    Built from one row of the op table (garray._optable); its docstring says what it
+    computes, the dtypes it accepts and where it differs from NumPy.
+    """
+    cdef readonly str __name__
+    cdef readonly int nin
+    cdef readonly int nout
+    cdef _Kernels _k
+    cdef readonly str __doc__
+
+    def __cinit__(self, str name):
+        self._k = _op_kernels(name)
+        self.__name__ = name
+        self.nin = self._k.nin
+        self.nout = 1
+        self.__doc__ = self._k.op.docstring()
+
+    def __call__(self, *args, out=None):
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} positional argument"
+                            f"{'s' if self.nin > 1 else ''} but {len(args)} were given")
+        if self.nin == 1:
+            return _unary(self._k, args[0], out)
+        r = _binary(self._k, args[0], args[1], out)
+        if r is NotImplemented:
+            raise TypeError(f"{self.__name__}: unsupported operand types "
+                            f"{type(args[0]).__name__} and {type(args[1]).__name__}")
+        return r
+
+    def __repr__(self):
+        return f"<garray.ufunc '{self.__name__}'>"
+
+    def __reduce__(self):
+        return (ufunc, (self.__name__,))

@@ -1,0 +1,60 @@
+"""GPU units: one kernel file and its instantiations -> a binary for one arch, cached on disk.
+
+NVRTC and hiprtc compile the same HIP-dialect file by name expression, so one compiler
+call builds every instantiation of a unit (an op costs one compile for all dtypes).  The
+binary is loaded by the device runtime, not here, so only the bytes and the lowered names
+are kept.
+"""
+
+import os
+
+from .cache import atomic_write, cache_dir, cache_key, kernel_dir, source_hash
+
+
+def gpu_source(relpath, warp_size):
+    """The NVRTC/hiprtc program text for a kernel file."""
+    return f"#define GA_WARP_SIZE {warp_size}\n#include \"{relpath}\"\n"
+
+
+def gpu_compiler(kind):
+    """The runtime compiler module for a GPU kind: ``nvrtc`` or ``hiprtc``.
+
+    Imported on demand so that a CPU-only process never loads vendor bindings.
+    """
+    if kind == "cuda":
+        from . import nvrtc as rtc
+    elif kind == "hip":
+        from . import hiprtc as rtc
+    else:
+        raise ValueError(f"kind: expected 'cuda' or 'hip', got {kind!r}")
+    return rtc
+
+
+def compile_gpu(kind, relpath, name_expressions, arch, warp_size):
+    """Compile a unit with NVRTC (kind='cuda') or hiprtc (kind='hip'), cached on disk.
+
+    Returns (binary bytes, {name_expression: lowered name}).
+    """
+    rtc = gpu_compiler(kind)
+    opts = ["-std=c++17"]
+    key = cache_key([kind, source_hash(relpath), repr(rtc.identity()), arch, str(warp_size),
+                     " ".join(opts), *name_expressions])
+    path = os.path.join(cache_dir(), f"{kind}-{arch}-{key}")
+    if os.path.exists(path + ".bin") and os.path.exists(path + ".names"):
+        with open(path + ".bin", "rb") as f:
+            binary = f.read()
+        with open(path + ".names") as f:
+            lowered = dict(line.rstrip("\n").split("\t", 1) for line in f if "\t" in line)
+        return binary, lowered
+    # The program must not share the included file's name (NVRTC: "includes itself").
+    mod = rtc.compile(gpu_source(relpath, warp_size), relpath + ".unit", list(name_expressions),
+                      opts, arch=arch, include_dirs=[kernel_dir()])
+    atomic_write(path + ".bin", mod.binary)
+    atomic_write(path + ".names", "".join(f"{k}\t{v}\n" for k, v in mod.lowered.items()).encode())
+    return mod.binary, mod.lowered
+
+
+def name_expressions_for_ci():
+    """Every (kernel file, [name expressions]) garray instantiates, for CI compile checks."""
+    from .. import _optable
+    return _optable.all_units()

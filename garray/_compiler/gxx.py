@@ -1,0 +1,149 @@
+"""The CPU device's compiler: kernel units and user sources -> shared libraries, via g++.
+
+The CPU device runs the same HIP-dialect kernels as the GPUs.  A unit becomes a C++
+translation unit that includes the kernel file with ``GARRAY_HOST`` defined and one
+``GA_HOST_ENTRY`` per instantiation (an ``extern "C" int entry(grid, block, void** args)``
+that runs the launch loops); g++ builds a shared library, loaded with ctypes once to read
+the entry addresses.  The Cython launch path calls those addresses directly, so no ctypes
+call happens per launch.
+"""
+
+import ctypes
+import os
+import re
+import subprocess
+import tempfile
+
+from .._errors import CompileError
+from .cache import atomic_write, cache_dir, cache_key, kernel_dir, memoized, source_hash
+
+_CXX = os.environ.get("CXX", "g++")
+# -fvisibility=hidden: a user kernel named like a libc function (`sync`, `send` ...) must
+# not be interposed by libc's symbol; only the GA_HOST_ENTRY entries are exported.
+_CXX_FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fno-math-errno", "-w",
+              "-fvisibility=hidden"]
+_cxx_version = None
+
+
+def _compiler_version():
+    global _cxx_version
+    if _cxx_version is None:
+        try:
+            out = subprocess.run([_CXX, "--version"], capture_output=True, text=True, timeout=30)
+            _cxx_version = out.stdout.splitlines()[0] if out.stdout else _CXX
+        except (OSError, subprocess.SubprocessError) as e:
+            raise CompileError(f"cpu: the C++ compiler {_CXX!r} could not be run ({e}); "
+                               f"install g++ or set CXX") from None
+    return _cxx_version
+
+
+class CpuModule:
+    """A compiled CPU unit: entry addresses by name expression.
+
+    Holding ``lib`` keeps the shared library loaded for as long as the addresses are used.
+    """
+
+    def __init__(self, lib, entries):
+        self.lib = lib
+        self.functions = entries
+        self._what = lib.ga_host_error_what
+        self._what.restype = ctypes.c_char_p
+
+    def error_what(self):
+        return self._what().decode()
+
+
+def _defines(warp_size, extra):
+    # Extra macros may come with or without their "-D"; either way they reach the key.
+    return [f"-DGA_WARP_SIZE={warp_size}", "-DGARRAY_HOST=1",
+            *(d if d.startswith("-D") else f"-D{d}" for d in extra)]
+
+
+def compile_cpu(relpath, name_expressions, warp_size, defines=()):
+    """Compile a unit for the CPU device; returns a CpuModule.
+
+    ``defines`` are extra macros (``"GA_CPU_VECTOR_LOADS=1"``) for variants of a unit;
+    they are part of the cache key, so each variant is built and kept separately.
+    """
+    flags = _defines(warp_size, defines)
+    key = cache_key([source_hash(relpath), _compiler_version(), " ".join(_CXX_FLAGS + flags),
+                     *name_expressions])
+
+    def text():
+        lines = [f'#include "{relpath}"']
+        lines += [f"GA_HOST_ENTRY(ga_entry_{i}, {expr})"
+                  for i, expr in enumerate(name_expressions)]
+        return "\n".join(lines) + "\n"
+
+    return _load_unit(f"cpu-{key}.so", key, text, flags, name_expressions,
+                      f"{relpath} ({len(name_expressions)} instantiations)")
+
+
+def compile_cpu_source(source, names, warp_size, options=()):
+    """Compile a user's HIP-dialect source for the CPU device (RawModule / RawKernel).
+
+    ``names`` are the kernels (or name expressions) to expose; returns a CpuModule.
+    """
+    flags = [f"-DGA_WARP_SIZE={warp_size}", "-DGARRAY_HOST=1", *options]
+    key = cache_key([source, _compiler_version(), " ".join(_CXX_FLAGS + flags),
+                     source_hash("garray/platform.h"), *names])
+
+    def text():
+        lines = ['#include "garray/platform.h"', "#line 1 \"<RawModule source>\"",
+                 host_source(source)]
+        entry = "GA_HOST_FIBER_ENTRY" if uses_barriers(source) else "GA_HOST_ENTRY"
+        lines += [f"{entry}(ga_entry_{i}, {n})" for i, n in enumerate(names)]
+        return "\n".join(lines) + "\n"
+
+    return _load_unit(f"cpu-raw-{key}.so", key, text, flags, names, "RawModule source")
+
+
+def _load_unit(filename, key, text, flags, names, what):
+    """The CpuModule for ``key``: loaded once per process, built by g++ only when the
+    cache has no library for it.  ``text()`` is called only to build."""
+    def make():
+        path = os.path.join(cache_dir(), filename)
+        if not os.path.exists(path):
+            _build_tu(text(), flags, path, what)
+        lib = ctypes.CDLL(path)
+        entries = {n: ctypes.cast(getattr(lib, f"ga_entry_{i}"), ctypes.c_void_p).value
+                   for i, n in enumerate(names)}
+        return CpuModule(lib, entries)
+
+    return memoized(key, make)
+
+
+_BARRIER_RE = re.compile(r"__syncthreads|__syncwarp|__shfl|__ballot|GA_SHFL|GA_BALLOT|"
+                         r"GA_SYNCTHREADS")
+_EXTERN_SHARED_RE = re.compile(r"extern\s+__shared__\s+([^;\[]+?)\s+(\w+)\s*\[\s*\]\s*;")
+
+
+def host_source(source):
+    """A user kernel source adapted to the CPU runtime: ``extern __shared__ T x[];`` (dynamic
+    shared memory, which C++ cannot express) becomes a pointer to the launch's buffer."""
+    return _EXTERN_SHARED_RE.sub(r"\1* \2 = (\1*)ga_host::dynamic_shared();", source)
+
+
+def uses_barriers(source):
+    """Whether a kernel source needs the fiber runtime on the CPU: barriers and warp
+    operations need every thread of a block alive at once, which plain loops cannot give,
+    and fibers cost enough that barrier-free kernels should not pay for them."""
+    return _BARRIER_RE.search(source) is not None
+
+
+def _build_tu(text, defines, path, what):
+    root = kernel_dir()
+    with tempfile.TemporaryDirectory(prefix="garray-build-") as tmp:
+        src = os.path.join(tmp, "unit.cpp")
+        with open(src, "w") as f:
+            f.write(text)
+        out = os.path.join(tmp, "unit.so")
+        cmd = [_CXX, *_CXX_FLAGS, *defines, "-I", root, src, "-o", out]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as e:
+            raise CompileError(f"cpu: running {_CXX} failed: {e}") from None
+        if r.returncode != 0:
+            raise CompileError(f"cpu: compiling {what} failed", r.stderr[-20000:])
+        with open(out, "rb") as f:
+            atomic_write(path, f.read())

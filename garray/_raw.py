@@ -1,0 +1,147 @@
+"""User kernels from HIP-dialect source strings: ``RawModule`` and ``RawKernel``
+(CuPy's classes of the same names).
+
+On the CPU device a source compiles with g++ against the CPU runtime
+(``_kernels/garray/cpu_runtime.h``); one that uses ``__syncthreads`` or warp operations
+runs each block's threads as fibers at the configured warp size
+(``GARRAY_CPU_WARP_SIZE``).  On GPUs it compiles with NVRTC or hiprtc for the device's
+arch and warp size.  Modules are cached per device; the launch itself is one call into
+the Cython core (``garray._core._launch_raw``).
+"""
+
+import ctypes
+import operator
+
+import numpy
+
+from . import _compiler
+from ._dtypes import DTYPE_CODE
+from ._core import _launch_raw, ndarray
+from ._device import get_device
+
+__all__ = ["RawModule", "RawKernel"]
+
+_MAX_ARGS = 64
+
+
+def _dim_x(d, argname):
+    if isinstance(d, tuple):
+        if len(d) == 0 or len(d) > 3:
+            raise ValueError(f"{argname}: expected 1 to 3 dimensions, got {d}")
+        for extra in d[1:]:
+            if extra != 1:
+                raise NotImplementedError(f"{argname}: garray launches 1-d grids and "
+                                          f"blocks only; got {d}")
+        d = d[0]
+    d = operator.index(d)
+    if d <= 0:
+        raise ValueError(f"{argname}: must be positive, got {d}")
+    if d >= 2 ** 32:
+        raise ValueError(f"{argname}: must be below 2**32, got {d}")
+    return d
+
+
+def _kernel_arg(v, keep, i):
+    """The address of one kernel argument's value (the value is kept alive in keep)."""
+    if isinstance(v, ndarray):
+        c = ctypes.c_void_p(v.ptr)
+    elif isinstance(v, numpy.generic) and v.dtype in DTYPE_CODE:
+        c = ctypes.create_string_buffer(v.tobytes(), v.dtype.itemsize)
+    elif isinstance(v, (ctypes.Structure, ctypes._SimpleCData)):
+        c = v      # a by-value struct parameter (e.g. ga::Strided<N>) laid out by ctypes
+    else:
+        raise TypeError(
+            f"args[{i}]: expected a garray.ndarray or a NumPy scalar with the kernel "
+            f"parameter's exact type (e.g. numpy.int32(n)), got {type(v).__name__}; Python "
+            f"scalars are refused because their C type would be a guess")
+    keep.append(c)
+    return ctypes.addressof(c)
+
+
+class _GpuModule:
+    """A user source compiled by NVRTC/hiprtc for one GPU and loaded there."""
+
+    def __init__(self, device, code, names, options):
+        props = device.properties
+        arch = str(props.get("arch", "")).split(":")[0]
+        rtc = _compiler.gpu_compiler(device.kind)
+        src = f"#define GA_WARP_SIZE {props['warp_size']}\n#include \"garray/platform.h\"\n{code}"
+        compiled = rtc.compile(src, "raw_module.hip", list(names), ["-std=c++17", *options],
+                               arch=arch, include_dirs=[_compiler.kernel_dir()])
+        rt = device.runtime
+        self.module = rt.module_load(compiled.binary)
+        self.functions = {n: rt.module_function(self.module, compiled.lowered.get(n, n))
+                          for n in names}
+
+
+class RawModule:
+    """A module of HIP-dialect kernels from a source string (CuPy's RawModule).
+
+    ``RawModule(code=src, name_expressions=("k<float>",))``; ``get_function(name)``
+    returns a ``RawKernel``.
+    """
+
+    def __init__(self, *, code, options=(), name_expressions=()):
+        if not isinstance(code, str):
+            raise TypeError(f"code: expected a str, got {type(code).__name__}")
+        self.code = code
+        self.options = tuple(options)
+        self.name_expressions = tuple(name_expressions)
+        self._modules = {}
+
+    def _module(self, device, names):
+        key = (device, tuple(names))      # a module is built per device (arch, warp size)
+        mod = self._modules.get(key)
+        if mod is None:
+            if device.kind == "cpu":
+                from ._backends import cpu
+                mod = _compiler.compile_cpu_source(self.code, list(names), cpu.warp_size(),
+                                                   self.options)
+            else:
+                mod = _GpuModule(device, self.code, names, self.options)
+            self._modules[key] = mod
+        return mod
+
+    def get_function(self, name):
+        return RawKernel(self.code, name, self.options, _module=self)
+
+
+class RawKernel:
+    """One kernel from a HIP-dialect source string, launched as
+    ``kernel(grid, block, args)`` with ``args`` garray arrays and NumPy scalars.
+
+    >>> k = garray.RawKernel(r'''
+    ... extern "C" __global__ void scale(float* x, float a, int n) {
+    ...     int i = blockIdx.x * blockDim.x + threadIdx.x;
+    ...     if (i < n) x[i] *= a;
+    ... }''', "scale")
+    >>> x = garray.ones(5, dtype="float32")
+    >>> k((1,), (32,), (x, numpy.float32(3), numpy.int32(5)))
+
+    See also cupy.RawKernel.
+    """
+
+    def __init__(self, code, name, options=(), *, _module=None):
+        self.name = name
+        self._raw = _module if _module is not None else RawModule(code=code, options=options)
+
+    def compile(self, device=None):
+        """Compile now (else on first launch); raises garray.CompileError with the log."""
+        return self._raw._module(get_device(device), (self.name,))
+
+    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
+        g, b = _dim_x(grid, "grid"), _dim_x(block, "block")
+        args = tuple(args)
+        if len(args) > _MAX_ARGS:
+            raise ValueError(f"args: at most {_MAX_ARGS} kernel arguments, got {len(args)}")
+        devs = {a.device for a in args if isinstance(a, ndarray)}
+        if len(devs) > 1:
+            raise ValueError(f"args: arrays are on different devices {sorted(map(str, devs))}")
+        device = devs.pop() if devs else get_device(None)
+        mod = self._raw._module(device, (self.name,))
+        if shared_mem and device.kind == "cpu":
+            if mod.lib.ga_host_set_dynamic_shared(ctypes.c_size_t(shared_mem)):
+                raise MemoryError(f"shared_mem: cannot allocate {shared_mem} bytes")
+        keep = []
+        addresses = tuple(_kernel_arg(a, keep, i) for i, a in enumerate(args))
+        _launch_raw(device, mod, mod.functions[self.name], g, b, addresses, shared_mem)
