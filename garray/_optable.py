@@ -268,7 +268,8 @@ _OPS = [
     _unary_float("cbrt", "Cube root.", accepts="f"),
     _unary_float("deg2rad", "Degrees to radians.", accepts="f", aliases=("radians",)),
     _unary_float("rad2deg", "Radians to degrees.", accepts="f", aliases=("degrees",)),
-    _unary_float("sinc", "The normalised sinc, sin(pi x) / (pi x), and 1 at 0.", accepts="f"),
+    Op("sinc", 1, "f", "The normalised sinc, sin(pi x) / (pi x), and 1 at 0.", rule="divide",
+       notes="Complex input raises TypeError (numpy.sinc accepts it)."),
 ]
 
 OPS = {op.name: op for op in _OPS}
