@@ -10,7 +10,7 @@
 #    dtype), and host transfers of non-contiguous arrays go through a contiguous
 #    device temporary.
 # 4. Casts (astype, assignment of another dtype) run the cast kernels of
-#    _kernels/elementwise.hip (NumPy's unsafe-cast semantics).
+#    _kernels/cast.hip (NumPy's unsafe-cast semantics).
 
 cdef int _collapse(int nd, Py_ssize_t* shape, Py_ssize_t* s1, Py_ssize_t* s2) noexcept nogil:
     """Drop size-1 axes and merge axes contiguous in both stride sets; returns new nd."""
@@ -211,7 +211,7 @@ cdef ndarray _astype(ndarray a, object dtype, object copy, object device):
     if dtype is a._dtype:
         return _copy_array(a) if copy else a
     r = _new_array(dtype, a._nd, a._shape, dev)
-    _cast_into(r, a)          # the cast kernels (elementwise.hip cast_c / cast_s)
+    _cast_into(r, a)          # the cast kernels (_kernels/cast.hip)
     return r
 
 

@@ -160,18 +160,20 @@ cdef int _iter_args(_Iter* it, void** args) noexcept:
     return it.nop + 2
 
 
-cdef int _broadcast_shape(Py_ssize_t* out, tuple arrays) except -1:
-    """The broadcast shape of arrays into out; returns its ndim (ValueError naming the
-    shapes when they do not broadcast)."""
-    cdef int nd = 0, i, j
+cdef int _broadcast_shape(Py_ssize_t* out, ndarray a, ndarray b, ndarray c=None) except -1:
+    """The broadcast shape of a, b (and c) into out; returns its ndim (ValueError naming
+    the shapes when they do not broadcast)."""
+    cdef int nd = a._nd, i, j, k
     cdef Py_ssize_t s
     cdef ndarray x
-    for x in arrays:
-        if x._nd > nd:
-            nd = x._nd
+    if b._nd > nd:
+        nd = b._nd
+    if c is not None and c._nd > nd:
+        nd = c._nd
     for i in range(nd):
         out[i] = 1
-    for x in arrays:
+    for k in range(3 if c is not None else 2):
+        x = a if k == 0 else (b if k == 1 else c)
         for j in range(x._nd):
             i = j + nd - x._nd
             s = x._shape[j]
@@ -181,7 +183,7 @@ cdef int _broadcast_shape(Py_ssize_t* out, tuple arrays) except -1:
                 out[i] = s
             else:
                 raise ValueError("operands could not be broadcast together with shapes "
-                                 + " ".join(str((<ndarray>y).shape) for y in arrays))
+                                 + " ".join(str(y.shape) for y in (a, b, c) if y is not None))
     return nd
 
 

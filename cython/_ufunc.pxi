@@ -259,7 +259,7 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
         else:
             a, b = ref, _scalar_array(sv, code, ref._device)
     else:
-        nd = _broadcast_shape(shape, (a, b))
+        nd = _broadcast_shape(shape, a, b)
         o = _prepare_out(out, out_code, nd, shape, ref._device, k.name)
         a = _unalias(o, a)
         b = _unalias(o, b)

@@ -42,7 +42,7 @@ def where(condition, x1, x2, /):
         if (<ndarray>arr)._device is not c._device:
             raise ValueError(f"where: arrays are on different devices ({c._device} and "
                              f"{(<ndarray>arr)._device})")
-    nd = _broadcast_shape(shape, (c, a, b))
+    nd = _broadcast_shape(shape, c, a, b)
     o = _new_array(_code_dtype[code], nd, shape, c._device)
     if o._size == 0:
         return o

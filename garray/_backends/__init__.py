@@ -31,8 +31,9 @@ Module-level functions::
     synchronize()                  wait for all work on the device
     module_load(binary) -> handle  (GPU) load a CUBIN / code object
     module_function(module, lowered_name) -> handle
-    launch(function, grid, block, args_address, shared_bytes=0, stream=None)
-                                   1-d launch; args_address: address of a void** array
+    activate()                     (GPU) make the device current on the calling thread
+    launch_address() -> int        (GPU) address of the driver's launch entry point, which
+                                   the Cython launch path calls directly (DriverLaunch)
 
 Copies with ``stream=None`` use the default stream and are synchronous with
 respect to the host.  Errors from the vendor runtime raise ``BackendError`` naming
@@ -41,7 +42,7 @@ the call and the vendor's error name.
 
 import importlib
 
-from .._errors import BackendError, BackendUnavailableError
+from .._errors import BackendUnavailableError
 
 KINDS = ("cpu", "hip", "cuda")
 _modules = {}
@@ -68,37 +69,6 @@ def availability(kind):
         return False, f"{kind}: {type(e).__name__}: {e}"
 
 
-def cached_probe(module):
-    """``probe()`` for a GPU backend module: runs ``module._probe()`` once, caching its
-    ``(count, reason)`` in ``module._probe_cache``; raises BackendUnavailableError(reason)."""
-    if module._probe_cache is None:
-        module._probe_cache = module._probe()
-    count, reason = module._probe_cache
-    if reason is not None:
-        raise BackendUnavailableError(reason)
-    return count
-
-
-def probe_availability(probe):
-    """``availability()`` from a ``probe`` function: (True, "N device(s)") or (False, reason)."""
-    try:
-        return True, f"{probe()} device(s)"
-    except BackendUnavailableError as e:
-        return False, str(e)
-
-
-def check_result(kind, result, call, success, out_of_memory, error_name):
-    """Unpack a vendor binding's ``(err, value...)`` tuple: raise on error (MemoryError
-    for out-of-memory, else BackendError naming the call), else return the value(s)."""
-    err = result[0]
-    if err != success:
-        exc = MemoryError if err == out_of_memory else BackendError
-        raise exc(f"{kind}: {call} failed: {error_name(err)}")
-    if len(result) == 1:
-        return None
-    return result[1] if len(result) == 2 else tuple(result[1:])
-
-
 class DriverLaunch:
     """Mixin for GPU runtimes: raw kernel launches through the vendor driver's own entry
     point, resolved once with dlsym.
@@ -106,8 +76,8 @@ class DriverLaunch:
     The Cython launch path calls ``launch_address()`` directly (a binding call per launch
     would cost microseconds); cuLaunchKernel and hipModuleLaunchKernel share one C
     signature: (function, grid xyz, block xyz, shared bytes, stream, void** params,
-    void** extra).  Subclasses set ``_launch_library`` / ``_launch_symbol`` and define
-    ``activate()`` (make the device current on the calling thread).
+    void** extra).  Subclasses provide ``_launch_library`` / ``_launch_symbol`` (GpuRuntime
+    takes them from its vendor table) and ``activate()``, which the caller runs first.
     """
 
     _launch_library = None
@@ -123,14 +93,3 @@ class DriverLaunch:
             addr = ctypes.cast(getattr(lib, self._launch_symbol), ctypes.c_void_p).value
             DriverLaunch._launch_addresses[key] = addr
         return addr
-
-    def launch(self, function, grid, block, args_address, shared_bytes=0, stream=None):
-        """Launch a 1-d grid; ``args_address`` is the address of a void** array."""
-        import ctypes
-        f = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *([ctypes.c_uint] * 7),
-                             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(self.launch_address())
-        self.activate()
-        err = f(int(function), grid, 1, 1, block, 1, 1, shared_bytes,
-                int(stream or 0), args_address, None)
-        if err:
-            raise BackendError(f"{self.kind}: {self._launch_symbol} failed with error {err}")
