@@ -12,24 +12,6 @@
 # 4. Casts (astype, assignment of another dtype) run the cast kernels of
 #    _kernels/cast.hip (NumPy's unsafe-cast semantics).
 
-cdef int _collapse(int nd, Py_ssize_t* shape, Py_ssize_t* s1, Py_ssize_t* s2) noexcept nogil:
-    """Drop size-1 axes and merge axes contiguous in both stride sets; returns new nd."""
-    cdef int i, k = 0
-    for i in range(nd):
-        if shape[i] == 1:
-            continue
-        if k > 0 and s1[k - 1] == shape[i] * s1[i] and s2[k - 1] == shape[i] * s2[i]:
-            shape[k - 1] *= shape[i]
-            s1[k - 1] = s1[i]
-            s2[k - 1] = s2[i]
-            continue
-        shape[k] = shape[i]
-        s1[k] = s1[i]
-        s2[k] = s2[i]
-        k += 1
-    return k
-
-
 cdef void _strided_copy(char* dst, Py_ssize_t* ds, const char* src, Py_ssize_t* ss,
                         Py_ssize_t* shape, int nd, Py_ssize_t itemsize) noexcept nogil:
     """Copy an nd block of itemsize elements between two strided layouts (host memory)."""
@@ -102,8 +84,7 @@ cdef bint _overlap(ndarray a, ndarray b) noexcept:
 cdef int _copy_into(ndarray dst, ndarray src) except -1:
     """dst[...] = src for equal dtype and shape, any strides, same device."""
     cdef Py_ssize_t shape[MAX_NDIM]
-    cdef Py_ssize_t ds[MAX_NDIM]
-    cdef Py_ssize_t ss[MAX_NDIM]
+    cdef Py_ssize_t st[2][MAX_NDIM]
     cdef int i, nd
     if dst._size == 0:
         return 0
@@ -113,11 +94,12 @@ cdef int _copy_into(ndarray dst, ndarray src) except -1:
         return _copy_into_gpu(dst, src)
     for i in range(dst._nd):
         shape[i] = dst._shape[i]
-        ds[i] = dst._strides[i]
-        ss[i] = src._strides[i]
-    nd = _collapse(dst._nd, shape, ds, ss)
+        st[0][i] = dst._strides[i]
+        st[1][i] = src._strides[i]
+    nd = _collapse_n(dst._nd, shape, 2, st)       # the iterator's collapse (cython/_iter.pxi)
     with nogil:
-        _strided_copy(<char*>dst._ptr, ds, <const char*>src._ptr, ss, shape, nd, dst._itemsize)
+        _strided_copy(<char*>dst._ptr, st[0], <const char*>src._ptr, st[1], shape, nd,
+                      dst._itemsize)
     return 0
 
 

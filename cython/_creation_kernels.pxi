@@ -42,21 +42,19 @@ cdef int _fill_kernel(ndarray a, object value) except -1:
 
 def _arange_kernel(int64_t n, start, second, dtype, device):
     cdef ndarray a = empty((n,), dtype=dtype, device=device)
-    cdef _Scalar s0, s1, sd
+    cdef _Scalar sc[3]
     cdef void* args[5]
     cdef intptr_t po = a._ptr
+    cdef int i
     first_h = numpy.asarray(start, dtype=a._dtype)
     second_h = numpy.asarray(second, dtype=a._dtype)
     with numpy.errstate(all="ignore"):
         delta_h = numpy.asarray(second_h - first_h, dtype=a._dtype)
-    r0, r1, rd = first_h.tobytes(), second_h.tobytes(), delta_h.tobytes()
-    memcpy(&s0, <char*>r0, a._itemsize)
-    memcpy(&s1, <char*>r1, a._itemsize)
-    memcpy(&sd, <char*>rd, a._itemsize)
     args[0] = &po
-    args[1] = &s0
-    args[2] = &s1
-    args[3] = &sd
+    for i, h in enumerate((first_h, second_h, delta_h)):
+        raw = h.tobytes()
+        memcpy(&sc[i], <char*>raw, a._itemsize)
+        args[1 + i] = &sc[i]
     args[4] = &n
     _creation_kernels().launch(a, a._code, C_ARANGE, n, args)
     return a
@@ -64,21 +62,15 @@ def _arange_kernel(int64_t n, start, second, dtype, device):
 
 def _linspace_kernel(int64_t n, start, step, stop, delta, double div, int flags, dtype, device):
     cdef ndarray a = empty((n,), dtype=dtype, device=device)
-    cdef _Scalar c0, c1, c2, c3
+    cdef _Scalar sc[4]
     cdef void* args[8]
     cdef intptr_t po = a._ptr
-    cdef int code_c = 12 if a._code >= 11 else 10
-    vals = [complex(v) if code_c == 12 else float(v.real if isinstance(v, complex) else v)
-            for v in (start, step, stop, delta)]
-    _pack_scalar(vals[0], code_c, &c0, "linspace")
-    _pack_scalar(vals[1], code_c, &c1, "linspace")
-    _pack_scalar(vals[2], code_c, &c2, "linspace")
-    _pack_scalar(vals[3], code_c, &c3, "linspace")
+    cdef int code_c = 12 if a._code >= 11 else 10, i
     args[0] = &po
-    args[1] = &c0
-    args[2] = &c1
-    args[3] = &c2
-    args[4] = &c3
+    for i, v in enumerate((start, step, stop, delta)):
+        v = complex(v) if code_c == 12 else float(v.real if isinstance(v, complex) else v)
+        _pack_scalar(v, code_c, &sc[i], "linspace")
+        args[1 + i] = &sc[i]
     args[5] = &div
     args[6] = &n
     args[7] = &flags
