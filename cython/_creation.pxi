@@ -178,6 +178,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
                              f"{'device' if dev is not a._device else 'dtype'} needs a copy")
         return _astype(a, a._dtype if dt is None else dt, True, dev)
     dev = _resolve_device(device)
+    fresh = False          # h is a host array made here: never copied a second time
     if isinstance(obj, numpy.ndarray):
         h = obj
     elif (not isinstance(obj, (list, tuple, int, float, complex, bool, numpy.generic))
@@ -197,17 +198,17 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         if dt is None and h.dtype not in _code_of:
             h = numpy.asarray(h, dtype=_norm_obj_dtype(h))
         if isinstance(obj, (list, tuple, int, float, complex, bool, numpy.generic)):
-            copy = False   # h is a fresh host array: no second copy needed
+            fresh = True
     if dt is None:
         dt = _norm_obj_dtype(h)
     if h.dtype != dt or not h.dtype.isnative:
         if copy is False:
             raise ValueError(f"copy=False: converting {h.dtype} to {dt} needs a copy")
         h = h.astype(dt)
-        copy = False
-    if (dev is _cpu_device or dev.kind == "cpu") and not copy and h.ndim <= MAX_NDIM:
+        fresh = True
+    if (dev is _cpu_device or dev.kind == "cpu") and (fresh or not copy) and h.ndim <= MAX_NDIM:
         return _wrap_numpy(h, dev, False)
-    if copy is False:
+    if copy is False and not fresh:
         raise ValueError(f"copy=False: moving host data to {dev} needs a copy")
     a = empty(h.shape, dtype=dt, device=dev)
     _upload_into(a, h)

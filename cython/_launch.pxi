@@ -29,6 +29,9 @@ cdef enum:
     L_S64 = 4
     _BLOCK = 256
     _MAX_SLOTS = 6
+    # Blocks per grid row on GPUs: HIP refuses a launch of 2**32 threads or more in one
+    # dimension, so larger launches use a 2-d grid of rows of 2**23 blocks (2**31 threads).
+    _MAX_GRID_X = 1 << 23
 
 _LAYOUTS = ("c", "cs", "sc", "s32", "s64")
 
@@ -36,6 +39,7 @@ cdef object _optable_mod = None
 cdef object _compile_mod = None
 cdef dict _kernel_tables = {}
 cdef bint _cpu_vector_loads = False
+cdef bint _sync_launches = os.environ.get("GARRAY_SYNC_LAUNCHES", "0") not in ("", "0")
 cdef Py_ssize_t _code_itemsize[13]
 
 
@@ -100,6 +104,12 @@ cdef class _Kernels:
         self.cpu_ready = True
         return 0
 
+    cdef str entry_name(self, int code, int slot):
+        for key, expr in self.entries:
+            if key == (code, slot):
+                return expr
+        return f"{self.name}[{code}][{slot}]"
+
     cdef int launch(self, ndarray ref, int code, int slot, int64_t n, void** args) except -1:
         """Run kernel [code][slot] over n elements on ref's device."""
         cdef _host_entry fn
@@ -150,23 +160,40 @@ cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int slot, int64_t thread
     func = funcs.get((code, slot))
     if func is None:
         raise TypeError(f"{k.name}: no kernel for {_code_dtype[code]} (slot {slot}) on {dev}")
-    _raw_gpu_launch(dev, func, <unsigned int>((threads + _BLOCK - 1) // _BLOCK), _BLOCK,
-                    args, 0)
+    cdef int64_t blocks = (threads + _BLOCK - 1) // _BLOCK
+    cdef int64_t gy = 1
+    if blocks > _MAX_GRID_X:        # a 2-d grid; loops.h flat_index folds blockIdx.y in
+        gy = (blocks + _MAX_GRID_X - 1) // _MAX_GRID_X
+        blocks = _MAX_GRID_X
+    _raw_gpu_launch(dev, func, <unsigned int>blocks, _BLOCK, args, 0,
+                    k.entry_name(code, slot), <unsigned int>gy)
     return 0
 
 
 cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned int block,
-                         void** args, unsigned int shared) except -1:
-    """Launch through the driver's own entry point (resolved once by dlsym)."""
+                         void** args, unsigned int shared, object name,
+                         unsigned int grid_y=1) except -1:
+    """Launch through the driver's own entry point (resolved once by dlsym).  A failure
+    names the kernel and the vendor's status; with GARRAY_SYNC_LAUNCHES=1 every launch is
+    followed by a device synchronisation, so a fault is reported by the kernel that made
+    it rather than by the next copy (CUDA_LAUNCH_BLOCKING's role)."""
     cdef _drv_launch fn
     cdef int err
     rt = dev.runtime
     fn = <_drv_launch><intptr_t>rt.launch_address()
     rt.activate()
-    err = fn(<void*><intptr_t>int(func), grid, 1, 1, block, 1, 1, shared, NULL, args, NULL)
+    err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared, NULL, args,
+             NULL)
     if err:
         from garray._errors import BackendError
-        raise BackendError(f"{dev}: kernel launch failed with error {err}")
+        raise BackendError(f"{dev}: launching kernel {name} (grid {grid}, block {block}, "
+                           f"{shared} bytes of shared memory) failed: {rt.status_name(err)}")
+    if _sync_launches:
+        try:
+            rt.synchronize()
+        except Exception as e:
+            from garray._errors import BackendError
+            raise BackendError(f"{dev}: kernel {name} failed: {e}") from None
     return 0
 
 
@@ -179,6 +206,9 @@ cdef dict _load_gpu_unit(_Kernels k, object dev):
     module = rt.module_load(binary)
     funcs = {key: rt.module_function(module, lowered[expr]) for key, expr in k.entries}
     funcs[None] = module            # keeps the module with its functions
+    _compile_mod.notify_load(dev, props["warp_size"],
+                             {expr: funcs[key] for key, expr in k.entries},
+                             unit=(k.file, [e for _, e in k.entries]))
     if k.gpu is None:
         k.gpu = {}
     k.gpu[dev] = funcs

@@ -1,7 +1,16 @@
-"""``python -m garray``: list the devices found, self-check the default one, show a demo."""
+"""``python -m garray``: list the devices found, self-check the default one, show a demo.
 
+``python -m garray precompile [--device cpu|cuda|hip] [--jobs N]``: compile every
+built-in kernel unit for a device into the kernel cache (``GARRAY_CACHE_DIR``), in
+parallel with a progress bar, so a long job or a GPU check does not pay for the compiles
+on first use.
+"""
+
+import argparse
+import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy
 
@@ -54,5 +63,53 @@ def main():
     return 0
 
 
+def precompile(argv):
+    ap = argparse.ArgumentParser(prog="python -m garray precompile",
+                                 description="compile every built-in kernel unit for a device")
+    ap.add_argument("--device", default=None,
+                    help="cpu, cuda, hip or e.g. cuda:1 (default: the default device)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args(argv)
+    from garray import _compiler, _optable
+    dev = garray.Device(args.device) if args.device else garray.default_device()
+    props = dev.properties
+    warp = props["warp_size"]
+    units = _optable.all_units()
+    if dev.kind == "cpu":
+        def build(unit):
+            _compiler.compile_cpu(unit[0], unit[1], warp)
+    else:
+        arch = str(props.get("arch", "")).split(":")[0]
+
+        def build(unit):
+            _compiler.compile_gpu(dev.kind, unit[0], unit[1], arch, warp)
+    t0 = time.perf_counter()
+    done, failed, tty = 0, [], sys.stdout.isatty()
+    print(f"precompiling {len(units)} units for {dev} (warp size {warp}) "
+          f"with {args.jobs} jobs into {_compiler.cache_dir()}")
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = {pool.submit(build, u): u for u in units}
+        for f in as_completed(futures):
+            done += 1
+            if f.exception() is not None:
+                failed.append((futures[f], f.exception()))
+            width = 30
+            bar = "#" * (done * width // len(units))
+            line = f"[{bar:<{width}}] {done}/{len(units)} {time.perf_counter() - t0:6.1f}s"
+            if tty:
+                print("\r" + line, end="", flush=True)
+            elif done == len(units) or done % max(1, len(units) // 10) == 0:
+                print(line, flush=True)
+    if tty:
+        print()
+    for (file, exprs), e in failed:
+        print(f"FAILED {file} ({len(exprs)} instantiations): {e}")
+    print(f"{len(units) - len(failed)} of {len(units)} units ready in "
+          f"{time.perf_counter() - t0:.1f} s")
+    return 1 if failed else 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["precompile"]:
+        sys.exit(precompile(sys.argv[2:]))
     sys.exit(main())

@@ -65,13 +65,29 @@ class _GpuModule:
         props = device.properties
         arch = str(props.get("arch", "")).split(":")[0]
         rtc = _compiler.gpu_compiler(device.kind)
-        src = f"#define GA_WARP_SIZE {props['warp_size']}\n#include \"garray/platform.h\"\n{code}"
-        compiled = rtc.compile(src, "raw_module.hip", list(names), ["-std=c++17", *options],
+        # dialect.h: CUDA's warp intrinsics on AMD and HIP's on NVIDIA (the CPU runtime
+        # has both spellings already).
+        src = (f"#define GA_WARP_SIZE {props['warp_size']}\n#include \"garray/platform.h\"\n"
+               f"#include \"garray/dialect.h\"\n#line 1 \"<RawModule source>\"\n{code}")
+        # Only template instantiations and qualified names are name expressions: an
+        # extern "C" kernel is found by its own name, and NVRTC rejects expressions that
+        # clash with its built-ins (a kernel named `ballot` or `all`).
+        exprs = [n for n in names if "<" in n or "::" in n]
+        compiled = rtc.compile(src, "raw_module.hip", exprs, ["-std=c++17", *options],
                                arch=arch, include_dirs=[_compiler.kernel_dir()])
         rt = device.runtime
         self.module = rt.module_load(compiled.binary)
-        self.functions = {n: rt.module_function(self.module, compiled.lowered.get(n, n))
-                          for n in names}
+        lowered = {n: compiled.lowered.get(n, n) for n in names}
+        self.functions = {}
+        for n in names:
+            try:
+                self.functions[n] = rt.module_function(self.module, lowered[n])
+            except Exception as e:
+                raise ValueError(f"kernel {n!r} not found in the module on {device} ({e}); "
+                                 f"declare it extern \"C\" or pass it in name_expressions"
+                                 ) from None
+        _compiler.notify_load(device, props["warp_size"], dict(self.functions),
+                              source=(code, tuple(names), tuple(options)))
 
 
 class RawModule:
@@ -144,4 +160,5 @@ class RawKernel:
                 raise MemoryError(f"shared_mem: cannot allocate {shared_mem} bytes")
         keep = []
         addresses = tuple(_kernel_arg(a, keep, i) for i, a in enumerate(args))
-        _launch_raw(device, mod, mod.functions[self.name], g, b, addresses, shared_mem)
+        _launch_raw(device, mod, mod.functions[self.name], g, b, addresses, shared_mem,
+                    self.name)

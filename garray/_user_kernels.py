@@ -26,16 +26,11 @@ import re
 
 import numpy
 
+from ._dtypes import RECORDS
+
 __all__ = ["ElementwiseKernel"]
 
-_CTYPES = {
-    "bool": "bool",
-    "int8": "ga::int8", "int16": "ga::int16", "int32": "ga::int32", "int64": "ga::int64",
-    "uint8": "ga::uint8", "uint16": "ga::uint16", "uint32": "ga::uint32",
-    "uint64": "ga::uint64",
-    "float32": "float", "float64": "double",
-    "complex64": "ga::complex<float>", "complex128": "ga::complex<double>",
-}
+_CTYPES = {r.name: r.ctype for r in RECORDS}     # dtype name -> C++ type in kernels
 
 _MAX_NDIM = 24          # GA_MAX_NDIM in _kernels/garray/indexer.h
 _BLOCK = 256

@@ -244,16 +244,21 @@ inline int launch(unsigned grid, unsigned block, void** args) {
 #define __syncthreads() ga_host::barrier(__LINE__)
 #define __syncwarp(...) ((void)ga_host::exchange(0, 3, 0))
 #define warpSize GA_WARP_SIZE
-template <class T> inline T __shfl_down_sync(unsigned, T v, int d, int = GA_WARP_SIZE) { return ga_host::shfl_down(v, d); }
-template <class T> inline T __shfl_up_sync(unsigned, T v, int d, int = GA_WARP_SIZE) { return ga_host::shfl_up(v, d); }
-template <class T> inline T __shfl_xor_sync(unsigned, T v, int m, int = GA_WARP_SIZE) { return ga_host::shfl_xor(v, m); }
-template <class T> inline T __shfl_sync(unsigned, T v, int l, int = GA_WARP_SIZE) { return ga_host::shfl(v, l); }
+template <class T> inline T __shfl_down_sync(unsigned long long, T v, int d, int = GA_WARP_SIZE) { return ga_host::shfl_down(v, d); }
+template <class T> inline T __shfl_up_sync(unsigned long long, T v, int d, int = GA_WARP_SIZE) { return ga_host::shfl_up(v, d); }
+template <class T> inline T __shfl_xor_sync(unsigned long long, T v, int m, int = GA_WARP_SIZE) { return ga_host::shfl_xor(v, m); }
+template <class T> inline T __shfl_sync(unsigned long long, T v, int l, int = GA_WARP_SIZE) { return ga_host::shfl(v, l); }
 template <class T> inline T __shfl_down(T v, int d, int = GA_WARP_SIZE) { return ga_host::shfl_down(v, d); }
 template <class T> inline T __shfl_up(T v, int d, int = GA_WARP_SIZE) { return ga_host::shfl_up(v, d); }
 template <class T> inline T __shfl_xor(T v, int m, int = GA_WARP_SIZE) { return ga_host::shfl_xor(v, m); }
 template <class T> inline T __shfl(T v, int l, int = GA_WARP_SIZE) { return ga_host::shfl(v, l); }
-inline unsigned long long __ballot_sync(unsigned, int p) { return ga_host::ballot(p); }
+// Votes honour the mask, as CUDA's do; ballots are GA_WARP_SIZE bits wide.
+inline unsigned long long __ballot_sync(unsigned long long mask, int p) { return ga_host::ballot(p) & mask; }
 inline unsigned long long __ballot(int p) { return ga_host::ballot(p); }
+inline int __any_sync(unsigned long long mask, int p) { return (ga_host::ballot(p) & mask) != 0; }
+inline int __all_sync(unsigned long long mask, int p) { return (ga_host::ballot(!p) & mask) == 0; }
+inline int __any(int p) { return ga_host::ballot(p) != 0; }
+inline int __all(int p) { return ga_host::ballot(!p) == 0; }
 
 // Atomics: one OS thread runs a launch (fibers switch only at barriers and warp
 // operations), so a plain read-modify-write is atomic with respect to the kernel's

@@ -21,8 +21,10 @@
 
 namespace ga {
 
+// Launches past 2**31 threads use a 2-d grid of rows (the launch layer's _MAX_GRID_X);
+// blockIdx.y is 0 otherwise, and always on the CPU device.
 template <class I> GA_DEVICE I flat_index() {
-    return (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x;
+    return GA_BLOCK_LINEAR(I) * (I)blockDim.x + (I)threadIdx.x;
 }
 
 template <class To, class T> GA_HOST_DEVICE constexpr int vec_width() {

@@ -23,6 +23,14 @@
 // vector on GPUs; on the CPU one element per thread keeps the compiler's own
 // vectorisation of the launch loop (measured 3x faster for exp there).  A test build
 // of the CPU device defines GA_CPU_VECTOR_LOADS=1 to run the GPU path here.
+// GA_BLOCK_LINEAR(I): the block's index in the grid.  GPU launches past 2**31 threads
+// use rows of gridDim.x blocks (blockIdx.y); the CPU device launches 1-d grids only.
+#if defined(GARRAY_HOST)
+#  define GA_BLOCK_LINEAR(I) ((I)blockIdx.x)
+#else
+#  define GA_BLOCK_LINEAR(I) ((I)blockIdx.y * (I)gridDim.x + (I)blockIdx.x)
+#endif
+
 #if defined(GARRAY_HOST)
 #  include "cpu_runtime.h"
 #  if defined(GA_CPU_VECTOR_LOADS) && GA_CPU_VECTOR_LOADS

@@ -141,6 +141,15 @@ class GpuRuntime(DriverLaunch):
             return getattr(err, "name", str(err))
         return name.decode() if hasattr(name, "decode") else str(name)
 
+    @classmethod
+    def status_name(cls, code):
+        """The vendor's name for an integer status (what a raw launch returns)."""
+        try:
+            enum = operator.attrgetter(cls.vendor.success.rsplit(".", 1)[0])(cls.binding())
+            return cls.error_name(enum(code))
+        except Exception:  # a status the binding does not know
+            return f"error {code}"
+
     _statuses = None  # (binding, success, out_of_memory): resolving them costs more than a call
 
     @classmethod

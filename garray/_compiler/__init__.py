@@ -19,7 +19,9 @@ from .._errors import CompileError
 from .cache import cache_dir, kernel_dir, source_hash
 from .gpu import compile_gpu, gpu_compiler, gpu_source, name_expressions_for_ci
 from .gxx import CpuModule, compile_cpu, compile_cpu_source, host_source, uses_barriers
+from .observers import add_load_observer, notify_load, remove_load_observer
 
-__all__ = ["CompileError", "CpuModule", "cache_dir", "compile_cpu", "compile_cpu_source",
+__all__ = ["CompileError", "CpuModule", "add_load_observer", "notify_load",
+           "remove_load_observer", "cache_dir", "compile_cpu", "compile_cpu_source",
            "compile_gpu", "gpu_compiler", "gpu_source", "host_source", "kernel_dir",
            "name_expressions_for_ci", "source_hash", "uses_barriers"]

@@ -113,8 +113,8 @@ def _load_unit(filename, key, text, flags, names, what):
     return memoized(key, make)
 
 
-_BARRIER_RE = re.compile(r"__syncthreads|__syncwarp|__shfl|__ballot|GA_SHFL|GA_BALLOT|"
-                         r"GA_SYNCTHREADS")
+_BARRIER_RE = re.compile(r"__syncthreads|__syncwarp|__shfl|__ballot|\b__any(_sync)?\s*\(|"
+                         r"\b__all(_sync)?\s*\(|GA_SHFL|GA_BALLOT|GA_SYNCTHREADS")
 _EXTERN_SHARED_RE = re.compile(r"extern\s+__shared__\s+([^;\[]+?)\s+(\w+)\s*\[\s*\]\s*;")
 
 

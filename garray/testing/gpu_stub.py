@@ -1,0 +1,85 @@
+"""Run garray's GPU code paths on the stub GPU drivers, on a machine without a GPU.
+
+The stub drivers (a stand-in ``libcuda.so.1`` and ``libamdhip64.so``, built from the
+project's shared ``gpu-stub`` sources) accept everything a real driver does -- real
+``cuda-bindings`` / ``hip-python``, NVRTC or hiprtc binaries, garray's packed argument
+arrays -- but cannot execute GPU code.  ``install()`` makes them run garray's own kernels:
+after each GPU module load it compiles the CPU build of the same kernels (for the same
+warp size; built-in units with the GPU's vector-load path, so each thread handles the
+same elements as on a GPU) and registers each entry with the stub against the loaded
+function handle (``fake_register_fn``).  A launch then runs the CPU build with the very
+argument array garray packed for the GPU.
+
+    python -c "import garray.testing.gpu_stub as s; s.install(); ..."
+
+tests/conftest.py calls ``install()`` when the default device is a GPU whose driver is the
+stub; ``stats(kind)`` gives (launches, executed, unexecuted, allocations), so a test
+session can show that every launch ran.
+"""
+
+import ctypes
+
+from .. import _compiler
+
+_LIBRARIES = {"cuda": "libcuda.so.1", "hip": "libamdhip64.so"}
+_libs = {}
+_keep = []          # CPU modules stay loaded while the stub may call them
+
+
+def stub_library(kind):
+    """The stub driver for ``kind`` ("cuda" / "hip") when the driver the process loads is
+    the stub (it exports ``fake_register_fn``), else None."""
+    if kind not in _libs:
+        lib = None
+        try:
+            cand = ctypes.CDLL(_LIBRARIES[kind])
+            if hasattr(cand, "fake_register_fn"):
+                lib = cand
+                lib.fake_register_fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int,
+                                                 ctypes.c_void_p]
+                lib.fake_register_fn.restype = None
+                lib.fake_stats.argtypes = [ctypes.POINTER(ctypes.c_ulonglong)]
+                lib.fake_stats.restype = None
+        except (OSError, KeyError):
+            lib = None
+        _libs[kind] = lib
+    return _libs[kind]
+
+
+def _on_load(load):
+    lib = stub_library(load.device.kind)
+    if lib is None:
+        return
+    shared = None
+    if load.unit is not None:
+        relpath, exprs = load.unit
+        cpu = _compiler.compile_cpu(relpath, list(exprs), load.warp_size,
+                                    ("GA_CPU_VECTOR_LOADS=1",))
+    else:
+        code, names, options = load.source
+        cpu = _compiler.compile_cpu_source(code, list(names), load.warp_size, options)
+        shared = ctypes.cast(cpu.lib.ga_host_set_dynamic_shared, ctypes.c_void_p).value
+    _keep.append(cpu)
+    for name, handle in load.functions.items():
+        lib.fake_register_fn(int(handle), cpu.functions[name], 1, shared)
+
+
+def install():
+    """Register CPU stand-ins for every kernel garray loads on a stub GPU from now on.
+    Returns the kinds ("cuda", "hip") whose driver is the stub."""
+    _compiler.add_load_observer(_on_load)
+    return [k for k in _LIBRARIES if stub_library(k) is not None]
+
+
+def uninstall():
+    _compiler.remove_load_observer(_on_load)
+
+
+def stats(kind):
+    """(launches, executed, unexecuted, allocations) counted by the stub driver."""
+    lib = stub_library(kind)
+    if lib is None:
+        raise RuntimeError(f"{kind}: the loaded driver is not the stub")
+    out = (ctypes.c_ulonglong * 4)()
+    lib.fake_stats(out)
+    return tuple(out)
