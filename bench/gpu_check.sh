@@ -5,14 +5,17 @@
 #      place), 2. prints the devices found, 3. runs the test suite on the GPU device
 #      (~3 min cap), 4. runs bench/gpu_bench.py against CuPy and PyTorch with a
 #      device-to-device copy as the roof, 5. ends with a compact summary.  Whole run < 8 min.
-# Usage: bench/gpu_check.sh [--dry-run] [--device cuda|hip]
-#   --dry-run: the same steps on the CPU device (CI runs this), small sizes.
+# Usage: bench/gpu_check.sh [--dry-run | --stub] [--device cuda|hip]
+#   --dry-run: the same steps on the CPU device (CI runs this), small sizes;
+#   --stub: the same steps on a stub GPU device (ci/stub-gpu-tests.sh runs this after the
+#           full suite has run there): small sizes, the GPU-specific test files only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DRY=0; KIND=cuda
 while [ $# -gt 0 ]; do
   case "$1" in
     --dry-run) DRY=1 ;;
+    --stub) DRY=2 ;;
     --device) KIND="$2"; shift ;;
     *) echo "gpu_check: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -38,14 +41,22 @@ else
     && summary+=("build: meson+ninja in place") || { echo "gpu_check: build failed"; exit 1; }
 fi
 
-if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; TEST_CAP=600; else DEV="$KIND"; LOG2N=24; TEST_CAP=180; fi
+TESTS=(tests/)
+if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; TEST_CAP=600
+elif [ "$DRY" = 2 ]; then DEV="$KIND"; LOG2N=14; TEST_CAP=600
+  TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py)
+else DEV="$KIND"; LOG2N=24; TEST_CAP=180
+fi
+
+step "precompile for $DEV"
+GARRAY_DEVICE=$DEV $PY -m garray precompile || summary+=("precompile: FAILED")
 
 step "devices"
 GARRAY_DEVICE=$DEV $PY -m garray || summary+=("python -m garray: FAILED")
 
 step "tests on $DEV (cap ${TEST_CAP}s)"
 tlog=$(mktemp)
-GARRAY_DEVICE=$DEV timeout "$TEST_CAP" $PY -m pytest tests/ -q -p no:cacheprovider -x --maxfail=1 \
+GARRAY_DEVICE=$DEV timeout "$TEST_CAP" $PY -m pytest "${TESTS[@]}" -q -p no:cacheprovider -x --maxfail=1 \
   --ignore=tests/test_gpu_compilers.py -o addopts="" >"$tlog" 2>&1
 trc=$?
 tail -n 15 "$tlog"

@@ -121,11 +121,33 @@ cdef void _capsule_versioned(object cap) noexcept:
         m.deleter(m)
 
 
+cdef int _dlpack_stream_order(ndarray a, object stream) except -1:
+    """The consumer's ``stream`` must see garray's work on the array (DLPack's stream
+    semantics).  garray queues its GPU work on the device's default stream: for CUDA the
+    legacy default stream (1) and the per-thread one (2) are ordered with it already, as
+    is HIP's null stream (0); -1 asks for no synchronisation.  Any other stream gets the
+    work finished first (a device synchronisation: correct for every stream, including
+    non-blocking ones, at the cost of a wait)."""
+    if a._is_cpu or stream is None:
+        return 0
+    if not isinstance(stream, int) or isinstance(stream, bool):
+        raise TypeError(f"stream: expected an int or None, got {type(stream).__name__}")
+    kind = a._device.kind
+    if stream == -1 or (kind == "cuda" and stream in (1, 2)) or (kind == "hip" and stream == 0):
+        return 0
+    if kind == "cuda" and stream == 0:
+        raise ValueError("stream: 0 is ambiguous for CUDA and not allowed by DLPack; use 1 "
+                         "(legacy default stream) or 2 (per-thread default stream)")
+    a._device.runtime.synchronize()
+    return 0
+
+
 cdef object _to_dlpack(ndarray a, object stream, object max_version, object dl_device,
                        object copy):
     cdef garray_DLManagedTensor* m
     cdef garray_DLManagedTensorVersioned* mv
     cdef size_t extra = 2 * a._nd * sizeof(int64_t)
+    _dlpack_stream_order(a, stream)
     if dl_device is not None and tuple(dl_device) != _dlpack_device(a):
         if copy is False:
             raise BufferError(f"dl_device: {dl_device} differs from the array's device "

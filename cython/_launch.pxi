@@ -81,8 +81,10 @@ cdef class _Kernels:
     """One kernel table: its compile unit and the kernels by [dtype code][slot]."""
     cdef readonly str name
     cdef readonly object op          # the garray._optable.Op of an op table, else None
+    cdef str compare                 # comparison ops: the operator stem ("eq", "lt" ...)
     cdef int nin
     cdef signed char compute[13]     # op tables: promoted code -> compute code (-1: refused)
+    cdef signed char compute2[13][13]  # binary op tables: input codes -> compute code
     cdef signed char out[13]         # op tables: compute code -> output code
     cdef void* cpu[13][_MAX_SLOTS]
     cdef bint one_per_thread         # creation kernels: never vectorised
@@ -226,14 +228,18 @@ cdef _Kernels _new_table(object key, str name, object table, bint one_per_thread
 cdef _Kernels _op_kernels(str name):
     """The kernel table of op ``name``, with its promotion rules as C arrays."""
     cdef _Kernels k = _kernel_tables.get(name)
-    cdef int p
+    cdef int p, q
     if k is None:
         op = _optable_mod.OPS[name]
         k = _new_table(name, name, op.table())
         k.op, k.nin = op, op.nin
+        if op.operator is not None and op.operator[1] == "compare":
+            k.compare = op.operator[0]
         for p in range(13):
             k.compute[p] = op.compute_code(p)
             k.out[p] = op.out_code(p)
+            for q in range(13):
+                k.compute2[p][q] = op.compute_code_pair(p, q) if op.nin == 2 else -1
     return k
 
 

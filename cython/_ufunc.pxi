@@ -33,6 +33,7 @@ cdef union _Scalar:
 
 
 cdef signed char _promote[13][13]
+cdef bint _same_kind[13][13]        # NumPy's can_cast(from, to, "same_kind")
 cdef str _CATEGORY = "biiiiuuuuffcc"
 
 
@@ -42,6 +43,7 @@ cdef int _init_ufuncs() except -1:
     for i in range(13):
         for j in range(13):
             _promote[i][j] = _code_of[_dtypes.promote_types(_code_dtype[i], _code_dtype[j])]
+            _same_kind[i][j] = numpy.can_cast(_code_dtype[i], _code_dtype[j], "same_kind")
     return 0
 
 
@@ -161,9 +163,7 @@ cdef ndarray _prepare_out(object out, int out_code, int nd, Py_ssize_t* shape, o
 cdef object _finish_out(ndarray tmp, object out, str opname):
     """Cast a result computed in its own dtype into a user `out=` of another dtype."""
     cdef ndarray o = <ndarray>out
-    cdef str ct = _CATEGORY[tmp._code], co = _CATEGORY[o._code]
-    if not _dtypes.can_cast(tmp._dtype, o._dtype) and not (
-            ct == co or (ct in "iu" and co in "iu")):
+    if not _same_kind[tmp._code][o._code]:
         raise TypeError(f"{opname}: cannot cast the result from {tmp._dtype} to out's "
                         f"{o._dtype} with casting rule 'same_kind'")
     _cast_into(o, tmp)
@@ -213,14 +213,22 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
             raise ValueError(f"{k.name}: arrays are on different devices ({a._device} and "
                              f"{b._device}); move one with to_device()")
         pa = _promote[a._code][b._code]
+        code = k.compute2[a._code][b._code]
     else:
         pa = _scalar_code(s, ref._code)
-    code = k.compute[pa]
+        code = k.compute[pa]
     if code < 0:
         raise TypeError(f"{k.name}: unsupported dtype {_code_dtype[pa]}"
                         + (f" (from {a._dtype} and {b._dtype})"
                            if s is None and a._code != b._code else ""))
     out_code = k.out[code]
+    if s is not None and type(s) is int and _CATEGORY[pa] in "iu":
+        info = _dtypes.iinfo(_code_dtype[pa])
+        if s < info.min or s > info.max:
+            if k.compare is not None:
+                return _compare_out_of_range(k, ref, s > info.max, s_first, out)
+            raise OverflowError(f"{k.name}: Python integer {s} out of bounds for "
+                                f"{_dtypes.dtype_name(_code_dtype[pa])}")
     if s is not None:
         _pack_scalar(s, code, &sv, k.name)
         ref = _cast_to(ref, code)
@@ -266,6 +274,20 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
     _iter_init(&it, o, a, b)
     _iter_args(&it, args)
     k.launch(o, code, it.layout, it.n, args)
+    return o
+
+
+cdef object _compare_out_of_range(_Kernels k, ndarray x, bint above, bint s_first, object out):
+    """x OP v for a Python int v outside x's integer dtype: the same answer everywhere, as
+    NumPy 2 gives (uint8 == -1 is all False, uint8 < 300 all True)."""
+    cdef str stem = k.compare
+    if s_first:              # v OP x is x OP' v
+        stem = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}.get(stem, stem)
+    value = stem == "ne" or (stem in ("lt", "le") and above) or (
+        stem in ("gt", "ge") and not above)
+    o = _prepare_out(out, 0 if out is None else (<ndarray>out)._code, x._nd, x._shape,
+                     x._device, k.name)
+    _assign(o, value)
     return o
 
 

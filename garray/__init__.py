@@ -9,6 +9,8 @@ a GPU library.
 __array_api_version__ = "2025.12"
 __version__ = "0.1.0.dev0"
 
+import os as _os
+
 from ._errors import (BackendError, BackendUnavailableError, CompileError,  # noqa: F401
                       OutOfMemoryError)
 from ._dtypes import (bool, int8, int16, int32, int64, uint8, uint16,  # noqa: F401,A004
@@ -28,6 +30,11 @@ from ._elementwise import clip, isclose, nan_to_num, where  # noqa: F401
 from ._core import ufunc, astype  # noqa: F401
 from .kernels import RawKernel, RawModule, ElementwiseKernel  # noqa: F401
 from ._core import all_ as all, any_ as any  # noqa: F401,A004 (Cython names avoid shadowing builtins)
+
+if _os.environ.get("GARRAY_GPU_STUB", "0") not in ("", "0"):
+    # Test support: run garray's kernels on the stub GPU drivers (garray/testing/gpu_stub.py).
+    from .testing import gpu_stub as _gpu_stub
+    _gpu_stub.install()
 
 all.__name__ = all.__qualname__ = "all"
 any.__name__ = any.__qualname__ = "any"

@@ -81,8 +81,13 @@ def precompile(argv):
     else:
         arch = str(props.get("arch", "")).split(":")[0]
 
+        from garray.testing import gpu_stub
+        stub = gpu_stub.installed() and gpu_stub.stub_library(dev.kind) is not None
+
         def build(unit):
             _compiler.compile_gpu(dev.kind, unit[0], unit[1], arch, warp)
+            if stub:        # the stub driver runs each kernel's CPU build: make those too
+                gpu_stub.stand_in(unit[0], unit[1], warp)
     t0 = time.perf_counter()
     done, failed, tty = 0, [], sys.stdout.isatty()
     print(f"precompiling {len(units)} units for {dev} (warp size {warp}) "

@@ -90,6 +90,19 @@ class Op:
             c = promoted
         return c if CATEGORY[c] in self.accepts else -1
 
+    def compute_code_pair(self, a, b):
+        """Compute dtype code for two array inputs of codes a and b, or -1.
+
+        As compute_code of their promoted dtype, except under the float rule with two
+        integer/bool inputs, where NumPy picks the smallest float each input casts to
+        safely: int16 with uint16 computes in float32, though the two promote to int32.
+        """
+        if self.rule == "float" and CATEGORY[a] in "biu" and CATEGORY[b] in "biu":
+            c = FLOAT64 if max(RECORDS[a].itemsize, RECORDS[b].itemsize) > 2 else FLOAT32
+            return c if CATEGORY[c] in self.accepts else -1
+        return self.compute_code(CODES[_dtypes.promote_types(RECORDS[a].dtype,
+                                                             RECORDS[b].dtype)])
+
     def out_code(self, compute):
         if self.out == "bool":
             return BOOL

@@ -1,11 +1,44 @@
 import os
 import sys
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(__file__))   # the xp helper module
+
+_stub_kind = None
+
+
+def pytest_configure(config):
+    """On a stub GPU driver (see garray.testing.gpu_stub), run garray's kernels there."""
+    global _stub_kind
+    kind = os.environ.get("GARRAY_DEVICE", "cpu").split(":")[0]
+    if kind in ("cuda", "hip"):
+        from garray.testing import gpu_stub
+        if kind in gpu_stub.install():
+            _stub_kind = kind
 
 
 def pytest_report_header(config):
     import garray
     dev = garray.default_device()
+    stub = f"; stub {_stub_kind} driver, kernels run as their CPU builds" if _stub_kind else ""
     return (f"garray device: {dev} (GARRAY_DEVICE={os.environ.get('GARRAY_DEVICE', '')!r}), "
-            f"warp size {dev.warp_size}")
+            f"warp size {dev.warp_size}{stub}")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if _stub_kind is None:
+        return
+    from garray.testing import gpu_stub
+    launches, executed, unexecuted, allocs = gpu_stub.stats(_stub_kind)
+    terminalreporter.write_line(
+        f"stub {_stub_kind} driver: {launches} launches, {executed} executed, "
+        f"{unexecuted} not executed, {allocs} allocations")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # every launch on the stub must have run garray's kernel: else the tests proved nothing
+    if _stub_kind is not None:
+        from garray.testing import gpu_stub
+        if gpu_stub.stats(_stub_kind)[2] and session.exitstatus == 0:
+            session.exitstatus = 1

@@ -4,7 +4,7 @@ import numpy
 import pytest
 
 import garray
-from xp import assert_xp_equal, for_all_dtypes, make, xp_compare
+from xp import assert_xp_close, for_all_dtypes, make, xp_compare
 
 KEYS = [
     0, -1, 3, (1, 2), (1, 2, 3), (-1, -2, -3), slice(None), slice(1, 3), slice(None, None, 2),
@@ -76,12 +76,12 @@ def test_advanced_indexing_raises_clearly():
 
 def test_0d_integer_array_as_index():
     a = make(garray, (4, 3), "int64")
-    assert_xp_equal(a[garray.asarray(2)], make(numpy, (4, 3), "int64")[2])
+    assert_xp_close(a[garray.asarray(2)], make(numpy, (4, 3), "int64")[2])
 
 
 def test_0d_and_empty():
     a = make(garray, (), "float32")
-    assert_xp_equal(a[()], make(numpy, (), "float32")[()] * numpy.ones((), "float32"))
+    assert_xp_close(a[()], make(numpy, (), "float32")[()] * numpy.ones((), "float32"))
     assert a[...].shape == () and a[None].shape == (1,)
     e = garray.zeros((0, 3))
     assert e[:, 1].shape == (0,) and e[::-1].shape == (0, 3)
@@ -144,6 +144,8 @@ def test_setitem_bad_values():
         make(garray, (3,), "int8")[0] = 1000
     ro = garray.asarray(numpy.arange(3.0), copy=None)
     assert ro.flags.writeable
+    if garray.default_device().kind != "cpu":
+        return          # below: a read-only NumPy array shared without a copy (CPU only)
     h = numpy.arange(3.0)
     h.flags.writeable = False
     r = garray.asarray(h, copy=False)

@@ -4,7 +4,7 @@ import numpy
 import pytest
 
 import garray
-from xp import assert_xp_equal
+from xp import assert_xp_close
 
 SAXPY = r"""
 extern "C" __global__ void saxpy(float* y, const float* x, float a, int n) {
@@ -28,7 +28,7 @@ def test_raw_kernel_runs_garrays_own_code():
     y = garray.ones(n, dtype="float32")
     k = garray.RawKernel(SAXPY, "saxpy")
     k(((n + 127) // 128,), (128,), (y, x, numpy.float32(2.5), numpy.int32(n)))
-    assert_xp_equal(y, 2.5 * numpy.arange(n, dtype="float32") + 1)
+    assert_xp_close(y, 2.5 * numpy.arange(n, dtype="float32") + 1)
 
 
 @pytest.mark.parametrize("dtype, cpp", [("int16", "short"), ("float64", "double")])
@@ -36,7 +36,7 @@ def test_raw_module_name_expressions(dtype, cpp):
     mod = garray.RawModule(code=TEMPLATED, name_expressions=(f"fill_index<{cpp}>",))
     out = garray.empty(37, dtype=dtype)
     mod.get_function(f"fill_index<{cpp}>")(1, 64, (out, numpy.int64(37)))
-    assert_xp_equal(out, (numpy.arange(37) * 2).astype(dtype))
+    assert_xp_close(out, (numpy.arange(37) * 2).astype(dtype))
 
 
 def test_compile_error_carries_the_log():
@@ -55,7 +55,7 @@ extern "C" __global__ void sync(float* x) {
 }''', "sync")
     x = garray.zeros(32, dtype="float32")
     k(1, 32, (x,))
-    assert_xp_equal(x, numpy.ones(32, dtype="float32"))
+    assert_xp_close(x, numpy.ones(32, dtype="float32"))
 
 
 def test_bad_arguments():
@@ -103,7 +103,7 @@ def test_fiber_runtime_runs_barrier_and_warp_kernels():
     k = garray.RawKernel(BLOCK_SUM, "block_sum")
     k(grid, block, (x, out, numpy.int32(n)), shared_mem=block * 4)
     expected = numpy.add.reduceat(h, numpy.arange(0, n, block))
-    numpy.testing.assert_allclose(out.get(), expected, rtol=1e-6)
+    assert_xp_close(out, expected, rtol=1e-6)
 
 
 def test_ballot_and_warp_size():
@@ -120,6 +120,9 @@ extern "C" __global__ void ballot(unsigned long long* out) {
     assert out.get().tolist() == expected
 
 
+@pytest.mark.skipif(garray.default_device().kind != "cpu",
+                    reason="a divergent __syncthreads is undefined behaviour on a GPU; the CPU "
+                           "device reports it")
 def test_divergent_barrier_is_reported_not_hung():
     k = garray.RawKernel(r'''
 extern "C" __global__ void bad(float* x) {
@@ -140,4 +143,4 @@ def test_portable_platform_macros_on_the_cpu():
     out = garray.zeros(3, dtype="float32")
     garray.RawKernel(PORTABLE_BLOCK_SUM, "block_sum")(3, ws, (garray.asarray(h, copy=True), out,
                                                           numpy.int32(n)), shared_mem=ws * 4)
-    numpy.testing.assert_allclose(out.get(), h.reshape(3, ws).sum(axis=1))
+    assert_xp_close(out, h.reshape(3, ws).sum(axis=1))

@@ -252,11 +252,13 @@ template <class T> inline T __shfl_down(T v, int d, int = GA_WARP_SIZE) { return
 template <class T> inline T __shfl_up(T v, int d, int = GA_WARP_SIZE) { return ga_host::shfl_up(v, d); }
 template <class T> inline T __shfl_xor(T v, int m, int = GA_WARP_SIZE) { return ga_host::shfl_xor(v, m); }
 template <class T> inline T __shfl(T v, int l, int = GA_WARP_SIZE) { return ga_host::shfl(v, l); }
-// Votes honour the mask, as CUDA's do; ballots are GA_WARP_SIZE bits wide.
-inline unsigned long long __ballot_sync(unsigned long long mask, int p) { return ga_host::ballot(p) & mask; }
+// Votes honour the mask, as CUDA's do; ballots are GA_WARP_SIZE bits wide.  CUDA code's
+// full mask 0xffffffff means the whole warp, also at warp size 64.
+inline unsigned long long ga_lane_mask(unsigned long long m) { return (GA_WARP_SIZE == 64 && m == 0xffffffffull) ? ~0ull : m; }
+inline unsigned long long __ballot_sync(unsigned long long mask, int p) { return ga_host::ballot(p) & ga_lane_mask(mask); }
 inline unsigned long long __ballot(int p) { return ga_host::ballot(p); }
-inline int __any_sync(unsigned long long mask, int p) { return (ga_host::ballot(p) & mask) != 0; }
-inline int __all_sync(unsigned long long mask, int p) { return (ga_host::ballot(!p) & mask) == 0; }
+inline int __any_sync(unsigned long long mask, int p) { return (ga_host::ballot(p) & ga_lane_mask(mask)) != 0; }
+inline int __all_sync(unsigned long long mask, int p) { return (ga_host::ballot(!p) & ga_lane_mask(mask)) == 0; }
 inline int __any(int p) { return ga_host::ballot(p) != 0; }
 inline int __all(int p) { return ga_host::ballot(!p) == 0; }
 

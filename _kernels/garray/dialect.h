@@ -8,7 +8,8 @@
 //    __any_sync, __all_sync, __syncwarp); HIP 5.x has only the mask-less forms, and newer
 //    ROCm gates the _sync forms behind a macro.  On AMD the _sync names map to garray's
 //    functions over the mask-less builtins: shuffles ignore the mask (a wavefront runs in
-//    lock-step), votes honour it, ballots are 64-bit at warp size 64.
+//    lock-step), votes honour it (0xffffffff meaning the whole wavefront), ballots are
+//    64-bit at warp size 64.
 // 2. NVIDIA removed the mask-less forms for sm_70 and later; on NVIDIA they map to the
 //    _sync forms over the full warp.
 // 3. The mapping is by macro, so it wins over whatever the vendor headers declare.
@@ -21,9 +22,11 @@ template <class T> __device__ inline T shfl_sync(unsigned long long, T v, int l,
 template <class T> __device__ inline T shfl_up_sync(unsigned long long, T v, unsigned d, int w = GA_WARP_SIZE) { return __shfl_up(v, d, w); }
 template <class T> __device__ inline T shfl_down_sync(unsigned long long, T v, unsigned d, int w = GA_WARP_SIZE) { return __shfl_down(v, d, w); }
 template <class T> __device__ inline T shfl_xor_sync(unsigned long long, T v, int m, int w = GA_WARP_SIZE) { return __shfl_xor(v, m, w); }
-__device__ inline unsigned long long ballot_sync(unsigned long long mask, int p) { return (unsigned long long)__ballot(p) & mask; }
-__device__ inline int any_sync(unsigned long long mask, int p) { return ((unsigned long long)__ballot(p) & mask) != 0; }
-__device__ inline int all_sync(unsigned long long mask, int p) { return ((unsigned long long)__ballot(!p) & mask) == 0; }
+// CUDA code's full mask 0xffffffff means the whole wavefront, also at 64 lanes.
+__device__ inline unsigned long long lanes(unsigned long long m) { return (GA_WARP_SIZE == 64 && m == 0xffffffffull) ? ~0ull : m; }
+__device__ inline unsigned long long ballot_sync(unsigned long long mask, int p) { return (unsigned long long)__ballot(p) & lanes(mask); }
+__device__ inline int any_sync(unsigned long long mask, int p) { return ((unsigned long long)__ballot(p) & lanes(mask)) != 0; }
+__device__ inline int all_sync(unsigned long long mask, int p) { return ((unsigned long long)__ballot(!p) & lanes(mask)) == 0; }
 __device__ inline void syncwarp(unsigned long long = 0) { __builtin_amdgcn_wave_barrier(); }
 }  // namespace ga_dialect
 #  define __shfl_sync(...) ga_dialect::shfl_sync(__VA_ARGS__)

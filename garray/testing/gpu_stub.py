@@ -46,15 +46,22 @@ def stub_library(kind):
     return _libs[kind]
 
 
+def stand_in(relpath, exprs, warp_size):
+    """The CPU build of a built-in GPU unit, as the stub runs it (compiled and cached)."""
+    return _compiler.compile_cpu(relpath, list(exprs), warp_size, ("GA_CPU_VECTOR_LOADS=1",))
+
+
+def installed():
+    return _on_load in _compiler.observers._observers
+
+
 def _on_load(load):
     lib = stub_library(load.device.kind)
     if lib is None:
         return
     shared = None
     if load.unit is not None:
-        relpath, exprs = load.unit
-        cpu = _compiler.compile_cpu(relpath, list(exprs), load.warp_size,
-                                    ("GA_CPU_VECTOR_LOADS=1",))
+        cpu = stand_in(*load.unit, load.warp_size)
     else:
         code, names, options = load.source
         cpu = _compiler.compile_cpu_source(code, list(names), load.warp_size, options)

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Run garray's test suite on the stub CUDA and HIP devices (the shared gpu-stub drivers):
+# real cuda-bindings + NVRTC (sm_90) and real hip-python + Debian's hiprtc (gfx90a), every
+# launch executed by the CPU build of the same kernel (garray.testing.gpu_stub).
+#   1. builds the stub drivers from $GPU_STUB_DIR (default ../shared/gpu-stub), or says
+#      why it skipped when they are absent;
+#   2. installs the vendor bindings (cuda-bindings 13, hip-python 7.2; both from PyPI);
+#   3. per device: python -m garray (self-check), precompile, the test suite, and
+#      bench/gpu_check.sh --stub (its build, devices, tests and bench steps on the stub).
+# Usage: ci/stub-gpu-tests.sh [cuda] [hip]     (default: both)
+# Needs: ci/install-gpu-compilers.sh first (NVRTC, hiprtc) and garray installed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python}
+STUB_SRC=${GPU_STUB_DIR:-../shared/gpu-stub}
+kinds=("$@"); [ ${#kinds[@]} -eq 0 ] && kinds=(cuda hip)
+if [ ! -f "$STUB_SRC/build.sh" ]; then
+  echo "stub-gpu-tests: SKIPPED: no stub drivers at $STUB_SRC (set GPU_STUB_DIR)"
+  exit 0
+fi
+STUBS=$(mktemp -d)
+bash "$STUB_SRC/build.sh" "$STUBS" > "$STUBS/build.log" 2>&1 || {
+  cat "$STUBS/build.log"; echo "stub-gpu-tests: building the stub drivers failed"; exit 1; }
+$PY -m pip install -q 'cuda-bindings>=13,<14' 'hip-python>=7.2,<7.3' || {
+  echo "stub-gpu-tests: installing the vendor bindings failed"; exit 1; }
+
+export LD_LIBRARY_PATH="$STUBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export GARRAY_GPU_STUB=1               # garray.testing.gpu_stub registers the CPU builds
+export FAKE_HIP_ARCH=gfx90a:sramecc+:xnack-     # what Debian's hiprtc 5.2 compiles for
+rc=0
+for kind in "${kinds[@]}"; do
+  t0=$(date +%s)
+  echo "== stub $kind device: python -m garray"
+  GARRAY_DEVICE=$kind $PY -m garray || rc=1
+  echo "== stub $kind device: precompile"
+  GARRAY_DEVICE=$kind $PY -m garray precompile || rc=1
+  echo "== stub $kind device: tests"
+  trc=0
+  GARRAY_DEVICE=$kind $PY -m pytest tests/ -q -p no:cacheprovider \
+    --ignore=tests/test_gpu_compilers.py || trc=$?
+  [ "$trc" -eq 5 ] && { echo "no tests collected"; trc=1; }
+  [ "$trc" -ne 0 ] && rc=$trc
+  echo "== stub $kind device: bench/gpu_check.sh --stub"
+  bash bench/gpu_check.sh --stub --device "$kind" || rc=1
+  echo "== stub $kind device: $(( $(date +%s) - t0 ))s"
+done
+exit $rc
