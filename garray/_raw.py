@@ -79,6 +79,7 @@ class _GpuModule:
         self.module = rt.module_load(compiled.binary)
         lowered = {n: compiled.lowered.get(n, n) for n in names}
         self.functions = {}
+        self.shared_allowed = {}        # kernel name -> dynamic shared bytes allowed so far
         for n in names:
             try:
                 self.functions[n] = rt.module_function(self.module, lowered[n])
@@ -158,6 +159,9 @@ class RawKernel:
         if shared_mem and device.kind == "cpu":
             if mod.lib.ga_host_set_dynamic_shared(ctypes.c_size_t(shared_mem)):
                 raise MemoryError(f"shared_mem: cannot allocate {shared_mem} bytes")
+        elif shared_mem > mod.shared_allowed.get(self.name, 48 * 1024):
+            device.runtime.allow_dynamic_shared(mod.functions[self.name], shared_mem)
+            mod.shared_allowed[self.name] = shared_mem
         keep = []
         addresses = tuple(_kernel_arg(a, keep, i) for i, a in enumerate(args))
         _launch_raw(device, mod, mod.functions[self.name], g, b, addresses, shared_mem,

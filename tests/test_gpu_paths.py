@@ -123,3 +123,22 @@ def test_precompile_reports_a_failing_unit(monkeypatch, capsys):
                         lambda: [("elementwise.hip", ["ga::no_such_kernel<float>"])])
     assert cli.precompile(["--device", str(DEV), "--jobs", "1"]) == 1
     assert "FAILED elementwise.hip" in capsys.readouterr().out
+
+
+def test_dynamic_shared_memory_past_48k_sets_the_cuda_attribute(monkeypatch):
+    """cuFuncSetAttribute is called once a launch asks for more than 48 KiB (checked with
+    a recording stand-in for the binding: the stub driver has no such call)."""
+    import types
+    from garray._backends import cuda
+    calls = []
+    api = types.SimpleNamespace(
+        CUfunction_attribute=types.SimpleNamespace(
+            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES="ATTR"),
+        cuFuncSetAttribute=lambda f, a, n: calls.append((f, a, n)) or (0,))
+    rt = cuda.Runtime.__new__(cuda.Runtime)
+    monkeypatch.setattr(cuda.Runtime, "_api", lambda self: api)
+    monkeypatch.setattr(cuda.Runtime, "check", classmethod(lambda cls, r, call: None))
+    rt.allow_dynamic_shared("F", 48 * 1024)
+    assert calls == []
+    rt.allow_dynamic_shared("F", 96 * 1024)
+    assert calls == [("F", "ATTR", 96 * 1024)]

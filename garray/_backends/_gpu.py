@@ -80,6 +80,9 @@ class Vendor:
     launch_library: str   # see DriverLaunch
     launch_symbol: str
     create_flags: tuple = ()  # leading arguments of stream_create and event_create
+    # (call, attribute member) raising a function's dynamic shared memory limit past the
+    # default 48 KiB (CUDA); None where no call is needed (HIP: 64 KiB of LDS as is).
+    max_dynamic_shared: tuple | None = None
 
 
 def import_binding(kind, module, distribution):
@@ -330,3 +333,13 @@ class GpuRuntime(DriverLaunch):
     def activate(self):
         """Make this device current on the calling thread (before a raw launch)."""
         self._api()
+
+    def allow_dynamic_shared(self, function, nbytes):
+        """Let ``function`` launch with ``nbytes`` of dynamic shared memory (CUDA needs an
+        attribute past 48 KiB; the launch itself reports a size the device lacks)."""
+        if self.vendor.max_dynamic_shared is None or nbytes <= 48 * 1024:
+            return
+        call, attr = self.vendor.max_dynamic_shared
+        api = self._api()
+        self.check(getattr(api, call)(function, operator.attrgetter(attr)(api), nbytes),
+                   f"{call}(max dynamic shared memory = {nbytes} bytes)")

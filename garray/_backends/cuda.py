@@ -48,6 +48,8 @@ VENDOR = Vendor(
     launch_library="libcuda.so.1",
     launch_symbol="cuLaunchKernel",
     create_flags=(0,),  # CU_STREAM_DEFAULT; CU_EVENT_DEFAULT, which keeps events timed
+    max_dynamic_shared=("cuFuncSetAttribute",
+                        "CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES"),
 )
 
 
