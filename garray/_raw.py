@@ -159,7 +159,7 @@ class RawKernel:
         if shared_mem and device.kind == "cpu":
             if mod.lib.ga_host_set_dynamic_shared(ctypes.c_size_t(shared_mem)):
                 raise MemoryError(f"shared_mem: cannot allocate {shared_mem} bytes")
-        elif shared_mem > mod.shared_allowed.get(self.name, 48 * 1024):
+        elif device.kind != "cpu" and shared_mem > mod.shared_allowed.get(self.name, 48 * 1024):
             device.runtime.allow_dynamic_shared(mod.functions[self.name], shared_mem)
             mod.shared_allowed[self.name] = shared_mem
         keep = []
