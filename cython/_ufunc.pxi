@@ -225,10 +225,14 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
     if s is not None and type(s) is int and _CATEGORY[pa] in "iu":
         info = _dtypes.iinfo(_code_dtype[pa])
         if s < info.min or s > info.max:
+            # NumPy 2: comparisons answer exactly; otherwise the int must fit the loop's
+            # input type: the compute dtype when that is an integer (_pack_scalar raises),
+            # else some C integer (a float or bool loop converts it from there).
             if k.compare is not None:
                 return _compare_out_of_range(k, ref, s > info.max, s_first, out)
-            raise OverflowError(f"{k.name}: Python integer {s} out of bounds for "
-                                f"{_dtypes.dtype_name(_code_dtype[pa])}")
+            if not -(1 << 63) <= s < (1 << 64):
+                raise OverflowError(f"{k.name}: Python integer {s} out of bounds for "
+                                    f"{_dtypes.dtype_name(_code_dtype[pa])}")
     if s is not None:
         _pack_scalar(s, code, &sv, k.name)
         ref = _cast_to(ref, code)
