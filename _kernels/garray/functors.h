@@ -35,15 +35,19 @@ namespace op {
 // ---- arithmetic ---------------------------------------------------------------
 GA_BINARY(add) { if constexpr (traits<T>::is_bool) return a || b; else return T(a + b); } GA_END
 GA_BINARY(subtract) { return T(a - b); } GA_END
-GA_BINARY(multiply) { if constexpr (traits<T>::is_bool) return a && b; else return T(a * b); } GA_END
+GA_BINARY(multiply) {
+    if constexpr (traits<T>::is_bool) return a && b;
+    else if constexpr (traits<T>::is_cplx) return m::cmul(a, b);
+    else return T(a * b);
+} GA_END
 GA_BINARY(divide) {
     if constexpr (traits<T>::is_cplx) return m::cdiv(a, b); else return T(a / b);
 } GA_END
 GA_UNARY(negative) { return T(-x); } GA_END
 GA_UNARY(positive) { return x; } GA_END
-GA_UNARY(square) { return T(x * x); } GA_END
+GA_UNARY(square) { if constexpr (traits<T>::is_cplx) return m::cmul(x, x); else return T(x * x); } GA_END
 GA_UNARY(reciprocal) {
-    if constexpr (traits<T>::is_cplx) return m::cdiv(T(1), x); else return T(T(1) / x);
+    if constexpr (traits<T>::is_cplx) return m::creciprocal(x); else return T(T(1) / x);
 } GA_END
 GA_UNARY(absolute) {
     if constexpr (traits<T>::is_cplx) return m::cabs(x);
@@ -53,9 +57,7 @@ GA_UNARY(absolute) {
 } GA_END
 GA_UNARY(sign) {
     if constexpr (traits<T>::is_cplx) {
-        auto r = m::cabs(x);
-        if (r == 0 || m::isnan(r)) return r == 0 ? T(0) : T(r, r);
-        return T(x.re / r, x.im / r);
+        return m::csign(x);
     } else if constexpr (traits<T>::is_float) {
         return m::isnan(x) ? x : T((x > 0) - (x < 0));
     } else {
@@ -136,35 +138,39 @@ GA_BINARY(power) {
 } GA_END
 
 // ---- comparisons ---------------------------------------------------------------
-template <class T> GA_DEVICE bool lt(T a, T b) {
-    if constexpr (traits<T>::is_cplx)   // NumPy orders complex lexicographically
-        return a.re < b.re || (a.re == b.re && a.im < b.im);
-    else return a < b;
+// Complex numbers order lexicographically as in NumPy (its CLT/CLE/CGE macros): the
+// real parts decide only when neither imaginary part is NaN, so any NaN compares false.
+template <class T> GA_DEVICE bool clt(T a, T b) {
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im);
+}
+template <class T> GA_DEVICE bool cle(T a, T b) {
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im <= b.im);
 }
 GA_BINARY(equal) { return a == b; } GA_END
 GA_BINARY(not_equal) { return a != b; } GA_END
-GA_BINARY(less) { return lt(a, b); } GA_END
-GA_BINARY(less_equal) { return lt(a, b) || a == b; } GA_END
-GA_BINARY(greater) { return lt(b, a); } GA_END
-GA_BINARY(greater_equal) { return lt(b, a) || a == b; } GA_END
+GA_BINARY(less) { if constexpr (traits<T>::is_cplx) return clt(a, b); else return a < b; } GA_END
+GA_BINARY(less_equal) { if constexpr (traits<T>::is_cplx) return cle(a, b); else return a <= b; } GA_END
+GA_BINARY(greater) { if constexpr (traits<T>::is_cplx) return clt(b, a); else return b < a; } GA_END
+GA_BINARY(greater_equal) { if constexpr (traits<T>::is_cplx) return cle(b, a); else return b <= a; } GA_END
+// NumPy: maximum/minimum return a NaN operand (the first if both); fmax/fmin the other.
 GA_BINARY(maximum) {
     if constexpr (traits<T>::is_float) return (m::isnan(a) || a >= b) ? a : b;
-    else if constexpr (traits<T>::is_cplx) return (m::isnan(a) || !lt(a, b)) ? a : b;
+    else if constexpr (traits<T>::is_cplx) return (m::isnan(a) || cle(b, a)) ? a : b;
     else return a >= b ? a : b;
 } GA_END
 GA_BINARY(minimum) {
     if constexpr (traits<T>::is_float) return (m::isnan(a) || a <= b) ? a : b;
-    else if constexpr (traits<T>::is_cplx) return (m::isnan(a) || !lt(b, a)) ? a : b;
+    else if constexpr (traits<T>::is_cplx) return (m::isnan(a) || cle(a, b)) ? a : b;
     else return a <= b ? a : b;
 } GA_END
 GA_BINARY(fmax) {   // NaN-ignoring maximum
     if constexpr (traits<T>::is_float) return m::fmax(a, b);
-    else if constexpr (traits<T>::is_cplx) return m::isnan(b) ? a : (m::isnan(a) ? b : (lt(a, b) ? b : a));
+    else if constexpr (traits<T>::is_cplx) return (m::isnan(b) || cle(b, a)) ? a : b;
     else return a >= b ? a : b;
 } GA_END
 GA_BINARY(fmin) {   // NaN-ignoring minimum
     if constexpr (traits<T>::is_float) return m::fmin(a, b);
-    else if constexpr (traits<T>::is_cplx) return m::isnan(b) ? a : (m::isnan(a) ? b : (lt(b, a) ? b : a));
+    else if constexpr (traits<T>::is_cplx) return (m::isnan(b) || cle(a, b)) ? a : b;
     else return a <= b ? a : b;
 } GA_END
 
