@@ -31,7 +31,7 @@ cdef int _cast_into(ndarray dst, ndarray src) except -1:
         return 0
     if _overlap(dst, src) and not _same_view(dst, src):
         src = _copy_array(src)
-    _iter_init(&it, dst, src)
+    _iter_init(&it, dst, src, None, None, True)
     _iter_args(&it, args)
     return _cast_kernels(dst._code).launch(dst, src._code, it.layout, it.n, args)
 

@@ -115,8 +115,8 @@ cdef int _operand_strides(Py_ssize_t* st, ndarray x, int nd, Py_ssize_t* shape,
     return 0
 
 
-cdef int _iter_init(_Iter* it, ndarray o, ndarray a, ndarray b=None, ndarray c=None,
-                    bint allow_contiguous=True) except -1:
+cdef int _iter_init(_Iter* it, ndarray o, ndarray a, ndarray b, ndarray c,
+                    bint allow_contiguous) except -1:
     """Describe the loop out = f(a[, b[, c]]) with the inputs broadcast to o's shape."""
     cdef Py_ssize_t shape[MAX_NDIM]
     cdef Py_ssize_t st[_MAX_OPERANDS][MAX_NDIM]

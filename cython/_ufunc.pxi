@@ -275,7 +275,7 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
         o = _prepare_out(out, out_code, nd, shape, ref._device, k.name)
         a = _unalias(o, a)
         b = _unalias(o, b)
-    _iter_init(&it, o, a, b)
+    _iter_init(&it, o, a, b, None, True)
     _iter_args(&it, args)
     k.launch(o, code, it.layout, it.n, args)
     return o
@@ -318,7 +318,7 @@ cdef object _unary(_Kernels k, object x, object out):
     a = _cast_to(a, code)
     o = _prepare_out(out, out_code, a._nd, a._shape, a._device, k.name)
     a = _unalias(o, a)
-    _iter_init(&it, o, a)
+    _iter_init(&it, o, a, None, None, True)
     _iter_args(&it, args)
     k.launch(o, code, it.layout, it.n, args)
     return o
