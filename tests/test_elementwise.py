@@ -356,6 +356,16 @@ def _check_signs(name, got, n_args):
 @pytest.mark.parametrize("name", [n for n in NAMES if OPS[n].nin == 1])
 def test_special_values_unary(name, dtype):
     x = _special(dtype)
+    if name == "expm1" and dtype.startswith("complex"):
+        # Non-finite input follows the Array API's special cases (those of exp(x) - 1);
+        # NumPy differs there (expm1(inf+0j) is inf+nanj).  Finite input: NumPy's value.
+        with numpy.errstate(all="ignore"):
+            finite = numpy.isfinite(x)
+            special = numpy.where(x.imag == 0, numpy.expm1(x.real) + 1j * x.imag,
+                                  numpy.exp(x) - 1)
+            expected = numpy.where(finite, numpy.expm1(x), special).astype(x.dtype)
+        assert_xp_close(garray.expm1(garray.asarray(x, copy=True)), expected)
+        return
     _check_signs(name, check_op(name, [x], [garray.asarray(x, copy=True)]), [x])
 
 

@@ -308,7 +308,15 @@ template <class T> GA_DEVICE complex<T> tan(complex<T> z) {       // -i tanh(iz)
     complex<T> t = tanh(complex<T>(-z.im, z.re));
     return complex<T>(t.im, -t.re);
 }
-template <class T> GA_DEVICE complex<T> expm1(complex<T> z) {     // NumPy's formula
+template <class T> GA_DEVICE complex<T> expm1(complex<T> z) {
+    // Non-finite input: the Array API's special cases, which are exp(z) - 1's (C99
+    // Annex G through exp); NumPy gives inf+nanj for inf+0j there.  Finite input:
+    // NumPy's formula, accurate near zero.
+    if (!isfinite(z.re) || !isfinite(z.im)) {
+        if (z.im == T(0)) return complex<T>(expm1(z.re), z.im);
+        complex<T> e = exp(z);
+        return complex<T>(e.re - T(1), e.im);
+    }
     T a = sin(z.im / T(2));
     return complex<T>(expm1(z.re) * cos(z.im) - T(2) * a * a, exp(z.re) * sin(z.im));
 }
