@@ -92,7 +92,7 @@ cdef class _Kernels:
     cdef object cpu_module
     cdef object file
     cdef list entries                # [((code, slot), name expression)]
-    cdef dict gpu                    # device -> {(code, slot): function}
+    cdef dict gpu                    # device -> {(code, slot): (function, expression)}
 
     cdef int _load_cpu(self) except -1:
         cdef int code, slot
@@ -105,12 +105,6 @@ cdef class _Kernels:
         self.cpu_module = mod
         self.cpu_ready = True
         return 0
-
-    cdef str entry_name(self, int code, int slot):
-        for key, expr in self.entries:
-            if key == (code, slot):
-                return expr
-        return f"{self.name}[{code}][{slot}]"
 
     cdef int launch(self, ndarray ref, int code, int slot, int64_t n, void** args) except -1:
         """Run kernel [code][slot] over n elements on ref's device."""
@@ -159,16 +153,17 @@ cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int slot, int64_t thread
     funcs = k.gpu.get(dev) if k.gpu is not None else None
     if funcs is None:
         funcs = _load_gpu_unit(k, dev)
-    func = funcs.get((code, slot))
-    if func is None:
+    entry = funcs.get((code, slot))
+    if entry is None:
         raise TypeError(f"{k.name}: no kernel for {_code_dtype[code]} (slot {slot}) on {dev}")
+    func, name = entry
     cdef int64_t blocks = (threads + _BLOCK - 1) // _BLOCK
     cdef int64_t gy = 1
     if blocks > _MAX_GRID_X:        # a 2-d grid; loops.h flat_index folds blockIdx.y in
         gy = (blocks + _MAX_GRID_X - 1) // _MAX_GRID_X
         blocks = _MAX_GRID_X
-    _raw_gpu_launch(dev, func, <unsigned int>blocks, _BLOCK, args, 0,
-                    k.entry_name(code, slot), <unsigned int>gy)
+    _raw_gpu_launch(dev, func, <unsigned int>blocks, _BLOCK, args, 0, name,
+                    <unsigned int>gy)
     return 0
 
 
@@ -206,10 +201,11 @@ cdef dict _load_gpu_unit(_Kernels k, object dev):
                                                arch, props["warp_size"])
     rt = dev.runtime
     module = rt.module_load(binary)
-    funcs = {key: rt.module_function(module, lowered[expr]) for key, expr in k.entries}
+    # (code, slot) -> (function, name expression): the name is for error messages
+    funcs = {key: (rt.module_function(module, lowered[expr]), expr) for key, expr in k.entries}
     funcs[None] = module            # keeps the module with its functions
     _compile_mod.notify_load(dev, props["warp_size"],
-                             {expr: funcs[key] for key, expr in k.entries},
+                             {expr: funcs[key][0] for key, expr in k.entries},
                              unit=(k.file, [e for _, e in k.entries]))
     if k.gpu is None:
         k.gpu = {}
