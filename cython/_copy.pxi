@@ -12,6 +12,27 @@
 # 4. Casts (astype, assignment of another dtype) run the cast kernels of
 #    _kernels/cast.hip (NumPy's unsafe-cast semantics).
 
+# How implicit GPU -> host conversions behave (numpy.asarray(gpu_array)).
+_implicit_transfer = [os.environ.get("GARRAY_IMPLICIT_TRANSFER", "allow").strip().lower()]
+if _implicit_transfer[0] not in ("allow", "raise", "warn"):
+    _implicit_transfer[0] = "allow"
+
+
+def set_implicit_transfer(mode):
+    """How implicit GPU -> host conversions (``numpy.asarray(x)``) behave.
+
+    ``"allow"`` (default) copies to the host, as JAX does, so SciPy/matplotlib
+    fallbacks work; ``"warn"`` copies and warns; ``"raise"`` raises ``TypeError``
+    naming ``garray.asnumpy`` (CuPy's behaviour), for finding hidden transfers.
+    ``GARRAY_IMPLICIT_TRANSFER`` sets the initial mode.  Returns the previous mode.
+    """
+    if mode not in ("allow", "raise", "warn"):
+        raise ValueError(f"mode: expected 'allow', 'warn' or 'raise', got {mode!r}")
+    old = _implicit_transfer[0]
+    _implicit_transfer[0] = mode
+    return old
+
+
 cdef void _strided_copy(char* dst, Py_ssize_t* ds, const char* src, Py_ssize_t* ss,
                         Py_ssize_t* shape, int nd, Py_ssize_t itemsize) noexcept nogil:
     """Copy an nd block of itemsize elements between two strided layouts (host memory)."""

@@ -16,26 +16,6 @@ cdef enum:
     FLAG_F = 2
     FLAG_READONLY = 4
 
-_implicit_transfer = [os.environ.get("GARRAY_IMPLICIT_TRANSFER", "allow").strip().lower()]
-if _implicit_transfer[0] not in ("allow", "raise", "warn"):
-    _implicit_transfer[0] = "allow"
-
-
-def set_implicit_transfer(mode):
-    """How implicit GPU -> host conversions (``numpy.asarray(x)``) behave.
-
-    ``"allow"`` (default) copies to the host, as JAX does, so SciPy/matplotlib
-    fallbacks work; ``"warn"`` copies and warns; ``"raise"`` raises ``TypeError``
-    naming ``garray.asnumpy`` (CuPy's behaviour), for finding hidden transfers.
-    ``GARRAY_IMPLICIT_TRANSFER`` sets the initial mode.  Returns the previous mode.
-    """
-    if mode not in ("allow", "raise", "warn"):
-        raise ValueError(f"mode: expected 'allow', 'warn' or 'raise', got {mode!r}")
-    old = _implicit_transfer[0]
-    _implicit_transfer[0] = mode
-    return old
-
-
 cdef object _dtype_cache = {}
 
 cdef object _norm_dtype(object dtype):

@@ -32,14 +32,20 @@ cdef union _Scalar:
     double c128[2]
 
 
+cdef tuple _int_lo = ()     # per dtype code: the integer range (None for bool/float/complex)
+cdef tuple _int_hi = ()
 cdef signed char _promote[13][13]
 cdef bint _same_kind[13][13]        # NumPy's can_cast(from, to, "same_kind")
 cdef str _CATEGORY = "biiiiuuuuffcc"
 
 
 cdef int _init_ufuncs() except -1:
-    global _CATEGORY
+    global _CATEGORY, _int_lo, _int_hi
     _CATEGORY = _optable_mod.CATEGORY
+    infos = [_dtypes.iinfo(d) if _CATEGORY[c] in "iu" else None
+             for c, d in enumerate(_code_dtype)]
+    _int_lo = tuple(None if i is None else i.min for i in infos)
+    _int_hi = tuple(None if i is None else i.max for i in infos)
     for i in range(13):
         for j in range(13):
             _promote[i][j] = _code_of[_dtypes.promote_types(_code_dtype[i], _code_dtype[j])]
@@ -90,8 +96,7 @@ cdef int _pack_scalar(object s, int code, _Scalar* out, str opname) except -1:
             raise TypeError(f"{opname}: cannot use a Python {type(s).__name__} with an "
                             f"integer computation")
         v = int(s)
-        info = _dtypes.iinfo(_code_dtype[code])
-        if v < info.min or v > info.max:
+        if v < _int_lo[code] or v > _int_hi[code]:
             raise OverflowError(f"{opname}: Python integer {v} out of bounds for "
                                 f"{_dtypes.dtype_name(_code_dtype[code])}")
         if code == 1: out.i8 = v
@@ -223,13 +228,12 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
                            if s is None and a._code != b._code else ""))
     out_code = k.out[code]
     if s is not None and type(s) is int and _CATEGORY[pa] in "iu":
-        info = _dtypes.iinfo(_code_dtype[pa])
-        if s < info.min or s > info.max:
+        if s < _int_lo[pa] or s > _int_hi[pa]:
             # NumPy 2: comparisons answer exactly; otherwise the int must fit the loop's
             # input type: the compute dtype when that is an integer (_pack_scalar raises),
             # else some C integer (a float or bool loop converts it from there).
             if k.compare is not None:
-                return _compare_out_of_range(k, ref, s > info.max, s_first, out)
+                return _compare_out_of_range(k, ref, s > _int_hi[pa], s_first, out)
             if not -(1 << 63) <= s < (1 << 64):
                 raise OverflowError(f"{k.name}: Python integer {s} out of bounds for "
                                     f"{_dtypes.dtype_name(_code_dtype[pa])}")
