@@ -13,9 +13,8 @@
 #    _kernels/cast.hip (NumPy's unsafe-cast semantics).
 
 # How implicit GPU -> host conversions behave (numpy.asarray(gpu_array)).
-_implicit_transfer = [os.environ.get("GARRAY_IMPLICIT_TRANSFER", "allow").strip().lower()]
-if _implicit_transfer[0] not in ("allow", "raise", "warn"):
-    _implicit_transfer[0] = "allow"
+_implicit_transfer = [_env.choice("GARRAY_IMPLICIT_TRANSFER", ("allow", "warn", "raise"),
+                                  "allow")]
 
 
 def set_implicit_transfer(mode):
@@ -218,6 +217,36 @@ cdef ndarray _astype(ndarray a, object dtype, object copy, object device):
     return r
 
 
+cdef object _host_value(object value, object dtype):
+    """A host value for an assignment into an array of ``dtype``, converted by NumPy's
+    own item assignment, so garray raises where NumPy does (NaN into an integer array,
+    300 into uint8, None into int) instead of storing what an unchecked cast gives."""
+    if isinstance(value, numpy.ndarray):
+        return numpy.asarray(value, dtype=dtype)      # array to array: NumPy's cast
+    if isinstance(value, (list, tuple)):
+        h = numpy.empty(numpy.shape(value), dtype=dtype)
+    else:
+        h = numpy.empty((), dtype=dtype)
+    h[...] = value
+    return h
+
+
+cdef ndarray _drop_leading_ones(ndarray a, int nd):
+    """a without leading length-1 axes beyond ``nd`` axes (a view; a unchanged when an
+    extra axis is longer than 1, so the broadcast that follows reports the shapes)."""
+    cdef int extra = a._nd - nd, i
+    for i in range(extra):
+        if a._shape[i] != 1:
+            return a
+    cdef ndarray r = _view(a)
+    r._nd = nd
+    for i in range(nd):
+        r._shape[i] = a._shape[extra + i]
+        r._strides[i] = a._strides[extra + i]
+    _update_flags(r)
+    return r
+
+
 cdef int _assign(ndarray dst, object value) except -1:
     """dst[...] = value: a garray array (broadcast, cast) or anything NumPy reads."""
     cdef ndarray src
@@ -228,9 +257,13 @@ cdef int _assign(ndarray dst, object value) except -1:
                              f"array on {dst._device}; use to_device() first")
         if src._dtype is not dst._dtype:
             src = _astype(src, dst._dtype, False, None)
+        if src._nd > dst._nd:       # NumPy drops leading length-1 axes of the value
+            src = _drop_leading_ones(src, dst._nd)
         _copy_into(dst, _broadcast_view(src, dst._shape, dst._nd, "value"))
         return 0
-    h = numpy.asarray(value, dtype=dst._dtype)
+    h = _host_value(value, dst._dtype)
+    while h.ndim > dst._nd and h.shape[0] == 1:
+        h = h[0]
     if h.ndim > dst._nd or any(s != 1 and s != t for s, t in
                                 zip(reversed(h.shape), reversed(dst.shape))):
         raise ValueError(f"could not broadcast input array from shape {h.shape} into "

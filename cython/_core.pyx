@@ -39,6 +39,7 @@ import numpy
 from garray import _dtypes
 from garray._errors import OutOfMemoryError
 from garray import _device as _devmod
+from garray import _env
 from garray._device import Device
 
 include "_memory.pxi"

@@ -3,11 +3,26 @@ from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_RECORDS_
 # Creation hot paths: empty, asarray and the fills.  The slower, rarer creation
 # functions (arange, linspace, eye, meshgrid, tril/triu) are in garray/_creation.py.
 
+cdef bint _numpy_wrappable(object h):
+    """Whether garray's kernels can use NumPy array h's memory in place: aligned, and
+    every stride a multiple of the itemsize (as_strided and packed-record views may
+    break both; kernels and DLPack consumers assume them)."""
+    cdef Py_ssize_t isz = h.itemsize
+    if not h.flags.aligned:
+        return False
+    for st in h.strides:
+        if st % isz:
+            return False
+    return True
+
+
 cdef ndarray _wrap_numpy(object h, object device, bint readonly):
-    """A CPU-device array sharing the memory of NumPy array ``h`` (kept alive)."""
+    """A CPU-device array sharing the memory of NumPy array ``h`` (kept alive); a copy
+    of h when its layout is not one the kernels can use (_numpy_wrappable)."""
     cdef ndarray r = ndarray.__new__(ndarray)
     cdef Py_buffer view
     cdef int i
+    cdef bint ok
     cdef object dt = h.dtype
     if dt in _code_of:
         r._dtype = _code_dtype[_code_of[dt]]
@@ -24,10 +39,16 @@ cdef ndarray _wrap_numpy(object h, object device, bint readonly):
             r._shape[i] = view.shape[i]
             r._strides[i] = view.strides[i]
         r._ptr = <intptr_t>view.buf
+        ok = r._ptr % view.itemsize == 0
+        for i in range(view.ndim):
+            if view.strides[i] % view.itemsize:
+                ok = False
         if readonly or view.readonly:
             r._flags = FLAG_READONLY
     finally:
         PyBuffer_Release(&view)
+    if not ok:
+        return _wrap_numpy(numpy.array(h, order="C"), device, readonly)
     r._code = _code_of[r._dtype]
     r._itemsize = r._dtype.itemsize
     r._device = device
@@ -45,9 +66,7 @@ def empty(shape, *, dtype=None, device=None):
     """
     cdef ndarray a = ndarray.__new__(ndarray)
     cdef int nd
-    if type(shape) is int:
-        if <Py_ssize_t>shape < 0:
-            raise ValueError(f"shape: negative dimensions are not allowed, got {shape}")
+    if type(shape) is int and 0 <= <object>shape <= PY_SSIZE_T_MAX:
         a._shape[0] = shape
         nd = 1
     else:
@@ -207,6 +226,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         h = h.astype(dt)
         fresh = True
     if (dev is _cpu_device or dev.kind == "cpu") and (fresh or not copy) and h.ndim <= MAX_NDIM:
+        if copy is False and not _numpy_wrappable(h):
+            raise ValueError("copy=False: the NumPy array is unaligned or has strides that "
+                             "are not a multiple of its itemsize; using it needs a copy")
         return _wrap_numpy(h, dev, False)
     if copy is False and not fresh:
         raise ValueError(f"copy=False: moving host data to {dev} needs a copy")
@@ -235,10 +257,12 @@ def asnumpy(a, stream=None):
 
 
 cdef object _float64 = None
+cdef object _bare_device = None
 cdef tuple _code_dtype = ()
 
 def _init_tables():
-    global _float64, _code_dtype
+    global _float64, _code_dtype, _bare_device
+    _bare_device = _devmod.Device("cpu")
     _code_dtype = tuple(_dtypes.DTYPES)
     _float64 = _code_dtype[10]
     for i, d in enumerate(_code_dtype):

@@ -147,6 +147,7 @@ cdef object _to_dlpack(ndarray a, object stream, object max_version, object dl_d
     cdef garray_DLManagedTensor* m
     cdef garray_DLManagedTensorVersioned* mv
     cdef size_t extra = 2 * a._nd * sizeof(int64_t)
+    cdef int i
     _dlpack_stream_order(a, stream)
     if dl_device is not None and tuple(dl_device) != _dlpack_device(a):
         if copy is False:
@@ -158,6 +159,11 @@ cdef object _to_dlpack(ndarray a, object stream, object max_version, object dl_d
         a = _transfer(a, Device(target, dl_device[1]))
     elif copy:
         a = _copy_array(a)
+    for i in range(a._nd):
+        if a._strides[i] % a._itemsize:
+            raise BufferError(f"__dlpack__: stride {a._strides[i]} of axis {i} is not a "
+                              f"multiple of the itemsize {a._itemsize}; DLPack counts "
+                              f"strides in elements (copy the array first)")
     owner = a
     if max_version is not None and tuple(max_version)[0] >= 1:
         mv = <garray_DLManagedTensorVersioned*>malloc(sizeof(garray_DLManagedTensorVersioned) + extra)
@@ -260,7 +266,10 @@ def from_dlpack(x, /, *, device=None, copy=None):
     r._ptr = <intptr_t>t.data + <intptr_t>t.byte_offset
     r._base = owner
     for i in range(t.ndim):
+        if t.shape[i] < 0:
+            raise BufferError(f"x: negative DLPack shape {t.shape[i]} on axis {i}")
         r._shape[i] = t.shape[i]
+    _checked_size(r._shape, t.ndim, r._itemsize)
     if t.strides == NULL:
         _set_c_strides(r)
     else:

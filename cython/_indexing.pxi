@@ -72,8 +72,12 @@ cdef ndarray _basic_index(ndarray a, object key):
                 out += 1
                 ax += 1
         else:
-            idx = k if type(k) is int else operator.index(k)
             n = a._shape[ax]
+            try:
+                idx = k if type(k) is int else operator.index(k)
+            except OverflowError:           # beyond Py_ssize_t: out of range all the same
+                raise IndexError(f"index {operator.index(k)} is out of bounds for axis "
+                                 f"{ax} with size {n}") from None
             if idx < -n or idx >= n:
                 raise IndexError(f"index {idx} is out of bounds for axis {ax} with size {n}")
             if idx < 0:

@@ -39,7 +39,7 @@ cdef object _optable_mod = None
 cdef object _compile_mod = None
 cdef dict _kernel_tables = {}
 cdef bint _cpu_vector_loads = False
-cdef bint _sync_launches = os.environ.get("GARRAY_SYNC_LAUNCHES", "0") not in ("", "0")
+cdef bint _sync_launches = _env.flag("GARRAY_SYNC_LAUNCHES")
 cdef Py_ssize_t _code_itemsize[13]
 
 
@@ -82,6 +82,7 @@ cdef class _Kernels:
     cdef readonly str name
     cdef readonly object op          # the garray._optable.Op of an op table, else None
     cdef str compare                 # comparison ops: the operator stem ("eq", "lt" ...)
+    cdef bint power                  # x1 ** x2: integer exponents must be >= 0 (NumPy)
     cdef int nin
     cdef signed char compute[13]     # op tables: promoted code -> compute code (-1: refused)
     cdef signed char compute2[13][13]  # binary op tables: input codes -> compute code
@@ -231,6 +232,7 @@ cdef _Kernels _op_kernels(str name):
         k.op, k.nin = op, op.nin
         if op.operator is not None and op.operator[1] == "compare":
             k.compare = op.operator[0]
+        k.power = op.functor == "power"
         for p in range(13):
             k.compute[p] = op.compute_code(p)
             k.out[p] = op.out_code(p)

@@ -9,6 +9,13 @@
 #    holds the exporter in ``_base`` and no pool.
 # 3. ``_flags`` caches C/F contiguity; every constructor of shape/strides calls
 #    _update_flags.  READONLY is inherited by views.
+# 4. Note [Checked sizes]: a shape that does not come from an existing array (a
+#    constructor, reshape, broadcast, a DLPack import) passes _checked_size, which
+#    raises NumPy's ValueError when its bytes overflow a Py_ssize_t.  Views of a checked
+#    array cannot grow it, so sizes, offsets and strides never wrap.
+# 5. A bare ``ndarray.__new__(ndarray)`` (which Python code can make) is a valid empty
+#    float64 array on the CPU device: __cinit__ fills the fields every constructor
+#    overwrites, so no operation meets a NULL dtype or device.
 
 cdef enum:
     MAX_NDIM = 24     # keeps an ndarray under pymalloc's 512-byte limit (no malloc per view)
@@ -122,7 +129,18 @@ cdef class ndarray(_ArrayOperators):
     cdef size_t _alloc_size
     cdef bint _is_cpu
 
+    def __cinit__(self, *args, **kwargs):
+        self._nd = 1            # Note [ndarray layout] 5: shape (0,), float64, CPU
+        self._dtype = _float64
+        self._code = 10         # float64
+        self._itemsize = 8
+        self._flags = FLAG_C | FLAG_F
+        self._device = _bare_device
+        self._is_cpu = True
+
     def __init__(self, shape, dtype=None, *, device=None):
+        if self._pool is not None or self._base is not None:
+            raise TypeError("ndarray.__init__: the array is already initialised")
         cdef int nd = _read_shape(shape, self._shape, "shape")
         _init_owner(self, _norm_dtype(dtype), nd, _resolve_device(device))
 
@@ -417,6 +435,44 @@ cdef inline tuple _shape_tuple(Py_ssize_t* v, int nd):
     return t
 
 
+cdef extern from *:
+    Py_ssize_t PY_SSIZE_T_MAX
+    bint _mul_overflow "__builtin_mul_overflow"(Py_ssize_t, Py_ssize_t, Py_ssize_t*) nogil
+
+_TOO_BIG = ("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+            "possible size")
+
+
+cdef Py_ssize_t _checked_size(const Py_ssize_t* shape, int nd, Py_ssize_t itemsize) except -1:
+    """The element count of ``shape``; ValueError (NumPy's) when the bytes of the nonzero
+    dimensions do not fit a Py_ssize_t, so no size, offset or stride derived from a
+    shape can wrap.  Every place that makes a shape not taken from an existing array
+    calls this (Note [Checked sizes])."""
+    cdef Py_ssize_t nbytes = itemsize if itemsize > 0 else 1
+    cdef bint empty = False
+    cdef int i
+    for i in range(nd):
+        if shape[i] == 0:
+            empty = True
+        elif _mul_overflow(nbytes, shape[i], &nbytes):
+            raise ValueError(_TOO_BIG)
+    if empty:
+        return 0
+    return nbytes // (itemsize if itemsize > 0 else 1)
+
+
+cdef Py_ssize_t _dim(object s, str argname) except? -1:
+    """One dimension (or index) given as any integer: TypeError for non-integers,
+    ValueError (NumPy's) past the largest Py_ssize_t instead of OverflowError."""
+    if isinstance(s, bool) or not hasattr(type(s), "__index__"):
+        raise TypeError(f"{argname}: {type(s).__name__!r} object cannot be "
+                        f"interpreted as an integer")
+    v = operator.index(s)
+    if not -PY_SSIZE_T_MAX <= v <= PY_SSIZE_T_MAX:
+        raise ValueError(f"{argname}: maximum allowed dimension exceeded ({v})")
+    return v
+
+
 cdef int _read_shape(object shape, Py_ssize_t* out, str argname) except -1:
     """Shape from an int or a sequence of ints into ``out``; returns ndim."""
     cdef Py_ssize_t n
@@ -436,10 +492,7 @@ cdef int _read_shape(object shape, Py_ssize_t* out, str argname) except -1:
         raise ValueError(f"{argname}: at most {MAX_NDIM} dimensions are supported, "
                          f"got {len(shape)}")
     for s in shape:
-        if isinstance(s, bool) or not hasattr(type(s), "__index__"):
-            raise TypeError(f"{argname}: {type(s).__name__!r} object cannot be "
-                            f"interpreted as an integer")
-        n = operator.index(s)
+        n = _dim(s, argname)
         if n < 0:
             raise ValueError(f"{argname}: negative dimensions are not allowed, got {tuple(shape)}")
         out[nd] = n
@@ -492,13 +545,9 @@ cdef int _set_c_strides(ndarray a) noexcept:
 cdef int _init_owner(ndarray a, object dtype, int nd, object device) except -1:
     """Fill metadata for a fresh C-contiguous array of a._shape[:nd] and allocate it."""
     cdef int i
-    cdef Py_ssize_t size = 1, itemsize = dtype.itemsize
+    cdef Py_ssize_t itemsize = dtype.itemsize
+    cdef Py_ssize_t size = _checked_size(a._shape, nd, itemsize)
     cdef size_t rounded
-    for i in range(nd):
-        if a._shape[i] and size > (<Py_ssize_t>1 << 62) // a._shape[i] // itemsize:
-            raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
-                             "than the maximum possible size")
-        size *= a._shape[i]
     a._nd = nd
     a._dtype = dtype
     a._code = _code_of[dtype]

@@ -72,22 +72,17 @@ cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
         raise ValueError(f"shape: at most {MAX_NDIM} dimensions are supported")
     nd = 0
     for s in shape:
-        if type(s) is int:
-            new_shape[nd] = s
-        elif isinstance(s, bool) or not hasattr(type(s), "__index__"):
-            raise TypeError(f"shape: {type(s).__name__!r} object cannot be interpreted "
-                            f"as an integer")
-        else:
-            new_shape[nd] = operator.index(s)
+        new_shape[nd] = s if type(s) is int and -1 <= <object>s <= PY_SSIZE_T_MAX else _dim(s, "shape")
         if new_shape[nd] == -1:
             if unknown >= 0:
                 raise ValueError("shape: can only specify one unknown dimension")
             unknown = nd
         elif new_shape[nd] < 0:
             raise ValueError(f"shape: negative dimensions are not allowed, got {tuple(shape)}")
-        else:
-            known *= new_shape[nd]
         nd += 1
+    if unknown >= 0:
+        new_shape[unknown] = 1
+    known = _checked_size(new_shape, nd, a._itemsize)
     if unknown >= 0:
         if known == 0 or a._size % known:
             raise ValueError(f"cannot reshape array of size {a._size} into shape "
@@ -180,10 +175,16 @@ cdef ndarray _broadcast_view(ndarray a, Py_ssize_t* shape, int nd, str argname):
 
 
 def broadcast_to(ndarray x, shape):
-    """``x`` broadcast to ``shape`` as a view. See also numpy.broadcast_to."""
+    """``x`` broadcast to ``shape`` as a read-only view (as NumPy's: its elements
+    alias each other). See also numpy.broadcast_to."""
     cdef Py_ssize_t s[MAX_NDIM]
     cdef int nd = _read_shape(shape, s, "shape")
-    return _broadcast_view(x, s, nd, "x")
+    _checked_size(s, nd, x._itemsize)
+    cdef ndarray r = _broadcast_view(x, s, nd, "x")
+    if r is x:
+        r = _view_same(x)
+    r._flags |= FLAG_READONLY
+    return r
 
 
 def broadcast_shapes(*shapes):

@@ -60,14 +60,17 @@ cdef inline bint _is_pyscalar(object x):
 
 
 cdef object _as_operand(object x, ndarray like):
-    """ndarray or weak Python scalar; NumPy scalars/0-d and sequences become arrays on
-    like's device; anything else None (the caller returns NotImplemented)."""
-    if isinstance(x, ndarray) or _is_pyscalar(x):
+    """ndarray, weak Python scalar or strong NumPy scalar (numpy.generic, kept as is);
+    sequences become arrays on like's device; anything else None (the caller returns
+    NotImplemented)."""
+    if isinstance(x, ndarray) or _is_pyscalar(x) or isinstance(x, numpy.generic):
+        # numpy.float64 and numpy.complex128 subclass float and complex: the generic
+        # test keeps them strong (NEP 50), before the subclass test below
         return x
     if isinstance(x, (bool, int, float, complex)):      # subclasses, e.g. IntEnum
         return complex(x) if isinstance(x, complex) else (
             float(x) if isinstance(x, float) else (bool(x) if isinstance(x, bool) else int(x)))
-    if isinstance(x, numpy.generic) or isinstance(x, (list, tuple)):
+    if isinstance(x, (list, tuple)):
         return asarray(x, device=like._device)
     return None
 
@@ -186,7 +189,8 @@ cdef inline ndarray _unalias(ndarray o, ndarray x):
 # ---- binary ------------------------------------------------------------------------
 cdef object _binary(_Kernels k, object x1, object x2, object out):
     cdef ndarray a = None, b = None, ref, tmp
-    cdef int pa, code, out_code
+    cdef object o2
+    cdef int pa, code, out_code, sc
     cdef _Scalar sv
     cdef object s = None
     cdef bint s_first = False
@@ -197,17 +201,19 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
     if a is None:
         if b is None:
             raise TypeError(f"{k.name}: at least one argument must be a garray.ndarray")
-        x1 = _as_operand(x1, b)
-        if x1 is None:
-            return NotImplemented
+        o2 = _as_operand(x1, b)
+        if o2 is None:
+            return _foreign_operand(k, x1, b, out)
+        x1 = o2
         if isinstance(x1, ndarray):
             a = <ndarray>x1
         else:
             s, s_first = x1, True
     if b is None:
-        x2 = _as_operand(x2, a)
-        if x2 is None:
-            return NotImplemented
+        o2 = _as_operand(x2, a)
+        if o2 is None:
+            return _foreign_operand(k, x2, a, out)
+        x2 = o2
         if isinstance(x2, ndarray):
             b = <ndarray>x2
         else:
@@ -219,6 +225,15 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
                              f"{b._device}); move one with to_device()")
         pa = _promote[a._code][b._code]
         code = k.compute2[a._code][b._code]
+    elif isinstance(s, numpy.generic):
+        # A NumPy scalar is strong (NEP 50): promoted by its dtype like a 0-d array,
+        # then packed by value in the compute dtype (no device allocation).
+        sc = _code_of.get(s.dtype, -1)
+        if sc < 0:
+            raise TypeError(f"{k.name}: unsupported NumPy scalar type {s.dtype}")
+        pa = _promote[sc][ref._code]
+        code = k.compute2[sc][ref._code] if s_first else k.compute2[ref._code][sc]
+        s = s.item()
     else:
         pa = _scalar_code(s, ref._code)
         code = k.compute[pa]
@@ -237,6 +252,8 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
             if not -(1 << 63) <= s < (1 << 64):
                 raise OverflowError(f"{k.name}: Python integer {s} out of bounds for "
                                     f"{_dtypes.dtype_name(_code_dtype[pa])}")
+    if k.power and _CATEGORY[code] == "i":
+        _check_int_exponent(s, b if s is None or s_first else None)
     if s is not None:
         _pack_scalar(s, code, &sv, k.name)
         ref = _cast_to(ref, code)
@@ -285,6 +302,35 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
     return o
 
 
+cdef int _check_int_exponent(object s, ndarray e) except -1:
+    """NumPy refuses integer powers with negative integer exponents (the result is not
+    an integer): checked on the scalar, or on the exponent array by a comparison and an
+    any() (a device round trip, paid only by signed integer powers of arrays)."""
+    if e is None:
+        neg = s < 0
+    elif _CATEGORY[e._code] != "i":
+        return 0
+    else:
+        neg = _bool_reduce("any_r", _binary(_op_kernels("less"), e, 0, None), None, False)
+    if neg:
+        raise ValueError("pow: integers to negative integer powers are not allowed")
+    return 0
+
+
+cdef object _foreign_operand(_Kernels k, object other, ndarray x, object out):
+    """x OP other for an operand garray cannot take (None, a string, any object):
+    == and != answer elementwise as NumPy does (all False / all True); other operators
+    return NotImplemented (so Python raises TypeError, or another array library that
+    knows garray takes over)."""
+    if k.compare not in ("eq", "ne") or hasattr(other, "__array_namespace__") or hasattr(
+            other, "__array_ufunc__") or hasattr(other, "__array_function__"):
+        return NotImplemented
+    o = _prepare_out(out, 0 if out is None else (<ndarray>out)._code, x._nd, x._shape,
+                     x._device, k.name)
+    _assign(o, k.compare == "ne")
+    return o
+
+
 cdef object _compare_out_of_range(_Kernels k, ndarray x, bint above, bint s_first, object out):
     """x OP v for a Python int v outside x's integer dtype: the same answer everywhere, as
     NumPy 2 gives (uint8 == -1 is all False, uint8 < 300 all True)."""
@@ -306,10 +352,11 @@ cdef object _unary(_Kernels k, object x, object out):
     cdef _Iter it
     cdef void* args[4]
     if not isinstance(x, ndarray):
-        if isinstance(x, numpy.generic):
+        try:            # NumPy/Python scalars and sequences, as numpy.sin(0.5)
             x = asarray(x)
-        else:
-            raise TypeError(f"{k.name}: x must be a garray.ndarray, got {type(x).__name__}")
+        except (TypeError, ValueError):
+            raise TypeError(f"{k.name}: x must be a garray.ndarray or array-like, got "
+                            f"{type(x).__name__}") from None
     a = <ndarray>x
     code = k.compute[a._code]
     if code < 0:
@@ -363,6 +410,11 @@ cdef class ufunc:
                             f"{'s' if self.nin > 1 else ''} but {len(args)} were given")
         if self.nin == 1:
             return _unary(self._k, args[0], out)
+        if not isinstance(args[0], ndarray) and not isinstance(args[1], ndarray):
+            # two scalars or sequences, as numpy.add(1, 2): the first becomes an array
+            # on the current device (Python scalars of its default dtypes), the second
+            # keeps its weak/strong kind
+            args = (asarray(args[0]), args[1])
         r = _binary(self._k, args[0], args[1], out)
         if r is NotImplemented:
             raise TypeError(f"{self.__name__}: unsupported operand types "

@@ -9,7 +9,6 @@ a GPU library.
 __array_api_version__ = "2025.12"
 __version__ = "0.1.0.dev0"
 
-import os as _os
 
 from ._errors import (BackendError, BackendUnavailableError, CompileError,  # noqa: F401
                       OutOfMemoryError)
@@ -31,7 +30,8 @@ from ._core import ufunc, astype  # noqa: F401
 from .kernels import RawKernel, RawModule, ElementwiseKernel  # noqa: F401
 from ._core import all_ as all, any_ as any  # noqa: F401,A004 (Cython names avoid shadowing builtins)
 
-if _os.environ.get("GARRAY_GPU_STUB", "0") not in ("", "0"):
+from . import _env
+if _env.flag("GARRAY_GPU_STUB"):
     # Test support: run garray's kernels on the stub GPU drivers (garray/testing/gpu_stub.py).
     from .testing import gpu_stub as _gpu_stub
     _gpu_stub.install()

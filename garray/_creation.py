@@ -8,7 +8,7 @@ import operator
 
 import numpy
 
-from . import _core, _dtypes
+from . import _core, _dtypes, _ufuncs
 from ._core import asarray, empty, ndarray, zeros
 
 __all__ = ["arange", "linspace", "eye", "meshgrid", "tril", "triu", "identity"]
@@ -81,6 +81,13 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     else:                       # NumPy: y = i * delta (+ start)
         step = calc("nan") if calc is float else complex("nan+nanj")
         flags |= 2
+    if dt.kind in "iu":
+        # NumPy samples in floating point, floors, then casts (-1.5 -> -2, not -1)
+        if calc is complex:
+            raise TypeError(f"linspace: cannot floor complex samples into {dt}")
+        y = _core._linspace_kernel(num, start_c, step, stop_c, delta, float(div or 1), flags,
+                                   numpy.dtype(numpy.float64), device)
+        return _ufuncs.floor(y).astype(dt)
     return _core._linspace_kernel(num, start_c, step, stop_c, delta, float(div or 1), flags,
                                   dt, device)
 

@@ -38,8 +38,8 @@ def _elements(dtype, small):
     """Mostly small values (integers in [-8, 8], floats in [-4, 4]), plus the whole range
     of the dtype (integer extremes: wrap-around; huge and tiny floats), signed zeros,
     infinities and NaN for real floats.  ``small`` (exponents, shift counts): integers
-    are non-negative, mostly 0..3 (negative integer exponents are a documented
-    difference, tested in tests/test_elementwise.py)."""
+    are non-negative, mostly 0..3 (negative integer exponents raise, tested in
+    tests/test_elementwise.py)."""
     dtype = numpy.dtype(dtype)
     if dtype.kind == "b":
         return st.booleans()
