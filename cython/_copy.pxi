@@ -217,16 +217,15 @@ cdef ndarray _astype(ndarray a, object dtype, object copy, object device):
     return r
 
 
-cdef object _host_value(object value, object dtype):
+cdef object _host_value(object value, object dtype, int nd):
     """A host value for an assignment into an array of ``dtype``, converted by NumPy's
     own item assignment, so garray raises where NumPy does (NaN into an integer array,
     300 into uint8, None into int) instead of storing what an unchecked cast gives."""
     if isinstance(value, numpy.ndarray):
         return numpy.asarray(value, dtype=dtype)      # array to array: NumPy's cast
-    if isinstance(value, (list, tuple)):
-        h = numpy.empty(numpy.shape(value), dtype=dtype)
-    else:
-        h = numpy.empty((), dtype=dtype)
+    if isinstance(value, (list, tuple)):       # at most the destination's ndim, as NumPy
+        return numpy.array(value, dtype=dtype, ndmax=max(nd, 1))
+    h = numpy.empty((), dtype=dtype)
     h[...] = value
     return h
 
@@ -261,7 +260,7 @@ cdef int _assign(ndarray dst, object value) except -1:
             src = _drop_leading_ones(src, dst._nd)
         _copy_into(dst, _broadcast_view(src, dst._shape, dst._nd, "value"))
         return 0
-    h = _host_value(value, dst._dtype)
+    h = _host_value(value, dst._dtype, dst._nd)
     while h.ndim > dst._nd and h.shape[0] == 1:
         h = h[0]
     if h.ndim > dst._nd or any(s != 1 and s != t for s, t in

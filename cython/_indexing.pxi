@@ -14,8 +14,11 @@ cdef object _ellipsis = Ellipsis
 
 
 cdef inline bint _is_int_key(object k):
-    return type(k) is int or (not isinstance(k, (bool, numpy.bool_, ndarray)) and
-                              isinstance(k, (int, numpy.integer)))
+    """An integer index: int, NumPy integers, or any object with __index__ (as NumPy
+    takes them); bools and arrays are not (boolean and advanced indexing)."""
+    return type(k) is int or (
+        not isinstance(k, (bool, numpy.bool_, ndarray, numpy.ndarray)) and
+        (isinstance(k, (int, numpy.integer)) or hasattr(type(k), "__index__")))
 
 
 cdef ndarray _basic_index(ndarray a, object key):

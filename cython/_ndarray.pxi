@@ -72,8 +72,18 @@ cdef inline MemoryPool _pool_of(object device):
 
 
 cdef class _Flags:
-    """Array flags: c_contiguous, f_contiguous, owndata, writeable (NumPy names)."""
-    cdef readonly bint c_contiguous, f_contiguous, owndata, writeable
+    """Array flags: c_contiguous, f_contiguous, owndata, writeable (NumPy names);
+    ``writeable`` can be set, as ``x.setflags(write=...)``."""
+    cdef readonly bint c_contiguous, f_contiguous, owndata
+    cdef ndarray _a
+
+    @property
+    def writeable(self):
+        return (self._a._flags & FLAG_READONLY) == 0
+
+    @writeable.setter
+    def writeable(self, value):
+        self._a.setflags(write=value)
 
     def __getitem__(self, key):
         k = str(key).upper()
@@ -86,6 +96,11 @@ cdef class _Flags:
         if k in ("WRITEABLE", "W"):
             return self.writeable
         raise KeyError(f"unknown flag {key!r}")
+
+    def __setitem__(self, key, value):
+        if str(key).upper() not in ("WRITEABLE", "W"):
+            raise KeyError(f"flag {key!r} cannot be set")
+        self.writeable = value
 
     def __repr__(self):
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
@@ -142,7 +157,8 @@ cdef class ndarray(_ArrayOperators):
         if self._pool is not None or self._base is not None:
             raise TypeError("ndarray.__init__: the array is already initialised")
         cdef int nd = _read_shape(shape, self._shape, "shape")
-        _init_owner(self, _norm_dtype(dtype), nd, _resolve_device(device))
+        _init_owner(self, _float64 if dtype is None else _norm_dtype(dtype), nd,
+                    _resolve_device(device))
 
     def __dealloc__(self):
         if self._pool is not None:
@@ -212,8 +228,23 @@ cdef class ndarray(_ArrayOperators):
         f.c_contiguous = (self._flags & FLAG_C) != 0
         f.f_contiguous = (self._flags & FLAG_F) != 0
         f.owndata = self._base is None
-        f.writeable = (self._flags & FLAG_READONLY) == 0
+        f._a = self
         return f
+
+    def setflags(self, write=None, align=None, uic=None):
+        """Make the array read-only (``write=False``) or writeable again (NumPy's rule:
+        only when its memory is writeable and no two elements share it, so never a
+        broadcast view).  ``align`` and ``uic`` are accepted for NumPy's signature."""
+        if uic:
+            raise ValueError("setflags: cannot set WRITEBACKIFCOPY flag to True")
+        if write is None:
+            return
+        if not write:
+            self._flags |= FLAG_READONLY
+            return
+        if self._flags & FLAG_READONLY and not _may_be_writeable(self):
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        self._flags &= ~FLAG_READONLY
 
     @property
     def T(self):
@@ -498,6 +529,28 @@ cdef int _read_shape(object shape, Py_ssize_t* out, str argname) except -1:
         out[nd] = n
         nd += 1
     return nd
+
+
+cdef bint _may_be_writeable(ndarray a):
+    """Whether a read-only array may become writeable (NumPy's rule): no element aliases
+    another (a zero stride on a longer axis: broadcasts; NumPy allows those), and the
+    memory it views is writeable: its own, a writeable garray owner's, or a writeable
+    NumPy array's."""
+    cdef int i
+    if a._size:
+        for i in range(a._nd):
+            if a._strides[i] == 0 and a._shape[i] > 1:
+                return False
+    b = a._base
+    if isinstance(b, ndarray):
+        if (<ndarray>b)._flags & FLAG_READONLY:
+            return False
+        b = (<ndarray>b)._base
+    if b is None:
+        return True
+    if isinstance(b, numpy.ndarray):
+        return b.flags.writeable
+    return False            # foreign memory (DLPack) exported read-only
 
 
 cdef int _update_flags(ndarray a) noexcept:

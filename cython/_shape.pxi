@@ -77,7 +77,7 @@ cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
             if unknown >= 0:
                 raise ValueError("shape: can only specify one unknown dimension")
             unknown = nd
-        elif new_shape[nd] < 0:
+        elif new_shape[nd] < 0:     # the Array API's rule; NumPy takes any negative as -1
             raise ValueError(f"shape: negative dimensions are not allowed, got {tuple(shape)}")
         nd += 1
     if unknown >= 0:

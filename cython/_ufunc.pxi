@@ -168,12 +168,17 @@ cdef ndarray _prepare_out(object out, int out_code, int nd, Py_ssize_t* shape, o
     return o
 
 
+cdef int _check_same_kind(int code, ndarray o, str opname) except -1:
+    if not _same_kind[code][o._code]:
+        raise TypeError(f"{opname}: cannot cast the result from {_code_dtype[code]} to "
+                        f"out's {o._dtype} with casting rule 'same_kind'")
+    return 0
+
+
 cdef object _finish_out(ndarray tmp, object out, str opname):
     """Cast a result computed in its own dtype into a user `out=` of another dtype."""
     cdef ndarray o = <ndarray>out
-    if not _same_kind[tmp._code][o._code]:
-        raise TypeError(f"{opname}: cannot cast the result from {tmp._dtype} to out's "
-                        f"{o._dtype} with casting rule 'same_kind'")
+    _check_same_kind(tmp._code, o, opname)
     _cast_into(o, tmp)
     return o
 
@@ -246,12 +251,13 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
         if s < _int_lo[pa] or s > _int_hi[pa]:
             # NumPy 2: comparisons answer exactly; otherwise the int must fit the loop's
             # input type: the compute dtype when that is an integer (_pack_scalar raises),
-            # else some C integer (a float or bool loop converts it from there).
+            # else a bool loop takes it through a C long (NumPy raises past int64), a
+            # float loop through a double (any size).
             if k.compare is not None:
                 return _compare_out_of_range(k, ref, s > _int_hi[pa], s_first, out)
-            if not -(1 << 63) <= s < (1 << 64):
-                raise OverflowError(f"{k.name}: Python integer {s} out of bounds for "
-                                    f"{_dtypes.dtype_name(_code_dtype[pa])}")
+        if _CATEGORY[code] == "b" and not -(1 << 63) <= s < (1 << 63):
+            raise OverflowError(f"{k.name}: Python integer {s} too large for a C long "
+                                f"(the bool loop takes it through one, as NumPy's)")
     if k.power and _CATEGORY[code] == "i":
         _check_int_exponent(s, b if s is None or s_first else None)
     if s is not None:
@@ -261,6 +267,7 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
         a = _cast_to(a, code)
         b = _cast_to(b, code)
     if isinstance(out, ndarray) and (<ndarray>out)._code != out_code:
+        _check_same_kind(out_code, <ndarray>out, k.name)     # NumPy: before shapes
         tmp = _binary_into(k, a, b, ref, s is not None, s_first, &sv, code, out_code, None)
         _prepare_out(out, (<ndarray>out)._code, tmp._nd, tmp._shape, ref._device, k.name)
         return _finish_out(tmp, out, k.name)
@@ -363,6 +370,7 @@ cdef object _unary(_Kernels k, object x, object out):
         raise TypeError(f"{k.name}: unsupported dtype {a._dtype}")
     out_code = k.out[code]
     if out is not None and isinstance(out, ndarray) and (<ndarray>out)._code != out_code:
+        _check_same_kind(out_code, <ndarray>out, k.name)
         tmp = _unary(k, x, None)
         _prepare_out(out, (<ndarray>out)._code, a._nd, a._shape, a._device, k.name)
         return _finish_out(tmp, out, k.name)
@@ -411,10 +419,13 @@ cdef class ufunc:
         if self.nin == 1:
             return _unary(self._k, args[0], out)
         if not isinstance(args[0], ndarray) and not isinstance(args[1], ndarray):
-            # two scalars or sequences, as numpy.add(1, 2): the first becomes an array
-            # on the current device (Python scalars of its default dtypes), the second
-            # keeps its weak/strong kind
-            args = (asarray(args[0]), args[1])
+            # two scalars or sequences, as numpy.add(1, 2): one becomes an array on the
+            # current device, the other keeps its kind: a NumPy scalar or a sequence is
+            # the strong one; of two Python scalars the first takes its default dtype
+            if _is_pyscalar(args[0]) and not _is_pyscalar(args[1]):
+                args = (args[0], asarray(args[1]))
+            else:
+                args = (asarray(args[0]), args[1])
         r = _binary(self._k, args[0], args[1], out)
         if r is NotImplemented:
             raise TypeError(f"{self.__name__}: unsupported operand types "

@@ -11,6 +11,7 @@ call happens per launch.
 import ctypes
 import os
 import re
+import shlex
 import subprocess
 import tempfile
 
@@ -22,6 +23,9 @@ _CXX = os.environ.get("CXX", "g++")
 # not be interposed by libc's symbol; only the GA_HOST_ENTRY entries are exported.
 _CXX_FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fno-math-errno", "-w",
               "-fvisibility=hidden"]
+# GARRAY_CXXFLAGS: extra flags for every CPU kernel (part of the cache key), e.g.
+# -fsanitize=address for ci/asan.sh (docs/reliability.md).
+_CXX_FLAGS += shlex.split(os.environ.get("GARRAY_CXXFLAGS", ""))
 _cxx_version = None
 
 

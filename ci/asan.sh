@@ -1,0 +1,38 @@
+#!/bin/bash
+# The test suite under AddressSanitizer on the CPU device (docs/reliability.md).
+# Builds the Cython core with -fsanitize=address into build-asan/, compiles every CPU
+# kernel with it too (GARRAY_CXXFLAGS, a separate kernel cache), and runs pytest with
+# the ASan runtime preloaded (Python itself is not instrumented; leak checking is off
+# because the interpreter keeps memory alive at exit).
+#   bash ci/asan.sh [pytest arguments]      (default: tests/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=$root/build-asan
+if [ ! -f "$build/build.ninja" ]; then
+    meson setup "$build" -Db_sanitize=address -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
+fi
+ninja -C "$build" >/dev/null
+# A package directory: the sources by symlink plus the instrumented extension.
+pkg=$build/pkg
+rm -rf "$pkg" && mkdir -p "$pkg/garray"
+for f in "$root"/garray/*; do
+    case "$(basename "$f")" in _core.*.so) continue ;; esac
+    ln -s "$f" "$pkg/garray/"
+done
+core=$(find "$build" -maxdepth 2 -name "_core.*.so" -not -path "$pkg/*" | head -1)
+ln -s "$core" "$pkg/garray/"
+ln -s "$root/_kernels" "$pkg/_kernels"
+# The editable install's import hook would load the uninstrumented build: drop it
+# (and python -P below keeps the source tree itself off sys.path).
+cat > "$pkg/sitecustomize.py" <<'PY'
+import sys
+sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "MesonpyMetaFinder"]
+PY
+export PYTHONPATH="$pkg${PYTHONPATH:+:$PYTHONPATH}"
+export LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1"
+export GARRAY_CXXFLAGS="-fsanitize=address -fno-omit-frame-pointer"
+export GARRAY_CACHE_DIR="$build/kernel-cache"
+python -P -c "import garray, sys; assert garray.__file__.startswith('$pkg'), garray.__file__; print('garray from', garray.__file__)"
+exec python -P -m pytest -p no:cacheprovider "${@:-tests/}"
