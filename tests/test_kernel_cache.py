@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -349,3 +350,54 @@ def test_a_damaged_gpu_image_is_rebuilt_and_replaced(gpu_cache, tmp_path, damage
     again = _run(cache, _GPU_UNIT.format(kind=kind, arch=arch))
     assert again["compiles"] == 0 and not _cache_warnings(again), again
     assert again["binary"] == r["binary"]
+
+
+# ---- threads ------------------------------------------------------------------------------
+
+def test_threads_build_different_units_at_once_and_one_unit_once():
+    """memoized: builds of different units overlap (each waits for the other here, so a
+    single lock around every build deadlocks into a broken barrier), and threads asking
+    for one unit share a single build."""
+    from garray._compiler import cache
+    tag = f"test-threads-{os.getpid()}-{time.monotonic_ns()}"
+    both = threading.Barrier(2, timeout=20)
+    made, errors = [], []
+
+    def make(name):
+        def build():
+            made.append(name)
+            both.wait()
+            return name
+        return build
+
+    def ask(key, name):
+        try:
+            assert cache.memoized(key, make(name)) == name
+        except Exception as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=ask, args=(f"{tag}-{n}", n)) for n in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and sorted(made) == ["a", "b"], errors
+
+    started, release, made = threading.Event(), threading.Event(), []
+
+    def slow():
+        made.append(1)
+        started.set()
+        release.wait(20)
+        return "unit"
+
+    results = []
+    first = threading.Thread(target=lambda: results.append(cache.memoized(tag, slow)))
+    first.start()
+    started.wait(20)
+    second = threading.Thread(target=lambda: results.append(cache.memoized(tag, slow)))
+    second.start()
+    release.set()
+    first.join()
+    second.join()
+    assert results == ["unit", "unit"] and made == [1]

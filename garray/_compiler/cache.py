@@ -53,8 +53,10 @@ _INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 _file_hashes = {}
 
 # The in-memory caches.  The launch layer keeps its own per-op C tables, so these dicts
-# are off the hot path; one lock keeps two threads from building the same unit twice.
+# are off the hot path.  One lock per key keeps two threads from building the same unit
+# twice while letting threads build different units at once (precompile's --jobs).
 _lock = threading.Lock()
+_key_locks = {}
 _loaded = {}
 _failed = {}      # cache key -> CompileError: a failing unit is not recompiled per call
 
@@ -365,6 +367,8 @@ def memoized(key, make):
     if mod is not None:
         return mod
     with _lock:
+        key_lock = _key_locks.setdefault(key, threading.Lock())
+    with key_lock:
         mod = _loaded.get(key)
         if mod is not None:
             return mod
