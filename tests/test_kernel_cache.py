@@ -191,6 +191,23 @@ def test_a_library_replaced_at_the_same_path_in_one_process_is_reloaded(tmp_path
     assert r["builds"] == 2 and r["values"] == [1, 2], r
 
 
+def test_files_orphaned_by_killed_writers_are_removed(tmp_path):
+    """A process killed between writing its temporary file and renaming (or unlinking)
+    it leaves the file behind; an hour later the next writer removes it."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    orphans = [cache / ".tmp-123-0-deadbeef", cache / ".load-123-1-abcdefgh.so"]
+    live = cache / ".tmp-456-0-cafecafe"
+    for p in orphans + [live]:
+        p.write_bytes(b"partial")
+    old = time.time() - 2 * 3600
+    for p in orphans:
+        os.utime(p, (old, old))
+    r = _run(cache, _OP + "report()")
+    assert r["builds"] == 1, r
+    assert not any(p.exists() for p in orphans) and live.exists(), os.listdir(cache)
+
+
 # ---- directories that cannot be used ------------------------------------------------------
 
 def _under_a_file(tmp_path):

@@ -23,6 +23,7 @@ across processes and in memory within one.
 4. Writes go to a temporary name in the same directory and are renamed into place, so a
    reader sees the old entry or the new one, never half of one.  Two processes building
    the same entry both succeed; the last rename wins, and both wrote the same bytes.
+   Temporary files of killed processes are removed an hour later (``_sweep``).
 5. Fallback.  When ``GARRAY_CACHE_DIR`` (default ``~/.cache/garray/kernels``) cannot be
    created or written, the process warns once, naming the directory and the reason, and
    writes to a private temporary directory removed at exit; entries already in the
@@ -43,6 +44,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 import warnings
 
 from .._errors import CompileError
@@ -91,6 +93,8 @@ _private = []            # [this process's fallback directory], made on first ne
 _memory = {}             # entry name -> payload, when no directory could take it
 _warned = set()          # paths already reported damaged
 _copies = itertools.count()   # temporary names: pid, this count, random
+_swept = set()           # directories cleared of orphaned temporary files
+_ORPHAN_AGE = 3600       # seconds
 
 
 def configured_dir():
@@ -299,6 +303,7 @@ def write_entry(name, payload):
         path = os.path.join(write, name)
         try:
             atomic_write(path, data)
+            _sweep(write)
             return path
         except OSError as e:
             if write != conf:                  # the private directory failed too
@@ -307,6 +312,28 @@ def write_entry(name, payload):
                 _memory[name] = bytes(payload)
                 return None
             _fall_back(conf, _reason(e))
+
+
+def _sweep(d):
+    """Remove temporary files left in ``d`` by processes killed mid-write, once per
+    directory per process.  A live writer renames or removes its own within milliseconds,
+    so an hour-old one is an orphan."""
+    if d in _swept:
+        return
+    _swept.add(d)
+    cutoff = time.time() - _ORPHAN_AGE
+    try:
+        with os.scandir(d) as it:
+            for e in it:
+                if e.name.startswith((".tmp-", ".load-")):
+                    try:
+                        if (e.is_file(follow_symlinks=False)
+                                and e.stat(follow_symlinks=False).st_mtime < cutoff):
+                            os.unlink(e.path)
+                    except OSError:
+                        pass
+    except OSError:
+        pass
 
 
 def load_library(payload, what):
