@@ -161,6 +161,19 @@ def test_a_directory_in_place_of_an_entry_is_survived(cpu_cache, tmp_path):
     assert any(path in w for w in _cache_warnings(r)), r
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_in_place_of_an_entry_does_not_hang(cpu_cache, tmp_path):
+    """Opening a FIFO for reading blocks until a writer comes: garray must not wait."""
+    cache = _copy(cpu_cache, tmp_path / "cache")
+    (path,) = _entries(cache, ".so")
+    os.unlink(path)
+    os.mkfifo(path)
+    r = _run(cache, _OP + "report()", timeout=120)
+    assert r["builds"] == 1 and any(path in w for w in _cache_warnings(r)), r
+    again = _run(cache, _OP + "report()")     # the pipe was replaced by a good entry
+    assert again["builds"] == 0 and not _cache_warnings(again), again
+
+
 def test_a_library_replaced_at_the_same_path_in_one_process_is_reloaded(tmp_path):
     """dlopen hands back an already-loaded library for a path it has seen, so loading the
     cache file by its path would keep running the old code after the entry is replaced.

@@ -42,6 +42,7 @@ import itertools
 import os
 import re
 import shutil
+import stat
 import tempfile
 import threading
 import time
@@ -254,16 +255,22 @@ def read_entry(name):
             continue
         path = os.path.join(d, name)
         try:
-            with open(path, "rb") as f:
-                size = os.fstat(f.fileno()).st_size
-                data = f.read() if size <= _MAX_ENTRY else b""
+            # O_NONBLOCK: a FIFO under an entry's name must not block the open
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            with os.fdopen(fd, "rb") as f:
+                st = os.fstat(fd)
+                ok = stat.S_ISREG(st.st_mode) and st.st_size <= _MAX_ENTRY
+                data = f.read() if ok else b""
         except FileNotFoundError:
             continue
         except OSError as e:
             _damaged(path, f"unreadable: {_reason(e)}")
             continue
-        if size > _MAX_ENTRY:
-            _damaged(path, f"{size} bytes, more than any kernel")
+        if not stat.S_ISREG(st.st_mode):
+            _damaged(path, "not a regular file")
+            continue
+        if st.st_size > _MAX_ENTRY:
+            _damaged(path, f"{st.st_size} bytes, more than any kernel")
             continue
         try:
             return unseal(data)
