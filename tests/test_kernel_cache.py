@@ -47,10 +47,10 @@ assert (-garray.asarray(x)).get().tolist() == (-x).tolist()
 '''
 
 
-def _run(cache, body, env=None, timeout=600):
+def _run(cache, body, timeout=600):
     """Run ``_PRELUDE + body`` with GARRAY_CACHE_DIR=cache on the CPU device; returns
     the subprocess's report.  A crash or an exception fails the test with its stderr."""
-    proc = _start(cache, body, env)
+    proc = _start(cache, body)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -60,17 +60,16 @@ def _run(cache, body, env=None, timeout=600):
     return _result(proc, out, err)
 
 
-def _start(cache, body, env=None):
+def _start(cache, body):
     e = dict(os.environ, GARRAY_CACHE_DIR=str(cache), GARRAY_DEVICE="cpu")
-    e.update(env or {})
     return subprocess.Popen([sys.executable, "-c", _PRELUDE + textwrap.dedent(body)],
                             env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _result(proc, out, err):
-    assert proc.returncode == 0, (f"garray exited with status {proc.returncode} "
-                                  f"(negative: killed by signal {-proc.returncode}):\n"
-                                  f"{err[-3000:]}")
+    how = (f"was killed by signal {-proc.returncode}" if proc.returncode < 0 else
+           f"exited with status {proc.returncode}")
+    assert proc.returncode == 0, f"garray {how}:\n{err[-3000:]}"
     lines = [ln for ln in out.splitlines() if ln.startswith("RESULT ")]
     assert lines, f"no report from the subprocess:\n{out[-2000:]}\n{err[-2000:]}"
     return json.loads(lines[-1][len("RESULT "):])

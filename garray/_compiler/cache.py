@@ -25,10 +25,11 @@ across processes and in memory within one.
    the same entry both succeed; the last rename wins, and both wrote the same bytes.
    Temporary files of killed processes are removed an hour later (``_sweep``).
 5. Fallback.  When ``GARRAY_CACHE_DIR`` (default ``~/.cache/garray/kernels``) cannot be
-   created or written, the process warns once, naming the directory and the reason, and
-   writes to a private temporary directory removed at exit; entries already in the
-   configured directory are still read.  If even that fails, entries live in memory for
-   the rest of the process.  Either way nothing is rebuilt twice in one process.
+   created, written or loaded from (read-only, full, ``noexec``, a file in the way), the
+   process warns once, naming the directory and the reason, and writes to a private
+   temporary directory removed at exit; entries already in the configured directory are
+   still read.  If even that fails, entries live in memory for the rest of the process.
+   Either way nothing is rebuilt twice in one process.
 
 Limits: the checksum finds damage, not tampering (whoever can write the cache directory
 can write a valid entry); an entry damaged while another process is loading it makes
