@@ -32,11 +32,12 @@ _build_tu = gxx._build_tu
 def _counted_build(*a, **k):
     _builds.append(1)
     return _build_tu(*a, **k)
-gxx._build_tu = _counted_build
 
 def report(**extra):
     warned = [f"{w.category.__name__}: {w.message}" for w in _warned]
     print("RESULT " + json.dumps(dict(builds=len(_builds), warnings=warned, **extra)))
+
+gxx._build_tu = _counted_build
 '''
 
 # The op every CPU case runs: one kernel unit (negative, among the quickest to build),
@@ -158,6 +159,24 @@ def test_a_directory_in_place_of_an_entry_is_survived(cpu_cache, tmp_path):
     r = _run(cache, _OP + _OP + "report()")
     assert r["builds"] == 1, r
     assert any(path in w for w in _cache_warnings(r)), r
+
+
+def test_a_library_truncated_in_place_while_loaded_keeps_running(cpu_cache, tmp_path):
+    """Truncating a mapped file unmaps its pages from every process using it (SIGBUS at
+    the next instruction fetched from them); a library loaded from its own private copy
+    does not share the cache file's pages."""
+    cache = _copy(cpu_cache, tmp_path / "cache")
+    body = _OP + textwrap.dedent('''
+        for path in os.listdir(os.environ["GARRAY_CACHE_DIR"]):
+            with open(os.path.join(os.environ["GARRAY_CACHE_DIR"], path), "r+b") as f:
+                f.truncate(0)
+        for dtype in ("float64", "float32", "int64", "int8"):
+            y = numpy.arange(100, dtype=dtype)
+            assert (-garray.asarray(y)).get().tolist() == (-y).tolist()
+        report()
+        ''')
+    r = _run(cache, body)
+    assert r["builds"] == 0, r
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
@@ -307,11 +326,11 @@ def test_two_processes_building_one_entry_both_succeed(cpu_cache, tmp_path, star
         with open(path, "r+b") as f:
             f.truncate(os.path.getsize(path) // 3)
     go = tmp_path / "go"
-    body = f'''
-    import time
-    while not os.path.exists({str(go)!r}):
-        time.sleep(0.005)
-    ''' + _OP + "report()"
+    body = textwrap.dedent(f'''
+        import time
+        while not os.path.exists({str(go)!r}):
+            time.sleep(0.005)
+        ''') + _OP + "report()"
     procs = [_start(cache, body) for _ in range(2)]
     time.sleep(1.0)             # both past their imports, waiting at the line
     go.write_text("")
