@@ -6,9 +6,7 @@ binary is loaded by the device runtime, not here, so only the bytes and the lowe
 are kept.
 """
 
-import os
-
-from .cache import atomic_write, cache_dir, cache_key, kernel_dir, source_hash
+from .cache import cache_key, kernel_dir, read_entry, source_hash, write_entry
 
 
 def gpu_source(relpath, warp_size):
@@ -39,18 +37,20 @@ def compile_gpu(kind, relpath, name_expressions, arch, warp_size):
     opts = ["-std=c++17"]
     key = cache_key([kind, source_hash(relpath), repr(rtc.identity()), arch, str(warp_size),
                      " ".join(opts), *name_expressions])
-    path = os.path.join(cache_dir(), f"{kind}-{arch}-{key}")
-    if os.path.exists(path + ".bin") and os.path.exists(path + ".names"):
-        with open(path + ".bin", "rb") as f:
-            binary = f.read()
-        with open(path + ".names") as f:
-            lowered = dict(line.rstrip("\n").split("\t", 1) for line in f if "\t" in line)
-        return binary, lowered
+    name = f"{kind}-{arch}-{key}"
+    # Two entries, each verified on its own (cache.read_entry); a missing or damaged
+    # one rebuilds both.  The image goes to the driver as these verified bytes.
+    binary, names = read_entry(name + ".bin"), read_entry(name + ".names")
+    if binary is not None and names is not None:
+        lowered = dict(line.split("\t", 1) for line in names.decode().splitlines()
+                       if "\t" in line)
+        if all(e in lowered for e in name_expressions):
+            return binary, lowered
     # The program must not share the included file's name (NVRTC: "includes itself").
     mod = rtc.compile(gpu_source(relpath, warp_size), relpath + ".unit", list(name_expressions),
                       opts, arch=arch, include_dirs=[kernel_dir()])
-    atomic_write(path + ".bin", mod.binary)
-    atomic_write(path + ".names", "".join(f"{k}\t{v}\n" for k, v in mod.lowered.items()).encode())
+    write_entry(name + ".bin", mod.binary)
+    write_entry(name + ".names", "".join(f"{k}\t{v}\n" for k, v in mod.lowered.items()).encode())
     return mod.binary, mod.lowered
 
 

@@ -16,7 +16,8 @@ import subprocess
 import tempfile
 
 from .._errors import CompileError
-from .cache import atomic_write, cache_dir, cache_key, kernel_dir, memoized, source_hash
+from .cache import (cache_key, kernel_dir, load_library, memoized, read_entry, source_hash,
+                    write_entry)
 
 _CXX = os.environ.get("CXX", "g++")
 # -fvisibility=hidden: a user kernel named like a libc function (`sync`, `send` ...) must
@@ -104,12 +105,17 @@ def compile_cpu_source(source, names, warp_size, options=()):
 
 def _load_unit(filename, key, text, flags, names, what):
     """The CpuModule for ``key``: loaded once per process, built by g++ only when the
-    cache has no library for it.  ``text()`` is called only to build."""
+    cache has no verified library for it.  ``text()`` is called only to build.
+
+    The library is loaded from the verified bytes (``cache.load_library``), never from the
+    cache file: a damaged entry is rebuilt and replaced instead of crashing the loader.
+    """
     def make():
-        path = os.path.join(cache_dir(), filename)
-        if not os.path.exists(path):
-            _build_tu(text(), flags, path, what)
-        lib = ctypes.CDLL(path)
+        payload = read_entry(filename)
+        if payload is None:
+            payload = _build_tu(text(), flags, what)
+            write_entry(filename, payload)
+        lib = load_library(payload, what)
         entries = {n: ctypes.cast(getattr(lib, f"ga_entry_{i}"), ctypes.c_void_p).value
                    for i, n in enumerate(names)}
         return CpuModule(lib, entries)
@@ -135,9 +141,15 @@ def uses_barriers(source):
     return _BARRIER_RE.search(source) is not None
 
 
-def _build_tu(text, defines, path, what):
+def _build_tu(text, defines, what):
+    """g++ on one translation unit; returns the shared library's bytes."""
     root = kernel_dir()
-    with tempfile.TemporaryDirectory(prefix="garray-build-") as tmp:
+    try:
+        tmp_dir = tempfile.TemporaryDirectory(prefix="garray-build-")
+    except OSError as e:
+        raise CompileError(f"cpu: no temporary directory for {_CXX} to build {what} in: "
+                           f"{e}") from None
+    with tmp_dir as tmp:
         src = os.path.join(tmp, "unit.cpp")
         with open(src, "w") as f:
             f.write(text)
@@ -150,4 +162,4 @@ def _build_tu(text, defines, path, what):
         if r.returncode != 0:
             raise CompileError(f"cpu: compiling {what} failed", r.stderr[-20000:])
         with open(out, "rb") as f:
-            atomic_write(path, f.read())
+            return f.read()
