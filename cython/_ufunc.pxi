@@ -255,9 +255,10 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
             # float loop through a double (any size).
             if k.compare is not None:
                 return _compare_out_of_range(k, ref, s > _int_hi[pa], s_first, out)
-        if _CATEGORY[code] == "b" and not -(1 << 63) <= s < (1 << 63):
-            raise OverflowError(f"{k.name}: Python integer {s} too large for a C long "
-                                f"(the bool loop takes it through one, as NumPy's)")
+    if (s is not None and type(s) is int and _CATEGORY[code] == "b"
+            and not -(1 << 63) <= s < (1 << 63)):
+        raise OverflowError(f"{k.name}: Python integer {s} too large for a C long "
+                            f"(the bool loop takes it through one, as NumPy's)")
     if k.power and _CATEGORY[code] == "i":
         _check_int_exponent(s, b if s is None or s_first else None)
     if s is not None:

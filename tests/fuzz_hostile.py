@@ -86,7 +86,8 @@ def data_for(shape, dtype, rnd):
     h = v.astype(dtype)
     if numpy.dtype(dtype).kind == "c":
         h = h + 1j * rng.integers(-3, 4, size=shape)
-    return h.astype(dtype)
+    return numpy.asarray(h.astype(dtype))      # an array even for shape (): ufuncs on
+                                               # 0-d arrays return NumPy scalars
 
 
 def scalar_values():
