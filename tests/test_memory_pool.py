@@ -482,6 +482,15 @@ def test_random_sequences_arrays(ops):
         assert all((x.get() == v).all() for x, v in live)
 
 
+def test_python_m_garray_prints_pools():
+    r = subprocess.run([sys.executable, "-m", "garray"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout[r.stdout.index("memory pools"):]
+    assert str(garray.default_device()) in out
+    assert "cache hits" in out and "device allocs" in out and "cached bound" in out
+
+
 def test_threads_share_the_pool(dev):
     import threading
     pool = dev.pool
