@@ -327,6 +327,8 @@ cdef class MemoryPool:
         if self._used > self._peak_used:
             self._peak_used = self._used
         rounded[0] = b.size
+        if self._total - self._used > self._pool_limit:   # a new segment's free rest
+            self._trim(self._pool_limit)
         return b.ptr
 
     cdef _Block* _new_segment(self, int kind, size_t size, size_t asked) except NULL:

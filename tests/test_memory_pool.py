@@ -266,6 +266,19 @@ def test_pool_limit_bounds_cached_bytes(pool):
     assert pool.cached_bytes() == 0
 
 
+def test_pool_limit_holds_when_a_new_segment_adds_cache(pool):
+    # found by Hypothesis: a new segment's free rest pushed cached bytes past the bound
+    # while a wholly free segment was kept
+    pool.set_pool_limit("4MiB")
+    p, n = pool.malloc_ptr(2 * MiB + 1)        # a segment of its own (20 MiB > bound)
+    pool.free_ptr(p)
+    assert pool.stats()["free_segments"] == 1
+    q, m = pool.malloc_ptr(0)                  # a new 2 MiB small segment
+    s = pool.stats()
+    assert s["cached_bytes"] <= 4 * MiB and s["free_segments"] == 0
+    pool.free_ptr(q)
+
+
 def test_limit_raises_out_of_memory(pool, dev):
     pool.set_limit("1MiB")
     assert pool.get_limit() == MiB
