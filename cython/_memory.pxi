@@ -1,218 +1,625 @@
 # Note [Memory pools]
 # ~~~~~~~~~~~~~~~~~~~
-# 1. One MemoryPool per device.  Requests are rounded up to 512-byte units; freed
-#    blocks are cached per rounded size and reused without going back to the driver.
-# 2. Sizes up to _N_SMALL units live in C stacks (the hot path for small arrays costs
-#    no dict lookup); larger sizes in a dict of lists.
-# 3. ``limit`` (GARRAY_MEMORY_LIMIT, bytes or e.g. "2GiB") caps used + cached bytes.
-#    On failure (limit or the driver) the pool frees its cached blocks and retries
-#    once; then OutOfMemoryError names the size asked for and what the pool holds.
-# 4. Stream order: every queue here is the device's default stream, so a block freed
-#    is safe to hand out again at once.  Per-stream free lists come with streams.
-# The CPU device allocates with aligned_alloc directly; GPU devices call their
-# backend runtime (a Python call, off the hot path once the cache is warm).
+# One MemoryPool per device; the CPU device and the GPUs share all of this logic and
+# differ only in _raw_alloc/_raw_free (mmap or aligned_alloc, or the backend runtime).
+# 1. Size classes.  A request is rounded up to a multiple of 512 bytes up to 1 MiB, and
+#    above that to one of 8 steps per power of two (2 MiB, 2.25 MiB, 2.5 MiB ...), so
+#    rounding wastes at most 1/8 and nearby sizes share a class.
+# 2. Segments and blocks.  Memory comes from the device in segments: requests up to
+#    1 MiB ("small") are carved from 2 MiB segments, larger ones from 20 MiB segments,
+#    requests over 10 MiB get a segment of their own size (PyTorch's caching allocator
+#    uses the same three tiers).  A segment is a chain of blocks in address order; a
+#    request takes the smallest free block that fits (bins per size class, a bitmap of
+#    non-empty bins) and splits off the rest when it is worth keeping (any remainder in
+#    small segments, over 1 MiB in large ones, so large segments do not fill with
+#    slivers).  A freed block merges with free neighbours; only a wholly free segment
+#    can go back to the device.  Small and large requests never share a segment.
+# 3. The hot path.  Freed blocks up to 32 KiB first go to per-class C stacks (a push;
+#    the next request of that class is a pop): no bin, no pointer lookup.  Those blocks
+#    count as cached.  Everything else finds its block through a C hash table keyed by
+#    address (allocated blocks only).
+# 4. Bounds.  ``pool_limit`` (GARRAY_POOL_LIMIT; default 256 MiB on the CPU device, 50%
+#    of device memory on GPUs) bounds cached bytes: past it, wholly free segments go back
+#    to the device at once (under a bound smaller than a segment, segments are made
+#    just big enough).  Free pieces of segments that still hold live blocks stay (they
+#    cannot be returned alone), so cached bytes can exceed the bound while such
+#    segments live.  ``limit`` (GARRAY_MEMORY_LIMIT) caps used + cached; on failure (the
+#    limit or the device) the pool returns its free segments and retries once, then
+#    raises OutOfMemoryError naming the size asked for and what the pool holds.
+# 5. Stream order: every queue here is the device's default stream, so a block freed is
+#    safe to hand out again at once.  Per-stream free lists come with streams.
+# 6. Threads.  The pool relies on the GIL: allocation and release run with it held
+#    (kernel launches may release it later; allocation will not).  Its only calls into
+#    Python are the GPU runtime's malloc/free and building an error, and every one is
+#    made with the pool's C state consistent (a segment is unlinked before it is freed,
+#    linked only after the device returned it), so another thread taking the GIL there,
+#    or an ndarray freed re-entrantly from that Python code, finds a valid pool.  A
+#    free-threaded build would need a lock here.
+
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc
+
+include "_memory_map.pxi"
 
 cdef extern from "stdlib.h":
     void* aligned_alloc(size_t alignment, size_t size) nogil
 
+cdef extern from "sys/mman.h":
+    void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset) nogil
+    int munmap(void* addr, size_t length) nogil
+    int PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS
+    void* MAP_FAILED
+
+cdef extern from *:
+    int __builtin_clzll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
 cdef enum:
     _UNIT = 512
-    _N_SMALL = 64        # rounded sizes up to 64 * 512 B = 32 KiB use C stacks
-    _STACK = 32          # cached blocks per small size class
+    _N_SMALL = 64             # classes up to 64 * 512 B = 32 KiB have C stacks
+    _STACK = 32               # cached blocks per stacked class
+    _N_BINS = 2400            # 2048 classes to 1 MiB, then 8 per power of two to 2**62
+    _N_WORDS = 38             # 64-bit words of the bins' bitmap
+    _SMALL_MAX = 1 << 20      # requests up to this use small segments
+    _SMALL_SEGMENT = 2 << 20
+    _LARGE_SEGMENT = 20 << 20 # for requests up to _OWN_SEGMENT
+    _OWN_SEGMENT = 10 << 20   # larger requests get a segment of their own
+
+cdef size_t _MAX_REQUEST = <size_t>1 << 62
+cdef size_t _NO_BOUND = <size_t>-1
 
 _SIZE_SUFFIX = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000**2,
                 "mb": 1000**2, "mib": 1024**2, "g": 1000**3, "gb": 1000**3,
                 "gib": 1024**3, "t": 1000**4, "tb": 1000**4, "tib": 1024**4}
 
 
-def parse_size(value, argname="limit"):
-    """Bytes from an int or a string like '512MiB', '2GB', '1e9'. 0 or None: no limit."""
+def parse_size(value, argname="limit", device_bytes=None):
+    """Bytes from an int or a string like '512MiB', '2GB', '1e9' or '25%' (of
+    ``device_bytes``, the device's memory).  None gives 0.
+
+    Errors are ValueErrors naming ``argname`` and the value.
+    """
     if value is None:
         return 0
+    if isinstance(value, bool):
+        raise ValueError(f"{argname}: expected a size in bytes, got {value!r}")
     if isinstance(value, int):
         n = value
     else:
         s = str(value).strip().lower().replace(" ", "")
-        i = len(s)
-        while i and not (s[i - 1].isdigit() or s[i - 1] == "."):
-            i -= 1
         try:
-            n = int(float(s[:i]) * _SIZE_SUFFIX[s[i:]])
-        except (ValueError, KeyError):
-            raise ValueError(f"{argname}: cannot read a size from {value!r}; "
-                             f"use bytes or a suffix like '512MiB' or '2GB'") from None
+            if s.endswith("%") and device_bytes is not None:
+                frac = float(s[:-1])
+                if not 0 <= frac <= 100:
+                    raise ValueError
+                n = int(device_bytes * frac / 100)
+            else:
+                i = len(s)
+                while i and not (s[i - 1].isdigit() or s[i - 1] == "."):
+                    i -= 1
+                n = int(float(s[:i]) * _SIZE_SUFFIX[s[i:]])
+        except (ValueError, KeyError, OverflowError):
+            pct = ", a percentage of device memory like '25%'" if device_bytes else ""
+            raise ValueError(f"{argname}: cannot read a size from {value!r}; use bytes, a "
+                             f"suffix like '512MiB' or '2GB'{pct}") from None
     if n < 0:
         raise ValueError(f"{argname}: must be >= 0, got {value!r}")
+    if n >= 1 << 63:
+        raise ValueError(f"{argname}: {value!r} is too large (at most 2**63 - 1 bytes)")
     return n
+
+
+def _env_size(name, default, device_bytes):
+    v = os.environ.get(name, "").strip()
+    return parse_size(v if v else default, name, device_bytes)
+
+
+ctypedef struct _Block:
+    intptr_t ptr
+    size_t size
+    _Block* prev          # address neighbours in the segment; NULL at its ends
+    _Block* next
+    _Block* fprev         # the bin's list, while free
+    _Block* fnext
+    int bin               # bin index while free, -1 while allocated
+    int kind              # 0: a small segment, 1: a large one
+
+
+cdef inline size_t _round_size(size_t n) noexcept nogil:
+    """The size class of an n-byte request (n <= _MAX_REQUEST)."""
+    cdef size_t step
+    if n <= _SMALL_MAX:
+        return ((n + _UNIT - 1) & ~(<size_t>_UNIT - 1)) if n else _UNIT
+    step = (<size_t>1) << (60 - __builtin_clzll(n))      # 1/8 of n's power of two
+    return (n + step - 1) & ~(step - 1)
+
+
+cdef inline int _bin_of(size_t s) noexcept nogil:
+    """The bin of a free block of s bytes: the largest size class <= s."""
+    cdef int e
+    if s <= _SMALL_MAX:
+        return <int>(s >> 9) - 1
+    e = 63 - __builtin_clzll(s)
+    return 2047 + (e - 20) * 8 + <int>((s >> (e - 3)) & 7)
 
 
 @cython.final
 cdef class MemoryPool:
-    """The memory pool of one device.
+    """The memory pool of one device (``garray.get_default_memory_pool()``).
 
-    ``used_bytes()``: bytes held by live arrays; ``total_bytes()``: used plus cached;
-    ``free_all_blocks()`` returns cached blocks to the device; ``set_limit(size)``
-    caps ``total_bytes`` (``GARRAY_MEMORY_LIMIT`` sets it at start).
+    Freed memory is cached and reused for later requests of similar size; large cached
+    blocks are split to serve smaller requests and freed neighbours merge again.
+
+    ``used_bytes()``: bytes held by live arrays; ``cached_bytes()``: bytes kept for
+    reuse; ``total_bytes()``: both, i.e. what the pool holds from the device.
+    ``free_all_blocks()`` returns every wholly free segment to the device.
+    ``set_limit(size)`` caps ``total_bytes`` (``GARRAY_MEMORY_LIMIT`` at start);
+    ``set_pool_limit(size)`` bounds ``cached_bytes`` (``GARRAY_POOL_LIMIT``; default
+    256 MiB on the CPU device, half the memory of a GPU).  ``stats()`` returns counters.
+    Sizes are bytes or strings like '2GiB' or '25%' (of the device's memory).
+
+    See also cupy.cuda.MemoryPool, torch.cuda.memory_stats.
     """
     cdef readonly object device
     cdef object _runtime
     cdef bint _is_cpu
-    cdef size_t _used, _cached, _limit
+    cdef size_t _used, _total, _limit, _pool_limit, _peak_used, _peak_total
+    cdef size_t _device_bytes
+    # hot path: per-class stacks of cached small blocks
     cdef intptr_t _small[_N_SMALL][_STACK]
     cdef int _nsmall[_N_SMALL]
-    cdef dict _large            # rounded size -> list of pointers
+    # free blocks by bin, per segment kind
+    cdef _Block* _head[2][_N_BINS]
+    cdef uint64_t _mask[2][_N_WORDS]
+    cdef size_t _n_whole_free        # free blocks that are a whole segment
+    cdef _PtrMap _map                # allocated blocks by address
     cdef readonly size_t n_allocs, n_hits
+    cdef size_t _n_frees, _n_segments, _n_splits, _n_merges
 
     def __cinit__(self, device):
         self.device = device
         self._runtime = device.runtime
         self._is_cpu = device.kind == "cpu"
-        self._large = {}
         memset(self._nsmall, 0, sizeof(self._nsmall))
-        self._limit = parse_size(os.environ.get("GARRAY_MEMORY_LIMIT") or None,
-                                 "GARRAY_MEMORY_LIMIT")
+        memset(self._head, 0, sizeof(self._head))
+        memset(self._mask, 0, sizeof(self._mask))
+        self._pool_limit = _NO_BOUND
+        self._device_bytes = 0
+        try:
+            self._device_bytes = int(device.properties.get("total_memory") or 0)
+        except Exception:     # a runtime that cannot say: percentages are refused
+            pass
+        dev_bytes = self._device_bytes or None
+        self._limit = _env_size("GARRAY_MEMORY_LIMIT", None, dev_bytes)
+        default = "256MiB" if self._is_cpu else ("50%" if dev_bytes else None)
+        if default is not None or os.environ.get("GARRAY_POOL_LIMIT", "").strip():
+            self._pool_limit = _env_size("GARRAY_POOL_LIMIT", default, dev_bytes)
+        _pm_init(&self._map, 10)
 
     def __dealloc__(self):
-        self._release_cached()
+        # Nothing references the pool any more, so no array lives in it; blocks handed
+        # out by malloc_ptr and never freed die with it.
+        self._destroy()
 
+    # ---- the device ------------------------------------------------------------------
     cdef intptr_t _raw_alloc(self, size_t nbytes) except? 0:
         cdef void* p
-        if self._is_cpu:
+        if not self._is_cpu:
+            return self._runtime.malloc(nbytes)
+        if nbytes >= _SMALL_MAX:      # mmap: munmap gives the pages back to the OS
+            p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            if p == MAP_FAILED:
+                raise MemoryError()
+        else:
             p = aligned_alloc(_UNIT, nbytes)
             if p == NULL:
                 raise MemoryError()
-            return <intptr_t>p
-        return self._runtime.malloc(nbytes)
+        return <intptr_t>p
 
-    cdef int _raw_free(self, intptr_t p) except -1:
-        if self._is_cpu:
-            free(<void*>p)
-        else:
+    cdef int _raw_free(self, intptr_t p, size_t nbytes) except -1:
+        if not self._is_cpu:
             self._runtime.free(p)
+        elif nbytes >= _SMALL_MAX:
+            munmap(<void*>p, nbytes)
+        else:
+            free(<void*>p)
         return 0
 
-    cdef intptr_t malloc(self, size_t nbytes, size_t* rounded) except? 0:
-        cdef size_t units = (nbytes + _UNIT - 1) // _UNIT
-        if units == 0:
-            units = 1
-        cdef size_t size = units * _UNIT
-        cdef intptr_t p
-        cdef list lst
-        rounded[0] = size
-        if units <= _N_SMALL and self._nsmall[units - 1] > 0:
-            self._nsmall[units - 1] -= 1
-            p = self._small[units - 1][self._nsmall[units - 1]]
-            self._cached -= size
-            self._used += size
-            self.n_hits += 1
-            return p
-        if units > _N_SMALL:
-            lst = self._large.get(size)
-            if lst:
-                p = lst.pop()
-                self._cached -= size
-                self._used += size
-                self.n_hits += 1
-                return p
-        p = self._alloc_new(size, nbytes)
-        self._used += size
-        self.n_allocs += 1
-        return p
+    # ---- bins of free blocks ---------------------------------------------------------
+    cdef void _bin_insert(self, _Block* b) noexcept:
+        cdef int i = _bin_of(b.size), k = b.kind
+        b.bin = i
+        b.fprev = NULL
+        b.fnext = self._head[k][i]
+        if b.fnext != NULL:
+            b.fnext.fprev = b
+        self._head[k][i] = b
+        self._mask[k][i >> 6] |= (<uint64_t>1) << (i & 63)
+        if b.prev == NULL and b.next == NULL:
+            self._n_whole_free += 1
 
-    cdef intptr_t _alloc_new(self, size_t size, size_t asked) except? 0:
-        if self._limit and self._used + self._cached + size > self._limit:
-            self._release_cached()
-            if self._used + size > self._limit:
-                self._oom(asked, "the pool limit")
+    cdef void _bin_remove(self, _Block* b) noexcept:
+        cdef int i = b.bin, k = b.kind
+        if b.fprev != NULL:
+            b.fprev.fnext = b.fnext
+        else:
+            self._head[k][i] = b.fnext
+            if b.fnext == NULL:
+                self._mask[k][i >> 6] &= ~((<uint64_t>1) << (i & 63))
+        if b.fnext != NULL:
+            b.fnext.fprev = b.fprev
+        b.bin = -1
+        if b.prev == NULL and b.next == NULL:
+            self._n_whole_free -= 1
+
+    cdef _Block* _best_fit(self, int k, size_t size) noexcept:
+        # Bin i holds sizes in [class i, class i+1), so every block in the first
+        # non-empty bin at or above size's own bin fits.
+        cdef int i = _bin_of(size)
+        cdef int w = i >> 6
+        cdef uint64_t m = self._mask[k][w] & (~(<uint64_t>0) << (i & 63))
+        while not m:
+            w += 1
+            if w == _N_WORDS:
+                return NULL
+            m = self._mask[k][w]
+        return self._head[k][(w << 6) + __builtin_ctzll(m)]
+
+    cdef int _split(self, _Block* b, size_t size) except -1:
+        """Cut b (allocated, not binned) to size bytes when the rest is worth keeping."""
+        cdef size_t rest = b.size - size
+        cdef _Block* r
+        if rest < _UNIT or (b.kind == 1 and rest <= _SMALL_MAX):
+            return 0
+        r = <_Block*>malloc(sizeof(_Block))
+        if r == NULL:
+            return 0          # hand out the whole block rather than fail
+        r.ptr = b.ptr + size
+        r.size = rest
+        r.kind = b.kind
+        r.prev = b
+        r.next = b.next
+        if b.next != NULL:
+            b.next.prev = r
+        b.next = r
+        b.size = size
+        self._bin_insert(r)
+        self._n_splits += 1
+        return 0
+
+    # ---- allocation ------------------------------------------------------------------
+    cdef intptr_t malloc(self, size_t nbytes, size_t* rounded) except? 0:
+        """A block of at least nbytes (nbytes <= 2**62); its size goes to rounded[0]."""
+        cdef size_t units = (nbytes + _UNIT - 1) >> 9
+        cdef size_t size
+        cdef intptr_t p
+        if units <= _N_SMALL:
+            if units == 0:
+                units = 1
+            if self._nsmall[units - 1]:
+                self._nsmall[units - 1] -= 1
+                p = self._small[units - 1][self._nsmall[units - 1]]
+                size = units * _UNIT
+                self._used += size
+                if self._used > self._peak_used:
+                    self._peak_used = self._used
+                self.n_hits += 1
+                rounded[0] = size
+                return p
+        return self._malloc_block(nbytes, rounded)
+
+    cdef intptr_t _malloc_block(self, size_t nbytes, size_t* rounded) except? 0:
+        cdef size_t size = _round_size(nbytes)
+        cdef int kind = 0 if size <= _SMALL_MAX else 1
+        cdef _Block* b = self._best_fit(kind, size)
+        if b != NULL:
+            self._bin_remove(b)
+            self.n_hits += 1
+        else:
+            b = self._new_segment(kind, size, nbytes)
+        self._split(b, size)
         try:
-            return self._raw_alloc(size)
+            _pm_put(&self._map, b.ptr, b)
+        except MemoryError:
+            self._free_block(b)
+            raise
+        self._used += b.size
+        if self._used > self._peak_used:
+            self._peak_used = self._used
+        rounded[0] = b.size
+        if self._total - self._used > self._pool_limit:   # a new segment's free rest
+            self._trim(self._pool_limit)
+        return b.ptr
+
+    cdef _Block* _new_segment(self, int kind, size_t size, size_t asked) except NULL:
+        """A fresh segment holding at least size bytes, as one allocated block."""
+        cdef size_t seg
+        cdef intptr_t p = 0
+        cdef _Block* b
+        if kind == 0:
+            seg = _SMALL_SEGMENT
+        else:
+            seg = _LARGE_SEGMENT if size <= _OWN_SEGMENT else size
+        if seg > self._pool_limit:
+            seg = size          # a bound that small could not keep the rest cached anyway
+        if self._limit and self._total + seg > self._limit:
+            seg = size                       # a segment just big enough may still fit
+            if self._total + seg > self._limit:
+                self._release_cached()
+                if self._total + seg > self._limit:
+                    self._oom(asked, "the pool limit")
+        try:
+            p = self._raw_alloc(seg)
         except MemoryError:
             pass
-        self._release_cached()
-        try:
-            return self._raw_alloc(size)
-        except MemoryError:
-            self._oom(asked, "the device")
-        return 0
+        if p == 0:
+            self._release_cached()
+            seg = size
+            try:
+                p = self._raw_alloc(seg)
+            except MemoryError:
+                self._oom(asked, "the device")
+        b = <_Block*>malloc(sizeof(_Block))
+        if b == NULL:
+            self._raw_free(p, seg)
+            raise MemoryError()
+        b.ptr = p
+        b.size = seg
+        b.kind = kind
+        b.prev = b.next = b.fprev = b.fnext = NULL
+        b.bin = -1
+        self._total += seg
+        if self._total > self._peak_total:
+            self._peak_total = self._total
+        self._n_segments += 1
+        self.n_allocs += 1
+        return b
 
     cdef _oom(self, size_t asked, str who):
+        limit = f"{self._limit:,}" if self._limit else "none"
         raise OutOfMemoryError(
             f"out of memory allocating {asked:,} bytes on {self.device} (refused by "
             f"{who}; pool holds {self._used:,} bytes in use, "
-            f"{self._cached:,} cached, limit {self._limit or 'none'})")
+            f"{self._total - self._used:,} cached, limit {limit})")
 
+    # ---- release ---------------------------------------------------------------------
     cdef void release(self, intptr_t p, size_t size) noexcept:
-        # Called from ndarray.__dealloc__: must not raise.
-        cdef size_t units = size // _UNIT
+        """Take back the block p of size bytes (as malloc rounded it).  Called from
+        ndarray.__dealloc__: never raises."""
+        cdef size_t units = size >> 9
+        cdef _Block* b
         self._used -= size
-        if units <= _N_SMALL and self._nsmall[units - 1] < _STACK:
+        if (units <= _N_SMALL and self._nsmall[units - 1] < _STACK
+                and self._total - self._used <= self._pool_limit):
             self._small[units - 1][self._nsmall[units - 1]] = p
             self._nsmall[units - 1] += 1
-            self._cached += size
             return
-        if units <= _N_SMALL:
-            try:
-                self._raw_free(p)
-            except BaseException:
-                pass
-            return
-        try:
-            lst = self._large.get(size)
-            if lst is None:
-                self._large[size] = [p]
-            else:
-                lst.append(p)
-            self._cached += size
-        except BaseException:
-            pass
+        b = <_Block*>_pm_get(&self._map, p)
+        if b != NULL:
+            self._free_block(b)
+
+    cdef void _free_block(self, _Block* b) noexcept:
+        """Return the allocated block b to its bin, merged with free neighbours; give
+        wholly free segments back while cached bytes exceed the pool limit."""
+        cdef _Block* n
+        _pm_remove(&self._map, b.ptr)
+        n = b.prev
+        if n != NULL and n.bin >= 0:
+            self._bin_remove(n)
+            n.size += b.size
+            n.next = b.next
+            if b.next != NULL:
+                b.next.prev = n
+            free(b)
+            b = n
+            self._n_merges += 1
+        n = b.next
+        if n != NULL and n.bin >= 0:
+            self._bin_remove(n)
+            b.size += n.size
+            b.next = n.next
+            if n.next != NULL:
+                n.next.prev = b
+            free(n)
+            self._n_merges += 1
+        self._bin_insert(b)
+        if self._total - self._used > self._pool_limit:
+            if b.prev == NULL and b.next == NULL:
+                self._drop_segment(b)
+            self._trim(self._pool_limit)
+
+    cdef void _drop_segment(self, _Block* b) noexcept:
+        """Give the wholly free segment b back to the device."""
+        cdef intptr_t p = b.ptr
+        cdef size_t n = b.size
+        self._bin_remove(b)
+        free(b)
+        self._total -= n
+        self._n_segments -= 1
+        self._n_frees += 1
+        # Last, so the pool is consistent while Python runs; a failure is reported as
+        # unraisable (this runs from ndarray.__dealloc__).
+        self._raw_free(p, n)
+
+    cdef _Block* _whole_free_segment(self) noexcept:
+        """A free block that is a whole segment, the largest first; NULL if none."""
+        cdef int k, i
+        cdef _Block* b
+        if not self._n_whole_free:
+            return NULL
+        for k in range(1, -1, -1):
+            for i in range(_N_BINS - 1, -1, -1):
+                if not (self._mask[k][i >> 6] >> (i & 63)) & 1:
+                    continue
+                b = self._head[k][i]
+                while b != NULL:
+                    if b.prev == NULL and b.next == NULL:
+                        return b
+                    b = b.fnext
+        return NULL
+
+    cdef void _trim(self, size_t target) noexcept:
+        cdef _Block* b
+        while self._total - self._used > target:
+            b = self._whole_free_segment()
+            if b == NULL:
+                return
+            self._drop_segment(b)
+
+    cdef void _drain_stacks(self) noexcept:
+        cdef int u
+        cdef _Block* b
+        for u in range(_N_SMALL):
+            while self._nsmall[u]:
+                self._nsmall[u] -= 1
+                b = <_Block*>_pm_get(&self._map, self._small[u][self._nsmall[u]])
+                if b != NULL:
+                    self._free_block(b)
 
     cdef int _release_cached(self) except -1:
-        cdef int u, k
-        for u in range(_N_SMALL):
-            for k in range(self._nsmall[u]):
-                self._raw_free(self._small[u][k])
-            self._nsmall[u] = 0
-        if self._large:
-            for size, lst in self._large.items():
-                for p in lst:
-                    self._raw_free(p)
-            self._large.clear()
-        self._cached = 0
+        self._drain_stacks()
+        self._trim(0)
         return 0
 
+    cdef void _destroy(self) noexcept:
+        # Free every segment, in use or not: collect the segment heads from the
+        # allocated blocks and the bins, then walk each chain.
+        cdef size_t i, n = 0
+        cdef int k, j
+        cdef _Block* b
+        cdef _Block* nxt
+        cdef _Block* head
+        cdef intptr_t p
+        if self._map.keys == NULL:
+            return
+        heads = []
+        for i in range(<size_t>1 << self._map.bits):
+            if self._map.keys[i]:
+                b = <_Block*>self._map.vals[i]
+                if b.prev == NULL:
+                    heads.append(<intptr_t>b)
+        for k in range(2):
+            for j in range(_N_BINS):
+                b = self._head[k][j]
+                while b != NULL:
+                    if b.prev == NULL:
+                        heads.append(<intptr_t>b)
+                    b = b.fnext
+        for h in heads:
+            head = <_Block*><intptr_t>h
+            p = head.ptr
+            n = 0
+            b = head
+            while b != NULL:
+                n += b.size
+                nxt = b.next
+                free(b)
+                b = nxt
+            try:
+                self._raw_free(p, n)
+            except Exception:
+                pass          # the device may be gone at interpreter exit
+        _pm_free(&self._map)
+
+    # ---- Python API ------------------------------------------------------------------
     def free_all_blocks(self):
-        """Return every cached (unused) block to the device."""
+        """Return every wholly free segment to the device.
+
+        Free pieces of segments that still hold live arrays stay cached: a device
+        allocation can only be returned whole.
+        """
         self._release_cached()
 
     def used_bytes(self):
-        """Bytes held by live arrays (rounded to 512-byte units)."""
+        """Bytes held by live arrays (each rounded to its size class)."""
         return self._used
 
     def cached_bytes(self):
-        """Bytes cached for reuse."""
-        return self._cached
+        """Bytes held from the device but not in use (kept for reuse)."""
+        return self._total - self._used
 
     def total_bytes(self):
         """Bytes held from the device: used plus cached."""
-        return self._used + self._cached
+        return self._total
 
     def get_limit(self):
         """The limit on total_bytes in bytes, 0 meaning none."""
         return self._limit
 
     def set_limit(self, size=None):
-        """Cap total_bytes; ``size`` in bytes or a string like '1GiB'; None/0 lifts it."""
-        self._limit = parse_size(size, "size")
+        """Cap total_bytes; ``size`` in bytes or a string like '1GiB' or '50%'; None/0
+        lifts it."""
+        self._limit = parse_size(size, "size", self._device_bytes or None)
+
+    def get_pool_limit(self):
+        """The bound on cached_bytes in bytes, None meaning none."""
+        return None if self._pool_limit == _NO_BOUND else self._pool_limit
+
+    def set_pool_limit(self, size):
+        """Bound cached_bytes: past it, wholly free segments go back to the device
+        (now and on later frees).  ``size`` as for set_limit; 0 caches nothing that
+        can be returned; None lifts the bound."""
+        self._pool_limit = (_NO_BOUND if size is None
+                            else parse_size(size, "size", self._device_bytes or None))
+        if self._total - self._used > self._pool_limit:
+            self._release_cached()
+
+    def stats(self):
+        """Counters of the pool, as a dict.
+
+        ``used_bytes``, ``cached_bytes``, ``total_bytes`` as the methods;
+        ``peak_used_bytes``, ``peak_total_bytes``: their highest values;
+        ``requests``: allocations asked for; ``cache_hits``: those served from cached
+        memory; ``device_allocs`` / ``device_frees``: segments taken from and given
+        back to the device; ``segments``: segments held now; ``free_segments``: those
+        wholly free; ``splits`` / ``merges``: blocks cut and joined;
+        ``limit`` and ``pool_limit`` (None: none).
+        """
+        return {
+            "used_bytes": self._used,
+            "cached_bytes": self._total - self._used,
+            "total_bytes": self._total,
+            "peak_used_bytes": self._peak_used,
+            "peak_total_bytes": self._peak_total,
+            "requests": self.n_hits + self.n_allocs,
+            "cache_hits": self.n_hits,
+            "device_allocs": self.n_allocs,
+            "device_frees": self._n_frees,
+            "segments": self._n_segments,
+            "free_segments": self._n_whole_free,
+            "splits": self._n_splits,
+            "merges": self._n_merges,
+            "limit": self._limit or None,
+            "pool_limit": self.get_pool_limit(),
+        }
 
     def malloc_ptr(self, size_t nbytes):
-        """Allocate raw bytes (returns (ptr, rounded_size)); pair with free_ptr."""
+        """Allocate raw device bytes: returns (ptr, size), size being what the pool
+        reserved.  Pair with free_ptr."""
         cdef size_t rounded
+        if nbytes > _MAX_REQUEST:
+            self._oom(nbytes, "the pool (larger than 2**62 bytes)")
         p = self.malloc(nbytes, &rounded)
         return p, rounded
 
-    def free_ptr(self, intptr_t p, size_t rounded):
-        self.release(p, rounded)
+    def free_ptr(self, intptr_t p, size=None):
+        """Give back a block from malloc_ptr (``size``, if given, must be its size)."""
+        cdef _Block* b = <_Block*>_pm_get(&self._map, p) if p else NULL
+        cdef int u, i
+        if b == NULL:
+            raise ValueError(f"free_ptr: {p:#x} is not a block allocated from this pool")
+        for u in range(_N_SMALL):      # not cached already (freed twice)?
+            for i in range(self._nsmall[u]):
+                if self._small[u][i] == p:
+                    raise ValueError(f"free_ptr: {p:#x} was already freed")
+        if size is not None and size != b.size:
+            raise ValueError(f"free_ptr: {p:#x} has size {b.size}, not {size}")
+        self._used -= b.size
+        self._free_block(b)
 
     def __repr__(self):
-        return (f"<garray.MemoryPool {self.device}: used {self._used} B, "
-                f"cached {self._cached} B, limit {self._limit or 'none'}>")
+        pl = self.get_pool_limit()
+        return (f"<garray.MemoryPool {self.device}: used {self._used:,} B, cached "
+                f"{self._total - self._used:,} B in {self._n_segments} segments, "
+                f"limit {self._limit or 'none'}, pool limit {'none' if pl is None else pl}>")
+

@@ -1,4 +1,5 @@
-"""``python -m garray``: list the devices found, self-check the default one, show a demo.
+"""``python -m garray``: list the devices found, self-check the default one, show a demo
+and each device's memory pool statistics.
 
 ``python -m garray precompile [--device cpu|cuda|hip] [--jobs N]``: compile every
 built-in kernel unit for a device into the kernel cache (``GARRAY_CACHE_DIR``), in
@@ -18,16 +19,39 @@ import garray
 from garray import _backends
 
 
+def _bytes(n):
+    if n is None:
+        return "none"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024:
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TiB"
+
+
+def pool_report(dev):
+    """Two lines of a device's memory pool statistics (see MemoryPool.stats)."""
+    s = dev.pool.stats()
+    return (f"  {dev!s:8} used {_bytes(s['used_bytes'])} (peak {_bytes(s['peak_used_bytes'])}), "
+            f"cached {_bytes(s['cached_bytes'])}, {s['segments']} segments "
+            f"({s['free_segments']} wholly free)\n"
+            f"  {'':8} {s['requests']} requests, {s['cache_hits']} cache hits, "
+            f"{s['device_allocs']} device allocs, {s['device_frees']} device frees; "
+            f"limit {_bytes(s['limit'])}, cached bound {_bytes(s['pool_limit'])}")
+
+
 def main():
     print(f"garray {garray.__version__} (Array API {garray.__array_api_version__}), "
           f"numpy {numpy.__version__}, Python {sys.version.split()[0]}")
     print("devices:")
+    devices = []
     for kind in _backends.KINDS:
         ok, reason = _backends.availability(kind)
         if ok:
             n = _backends.load(kind).probe()
             for i in range(n):
                 dev = garray.Device(kind, i)
+                devices.append(dev)
                 p = dev.properties
                 print(f"  {dev!s:8} {p.get('name', '?')}, warp size {p.get('warp_size')}, "
                       f"{p.get('multiprocessor_count')} multiprocessors")
@@ -60,6 +84,10 @@ def main():
     print(f"self-check on {dev}: {len(checks)} checks passed in {ms:.1f} ms")
     print("demo: garray.arange(12).reshape(3, 4)[:, ::-1].T =")
     print(garray.arange(12, device=dev).reshape(3, 4)[:, ::-1].T)
+    print("memory pools (limit: GARRAY_MEMORY_LIMIT, on used + cached; cached bound: "
+          "GARRAY_POOL_LIMIT):")
+    for d in devices:
+        print(pool_report(d))
     return 0
 
 

@@ -1,5 +1,5 @@
-"""Host transfers (asnumpy/get/__array__), devices, the namespace info, the memory
-pool, DLPack exchange with NumPy and ``python -m garray``."""
+"""Host transfers (asnumpy/get/__array__), devices, the namespace info, DLPack exchange
+with NumPy and ``python -m garray`` (the memory pool: test_memory_pool.py)."""
 
 import os
 import pickle
@@ -339,119 +339,6 @@ def test_namespace_info_bad_device():
         info.dtypes(device="tpu")
     with pytest.raises(ValueError):
         info.default_dtypes(device="cpu:7")
-
-
-# ---- memory pool --------------------------------------------------------------------
-
-
-@pytest.fixture
-def pool():
-    p = garray.get_default_memory_pool()
-    assert isinstance(p, garray.MemoryPool)
-    assert p is garray.get_default_memory_pool(garray.default_device())
-    p.free_all_blocks()
-    yield p
-    p.set_limit(None)
-
-
-@pytest.mark.parametrize("nbytes, rounded", [(1, 512), (512, 512), (513, 1024),
-                                             (100_000, 100_352), (3 * 2**20, 3 * 2**20)])
-def test_pool_used_bytes(pool, nbytes, rounded):
-    before = pool.used_bytes()
-    x = garray.empty(nbytes, dtype="uint8")
-    assert pool.used_bytes() - before == rounded
-    assert pool.total_bytes() == pool.used_bytes() + pool.cached_bytes()
-    v = x[::2]     # a view holds no new memory
-    assert pool.used_bytes() - before == rounded
-    del x, v
-    assert pool.used_bytes() == before
-
-
-def test_pool_reuses_cached_blocks(pool):
-    for nbytes in (4000, 200_000):
-        x = garray.zeros(nbytes // 8)
-        ptr = x.ptr
-        del x
-        cached = pool.cached_bytes()
-        assert cached >= nbytes
-        hits, allocs = pool.n_hits, pool.n_allocs
-        y = garray.ones(nbytes // 8)
-        assert pool.n_hits == hits + 1
-        assert pool.n_allocs == allocs
-        assert y.ptr == ptr
-        assert pool.cached_bytes() < cached
-        assert_xp_close(y, numpy.ones(nbytes // 8))
-        del y
-
-
-def test_pool_free_all_blocks(pool):
-    xs = [garray.empty(n, dtype="uint8") for n in (10, 1000, 100_000)]
-    del xs
-    assert pool.cached_bytes() > 0
-    used = pool.used_bytes()
-    pool.free_all_blocks()
-    assert pool.cached_bytes() == 0
-    assert pool.used_bytes() == used
-    assert pool.total_bytes() == used
-    allocs = pool.n_allocs
-    x = garray.empty(100_000, dtype="uint8")
-    assert pool.n_allocs == allocs + 1   # nothing cached any more
-    del x
-
-
-def test_pool_limit_raises_out_of_memory(pool):
-    pool.set_limit("1MiB")
-    try:
-        assert pool.get_limit() == 2**20
-        with pytest.raises(garray.OutOfMemoryError) as info:
-            garray.empty(2 * 2**20, dtype="uint8")
-        assert isinstance(info.value, MemoryError)
-        msg = str(info.value)
-        assert "2,097,152" in msg
-        assert str(garray.default_device()) in msg
-        with pytest.raises(MemoryError):
-            garray.zeros((1024, 1024), dtype="complex64")
-        # below the limit still works
-        x = garray.zeros(1000)
-        assert_xp_close(x, numpy.zeros(1000))
-        del x
-    finally:
-        pool.set_limit(None)
-    assert pool.get_limit() == 0
-    y = garray.empty(2 * 2**20, dtype="uint8")
-    assert y.nbytes == 2 * 2**20
-
-
-def test_pool_limit_frees_cache_before_failing(pool):
-    x = garray.empty(600_000, dtype="uint8")
-    del x
-    assert pool.cached_bytes() >= 600_000
-    pool.set_limit(900_000 + pool.used_bytes())
-    try:
-        y = garray.empty(800_000, dtype="uint8")   # fits once the cache is released
-        assert y.nbytes == 800_000
-        del y
-    finally:
-        pool.set_limit(None)
-
-
-@pytest.mark.parametrize("spec, nbytes", [(1024, 1024), ("2GiB", 2 * 2**30), ("2GB", 2 * 10**9),
-                                          ("512 MiB", 512 * 2**20), ("1e6", 10**6),
-                                          ("10kb", 10_000), (0, 0), (None, 0)], ids=str)
-def test_pool_set_limit_parses(pool, spec, nbytes):
-    try:
-        pool.set_limit(spec)
-        assert pool.get_limit() == nbytes
-    finally:
-        pool.set_limit(None)
-
-
-@pytest.mark.parametrize("spec", ["lots", "1XB", "MiB", "", "-5", -1, "1.2.3GB"], ids=str)
-def test_pool_set_limit_bad(pool, spec):
-    before = pool.get_limit()
-    with pytest.raises(ValueError):
-        pool.set_limit(spec)
-    assert pool.get_limit() == before
 
 
 # ---- DLPack -------------------------------------------------------------------------
