@@ -230,6 +230,31 @@ cdef object _host_value(object value, object dtype, int nd):
     return h
 
 
+cdef bint _is_element_key(ndarray a, object key):
+    """Whether key picks one element (an integer per axis): NumPy then assigns an item,
+    which takes no sequence, instead of broadcasting into a view."""
+    if type(key) is not tuple:
+        return a._nd == 1 and _is_int_key(key)
+    if len(<tuple>key) != a._nd:
+        return False
+    for k in <tuple>key:
+        if not _is_int_key(k):
+            return False
+    return True
+
+
+cdef object _element_value(object value, object dtype):
+    """The value for an item assignment, checked by NumPy's item assignment (a list or an
+    array with axes is an error there); a 0-d garray array is read as is."""
+    if isinstance(value, ndarray):
+        if (<ndarray>value)._nd:
+            raise ValueError("setting an array element with a sequence.")
+        return value
+    h = numpy.empty((), dtype=dtype)
+    h[()] = value
+    return h
+
+
 cdef ndarray _drop_leading_ones(ndarray a, int nd):
     """a without leading length-1 axes beyond ``nd`` axes (a view; a unchanged when an
     extra axis is longer than 1, so the broadcast that follows reports the shapes)."""

@@ -277,6 +277,8 @@ cdef class ndarray(_ArrayOperators):
     def __setitem__(self, key, value):
         if self._flags & FLAG_READONLY:
             raise ValueError("assignment destination is read-only")
+        if not _is_pyscalar(value) and _is_element_key(self, key):
+            value = _element_value(value, self._dtype)
         _assign(_basic_index(self, key), value)
 
     def reshape(self, *shape, order="C", copy=None):
