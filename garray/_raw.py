@@ -7,10 +7,18 @@ runs each block's threads as fibers at the configured warp size
 (``GARRAY_CPU_WARP_SIZE``).  On GPUs it compiles with NVRTC or hiprtc for the device's
 arch and warp size.  Modules are cached per device; the launch itself is one call into
 the Cython core (``garray._core._launch_raw``).
+
+Note [Raw kernel launches]
+~~~~~~~~~~~~~~~~~~~~~~~~~~
+On the CPU device, fiber stacks and the dynamic shared buffer end at guard pages; a
+fault there comes back as a status that ``_cpu_error`` reports as RuntimeError naming
+the kernel (Note [CPU launch guards] in _kernels/garray/cpu_runtime.h).
 """
 
 import ctypes
 import operator
+import os
+import re
 
 import numpy
 
@@ -22,6 +30,33 @@ from ._device import get_device
 __all__ = ["RawModule", "RawKernel"]
 
 _MAX_ARGS = 64
+_STACK_ENV = "GARRAY_CPU_FIBER_STACK"
+_STACK_DEFAULT = 256 * 1024
+_STACK_MIN, _STACK_MAX = 16 * 1024, 1 << 30
+_stack_setting = (None, _STACK_DEFAULT)      # (raw environment value, bytes)
+
+
+def fiber_stack_size():
+    """Bytes of stack per fiber on the CPU device: ``GARRAY_CPU_FIBER_STACK`` (bytes, or
+    with a K/M/G suffix, e.g. ``4M``), default 256 KiB; ValueError naming the variable
+    for anything else."""
+    global _stack_setting
+    raw = os.environ.get(_STACK_ENV, "").strip()
+    if raw == _stack_setting[0]:
+        return _stack_setting[1]
+    if not raw:
+        value = _STACK_DEFAULT
+    else:
+        m = re.fullmatch(r"(\d+)\s*([KkMmGg]?)(?:i?[Bb])?", raw)
+        if m is None:
+            raise ValueError(f"{_STACK_ENV} must be a size in bytes, optionally with a K, M "
+                             f"or G suffix (e.g. 4M); got {raw!r}")
+        value = int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
+        if not _STACK_MIN <= value <= _STACK_MAX:
+            raise ValueError(f"{_STACK_ENV} must be between {_STACK_MIN // 1024} KiB and "
+                             f"{_STACK_MAX >> 30} GiB; got {raw!r}")
+    _stack_setting = (raw, value)
+    return value
 
 
 def _dim_x(d, argname):
@@ -56,6 +91,33 @@ def _kernel_arg(v, keep, i):
             f"scalars are refused because their C type would be a guess")
     keep.append(c)
     return ctypes.addressof(c)
+
+
+_CPU_ERRORS = {
+    2: "a fiber's stack overflowed its {stack} KiB: a large local array or deep recursion "
+       "in a kernel that uses __syncthreads or warp operations (each thread of a block "
+       "runs on its own fiber stack); set " + _STACK_ENV + " to a larger size, e.g. "
+       "GARRAY_CPU_FIBER_STACK=4M",
+    3: "an access past the end of its dynamic shared memory (shared_mem={shared} bytes); "
+       "pass a larger shared_mem, or check the kernel's shared-memory indexing",
+    4: "an invalid launch shape (grid {grid}, block {block})",
+    5: "out of host memory for the launch (fiber stacks or shared memory)",
+}
+
+
+def _cpu_error(err, mod, name, grid, block, shared):
+    """The exception for a CPU entry's status ``err`` (cpu_runtime.h's codes)."""
+    if err == 1:
+        what = mod.error_what()
+        if what in ("__syncthreads", "a warp operation (shuffle/ballot)"):
+            what += " inside a kernel launched as barrier-free"
+        return RuntimeError(f"kernel {name!r} on the CPU device: {what} (a kernel bug, "
+                            f"reported instead of a hang)")
+    text = _CPU_ERRORS.get(err, "error {err}").format(
+        stack=mod.lib.ga_host_fiber_stack() // 1024, shared=shared, grid=grid, block=block,
+        err=err)
+    exc = MemoryError if err == 5 else RuntimeError
+    return exc(f"kernel {name!r} on the CPU device: {text}")
 
 
 class _GpuModule:
@@ -151,18 +213,34 @@ class RawKernel:
         args = tuple(args)
         if len(args) > _MAX_ARGS:
             raise ValueError(f"args: at most {_MAX_ARGS} kernel arguments, got {len(args)}")
+        shared_mem = operator.index(shared_mem)
+        if shared_mem < 0:
+            raise ValueError(f"shared_mem: must be non-negative, got {shared_mem}")
         devs = {a.device for a in args if isinstance(a, ndarray)}
         if len(devs) > 1:
             raise ValueError(f"args: arrays are on different devices {sorted(map(str, devs))}")
         device = devs.pop() if devs else get_device(None)
-        mod = self._raw._module(device, (self.name,))
-        if shared_mem and device.kind == "cpu":
-            if mod.lib.ga_host_set_dynamic_shared(ctypes.c_size_t(shared_mem)):
-                raise MemoryError(f"shared_mem: cannot allocate {shared_mem} bytes")
-        elif device.kind != "cpu" and shared_mem > mod.shared_allowed.get(self.name, 48 * 1024):
-            device.runtime.allow_dynamic_shared(mod.functions[self.name], shared_mem)
-            mod.shared_allowed[self.name] = shared_mem
         keep = []
         addresses = tuple(_kernel_arg(a, keep, i) for i, a in enumerate(args))
+        mod = self._raw._module(device, (self.name,))
+        if device.kind == "cpu":
+            setter = mod.__dict__.get("_ga_set_shared")
+            if setter is None:
+                setter = ctypes.cast(mod.lib.ga_host_set_dynamic_shared, ctypes.c_void_p).value
+                mod._ga_set_shared = setter
+                mod.lib.ga_host_fiber_stack.restype = ctypes.c_size_t
+                mod._ga_stack = None
+            stack = fiber_stack_size()
+            if mod._ga_stack != stack:
+                mod.lib.ga_host_set_fiber_stack(ctypes.c_size_t(stack))
+                mod._ga_stack = stack
+            err = _launch_raw(device, mod, mod.functions[self.name], g, b, addresses,
+                              shared_mem, self.name, setter)
+            if err:
+                raise _cpu_error(err, mod, self.name, g, b, shared_mem)
+            return
+        if shared_mem > mod.shared_allowed.get(self.name, 48 * 1024):
+            device.runtime.allow_dynamic_shared(mod.functions[self.name], shared_mem)
+            mod.shared_allowed[self.name] = shared_mem
         _launch_raw(device, mod, mod.functions[self.name], g, b, addresses, shared_mem,
                     self.name)
