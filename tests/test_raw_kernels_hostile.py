@@ -93,7 +93,137 @@ else:
     return out
 
 
-# ---- dynamic shared memory -----------------------------------------------------------
+# ---- arguments against the signature ---------------------------------------------
+
+def test_missing_and_extra_arguments():
+    k = garray.RawKernel(COPY, "copy")
+    x = garray.ones(8, dtype="float32")
+    with pytest.raises(TypeError, match=r"'copy' takes 3 arguments .*got 2"):
+        k(1, 32, (x, numpy.int32(8)))
+    with pytest.raises(TypeError, match=r"'copy' takes 3 arguments .*got 4"):
+        k(1, 32, (x, x, numpy.int32(8), numpy.int32(1)))
+
+
+def test_missing_pointer_argument_does_not_crash():
+    expect_in_child(f"""
+k = garray.RawKernel({COPY!r}, "copy")
+k(1, 32, (garray.ones(8, dtype="float32"),))
+""", "TypeError", "takes 3 arguments")
+
+
+def test_array_for_a_value_and_scalar_for_a_pointer():
+    k = garray.RawKernel(COPY, "copy")
+    x = garray.ones(8, dtype="float32")
+    with pytest.raises(TypeError, match=r"args\[2\].*not a pointer"):
+        k(1, 32, (x, x, x))
+    with pytest.raises(TypeError, match=r"args\[1\].*is a pointer"):
+        k(1, 32, (x, numpy.float32(1), numpy.int32(8)))
+    with pytest.raises(TypeError, match=r"args\[0\].*is a pointer"):
+        k(1, 32, (3, x, numpy.int32(8)))
+
+
+def test_pointer_dtype_must_match_the_declared_pointee():
+    k = garray.RawKernel(COPY, "copy")
+    x64 = garray.ones(8, dtype="float64")
+    y = garray.zeros(8, dtype="float32")
+    with pytest.raises(TypeError, match=r"args\[0\].*points to float32.*float64"):
+        k(1, 32, (x64, y, numpy.int32(8)))
+    with pytest.raises(TypeError, match=r"args\[1\].*int32"):
+        k(1, 32, (y, garray.zeros(8, dtype="int32"), numpy.int32(8)))
+
+
+def test_void_and_char_pointers_take_any_dtype():
+    k = garray.RawKernel(r'''
+extern "C" __global__ void zero(void* p, unsigned char* b, int n) {
+    if ((int)threadIdx.x < n) { ((char*)p)[threadIdx.x] = 0; b[threadIdx.x] = 7; }
+}''', "zero")
+    a = garray.ones(4, dtype="int32")
+    b = garray.zeros(4, dtype="float32")
+    k(1, 16, (a, b, 16))
+    assert a.get().tolist() == [0, 0, 0, 0]
+    assert b.get().view("uint8").tolist() == [7] * 16
+
+
+def test_python_scalars_take_the_declared_type():
+    k = garray.RawKernel(SCALE, "scale")
+    y = garray.zeros(5, dtype="float64")
+    k(1, 32, (y, 0.1, 3, 5))        # float -> float32, int -> unsigned char / long long
+    expected = numpy.float64(numpy.float32(0.1)) * 3
+    assert y.get().tolist() == [expected] * 5
+    k(1, 32, (y, numpy.float64(2.5), numpy.int64(2), numpy.int32(5)))
+    assert y.get().tolist() == [5.0] * 5
+
+
+def test_scalars_that_do_not_fit_raise():
+    k = garray.RawKernel(SCALE, "scale")
+    y = garray.zeros(5, dtype="float64")
+    with pytest.raises(OverflowError, match=r"args\[2\].*256.*uint8"):
+        k(1, 32, (y, 1.0, 256, 5))
+    with pytest.raises(OverflowError, match=r"args\[2\]"):
+        k(1, 32, (y, 1.0, -1, 5))
+    with pytest.raises(OverflowError, match=r"args\[1\].*float32"):
+        k(1, 32, (y, 1e300, 1, 5))
+    with pytest.raises(TypeError, match=r"args\[3\].*2.5"):
+        k(1, 32, (y, 1.0, 1, 2.5))
+    with pytest.raises(TypeError, match=r"args\[1\]"):
+        k(1, 32, (y, 1j, 1, 5))
+    with pytest.raises(OverflowError, match=r"args\[3\]"):
+        k(1, 32, (y, 1.0, 1, 2 ** 70))
+    with pytest.raises(OverflowError, match=r"args\[1\]"):
+        k(1, 32, (y, 10 ** 400, 1, 5))
+
+
+def test_templates_skip_the_signature_check():
+    mod = garray.RawModule(code=r'''
+template <class T> __global__ void fill(T* out, T v) { out[threadIdx.x] = v; }''',
+                           name_expressions=("fill<float>",))
+    k = mod.get_function("fill<float>")
+    assert k.num_args is None
+    out = garray.zeros(4, dtype="float32")
+    k(1, 4, (out, numpy.float32(2)))
+    assert out.get().tolist() == [2.0] * 4
+    assert garray.RawKernel(COPY, "copy").num_args == 3
+
+
+# ---- launch shapes and shared memory -----------------------------------------------
+
+def test_block_and_grid_limits():
+    k = garray.RawKernel(COPY, "copy")
+    x = garray.ones(4096, dtype="float32")
+    args = (x, x, numpy.int32(4096))
+    with pytest.raises(ValueError, match="block: 2048 threads per block.*at most 1024"):
+        k(2, 2048, args)
+    with pytest.raises(ValueError, match="block"):
+        k(2, 0, args)
+    with pytest.raises(ValueError, match="grid"):
+        k(0, 32, args)
+    with pytest.raises(ValueError, match="grid"):
+        k(2 ** 31, 32, args)
+    k(4, 1024, args)                 # the largest block runs
+
+
+def test_block_2048_in_a_child():
+    expect_in_child(f"""
+k = garray.RawKernel({COPY!r}, "copy")
+x = garray.ones(4096, dtype="float32")
+k(1, 2048, (x, x, numpy.int32(4096)))
+""", "ValueError", "at most 1024")
+
+
+def test_shared_mem_limit():
+    k = garray.RawKernel(SHARED, "shift")
+    y = garray.zeros(64, dtype="float32")
+    limit = 64 * 1024 if ON_CPU else None
+    with pytest.raises(ValueError, match="shared_mem"):
+        k(1, 64, (y, 0), shared_mem=-1)
+    if limit is not None:
+        with pytest.raises(ValueError, match="max_dynamic_shared_size_bytes"):
+            k(1, 64, (y, 0), shared_mem=limit + 1)
+        k.max_dynamic_shared_size_bytes = 4 * limit
+        k(1, 64, (y, 0), shared_mem=limit + 1)
+    with pytest.raises(ValueError, match="shared_mem"):
+        k(1, 64, (y, 0), shared_mem=1 << 40)
+
 
 @cpu_only
 @pytest.mark.parametrize("src, name", [(SHARED, "shift"), (SHARED_LOOP, "fill")])
@@ -232,6 +362,23 @@ print("bad", bad[:3])
 
 
 # ---- ElementwiseKernel ---------------------------------------------------------------
+
+def test_elementwise_block_size_limit():
+    k = garray.ElementwiseKernel("float32 x", "float32 y", "y = x * 2", "twice")
+    x = garray.ones(10, dtype="float32")
+    with pytest.raises(ValueError, match="1024"):
+        k(x, block_size=2048)
+    with pytest.raises(ValueError, match="block_size"):
+        k(x, block_size=0)
+    assert k(x, block_size=1024).get().tolist() == [2.0] * 10
+
+
+def test_elementwise_block_size_in_a_child():
+    expect_in_child("""
+k = garray.ElementwiseKernel("float32 x", "float32 y", "y = x * 2", "twice")
+k(garray.ones(4096, dtype="float32"), block_size=2048)
+""", "ValueError", "1024")
+
 
 @cpu_only
 def test_elementwise_large_local_array_with_a_barrier():
