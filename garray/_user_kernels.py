@@ -34,6 +34,7 @@ _CTYPES = {r.name: r.ctype for r in RECORDS}     # dtype name -> C++ type in ker
 
 _MAX_NDIM = 24          # GA_MAX_NDIM in _kernels/garray/indexer.h
 _BLOCK = 256
+_MAX_BLOCK = 1024
 _MAX_GRID = 2 ** 31 - 1
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names the generated glue uses; user parameters must not shadow them.
@@ -313,8 +314,9 @@ class ElementwiseKernel:
                             f"{self.nin} or {self.nargs} (with outputs), but given "
                             f"{len(args)}.")
         block_size = operator.index(block_size)
-        if block_size <= 0:
-            raise ValueError(f"{self.name}: block_size must be positive, got {block_size}")
+        if not 0 < block_size <= _MAX_BLOCK:
+            raise ValueError(f"{self.name}: block_size must be in 1..{_MAX_BLOCK} (threads "
+                             f"per block on every device), got {block_size}")
         in_args = list(args[:self.nin])
         out_args = list(args[self.nin:])
         for p, a in zip(self.in_params, in_args):

@@ -61,8 +61,10 @@ extern "C" __global__ void sync(float* x) {
 def test_bad_arguments():
     k = garray.RawKernel(SAXPY, "saxpy")
     y = garray.ones(4, dtype="float32")
+    # a template's parameter types are unknown: Python scalars are refused there
+    fill = garray.RawModule(code=TEMPLATED, name_expressions=("fill_index<float>",))
     with pytest.raises(TypeError, match="numpy.int32"):
-        k(1, 32, (y, y, 2.0, 4))
+        fill.get_function("fill_index<float>")(1, 32, (y, 4))
     with pytest.raises(NotImplementedError, match="1-d"):
         k((1, 2), 32, (y, y, numpy.float32(2), numpy.int32(4)))
     with pytest.raises(ValueError, match="grid"):

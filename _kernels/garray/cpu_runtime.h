@@ -6,16 +6,33 @@
 // 1. A kernel without barriers or warp operations runs as plain loops over blocks and
 //    threads (ga_host::launch below), compiled in the same translation unit as the
 //    kernel so the body inlines into the loop.
-// 2. threadIdx/blockIdx/blockDim/gridDim are plain globals of the module: one launch
-//    runs on one OS thread at a time: the launch layer calls the entry holding the GIL
-//    (it does not release it), so launches never overlap within a process.
+// 2. threadIdx/blockIdx/blockDim/gridDim, the error flag, the mode and the dynamic
+//    shared buffer are thread_local: a launch runs on one OS thread, and two threads
+//    may launch at once (the launch layer holds the GIL today, but a user kernel's
+//    dynamic shared size is set by a separate call, and a launcher may release the GIL
+//    or split a grid over threads later).  Static __shared__ variables are thread_local
+//    for the same reason.
 // 3. A kernel that uses __syncthreads or warp operations is launched on fibers
-//    (GA_HOST_FIBER_ENTRY; the compile layer picks it from the source).  The same calls
+//    (GA_HOST_USER_ENTRY; the compile layer picks it from the source).  The same calls
 //    inside a loop-launched kernel are a kernel bug: they set an error flag that the
 //    launcher reports, instead of hanging.
+// 4. User kernels' fiber stacks and dynamic shared memory end at guard pages, and a
+//    fault there becomes an error code instead of a crash (Note [CPU launch guards]).
 #pragma once
+#include <atomic>
 #include <cmath>
+#include <csetjmp>
 #include <cstdlib>
+// glibc's <signal.h> includes <unistd.h> (for SIGSTKSZ), whose names (sync, ...) would
+// clash with user kernels of the same name: skip it, garray needs none of them.
+#if defined(__GLIBC__) && !defined(_UNISTD_H)
+#  define _UNISTD_H 1
+#  include <csignal>
+#  undef _UNISTD_H
+#else
+#  include <csignal>
+#endif
+#include <sys/mman.h>
 #include <ucontext.h>
 #include <cstring>
 #include <cstdint>
@@ -31,24 +48,217 @@ struct ga_dim3 {
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __shared__ static
+// Static shared memory is per block, and a block runs on one OS thread.
+#define __shared__ static thread_local
 
-static ga_dim3 threadIdx = {0, 0, 0};
-static ga_dim3 blockIdx = {0, 0, 0};
-static ga_dim3 blockDim = {1, 1, 1};
-static ga_dim3 gridDim = {1, 1, 1};
+// Launch state is per OS thread (Note [CPU launches], 2).  Constant-initialised
+// thread_local ints cost no init call; a launch loop hoists their address out of the
+// loop, so built-in kernels keep their speed (bench/elementwise.py).
+static thread_local ga_dim3 threadIdx = {0, 0, 0};
+static thread_local ga_dim3 blockIdx = {0, 0, 0};
+static thread_local ga_dim3 blockDim = {1, 1, 1};
+static thread_local ga_dim3 gridDim = {1, 1, 1};
 
 namespace ga_host {
 template <class... P> constexpr std::index_sequence_for<P...> arity_seq(void (*)(P...)) { return {}; }
 
-static int error = 0;                 // set when a launch hit a kernel bug (see the Note)
-static const char* error_what = "";
-static unsigned char* shared_buf = nullptr;
-static size_t shared_bytes = 0;
-static int mode = 0;                  // 0: loop launch, 1: fiber launch
+// Launch results (the entry's return value; garray/_raw.py turns them into exceptions).
+enum { OK = 0, KERNEL_BUG = 1, STACK_OVERFLOW = 2, SHARED_OVERRUN = 3, BAD_LAUNCH = 4,
+       NO_MEMORY = 5 };
+
+static thread_local int error = 0;                 // set when a launch hit a kernel bug
+static thread_local const char* error_what = "";
+static thread_local unsigned char* shared_buf = nullptr;   // this launch's dynamic shared
+static thread_local size_t pending_shared = 0;     // bytes for the next launch (see entries)
+static thread_local int mode = 0;                  // 0: loop launch, 1: fiber launch
+static std::atomic<size_t> fiber_stack{256 * 1024};  // GARRAY_CPU_FIBER_STACK, set by _raw.py
 
 inline void* dynamic_shared() { return shared_buf; }
-inline void fail(const char* what) { if (!error) { error = 1; error_what = what; } }
+inline int fail(const char* what, int code = KERNEL_BUG) {
+    if (!error) { error = code; error_what = what; }
+    return error;
+}
+
+// ---- guarded memory (Note [CPU launch guards]) -------------------------------------
+// Note [CPU launch guards]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// 1. Fiber stacks and the dynamic shared buffer are mmap'd (MAP_NORESERVE: untouched
+//    pages cost nothing) with PROT_NONE guard regions: below each stack, and on both
+//    sides of the shared buffer, whose end is placed at the upper guard (rounded up to
+//    16 bytes for alignment), so an access past shared_mem bytes faults.  User kernels
+//    are compiled with -fstack-clash-protection, so a large frame touches the guard
+//    below its stack before anything under it.
+// 2. A guarded launch installs on_fault for SIGSEGV (SA_ONSTACK, on a per-thread
+//    alternate stack when the thread has none: a stack overflow leaves no stack to run
+//    a handler on), sets `jump`, and runs.  A fault inside one of this launch's guards
+//    siglongjmps back to the launcher, which reports STACK_OVERFLOW or SHARED_OVERRUN;
+//    any other fault restores the handler that was there before and returns, so the
+//    fault repeats under it and a real crash still crashes.  The last guarded launch
+//    running puts the old handler back when it ends (unless another handler replaced
+//    ours meanwhile; a later fault then passes through ours to the one it replaced).
+// 3. The handler reads only this thread's launch state (thread_local, touched by the
+//    launch before it ran, so already allocated) and calls sigaction/siglongjmp, which
+//    are async-signal-safe.
+// 4. Regions are cached per OS thread (reused while big enough) and unmapped when the
+//    thread exits.
+// What stays unguarded: accesses that skip a whole guard (an index far past the shared
+// buffer), out-of-bounds global memory, and overflows of the OS thread's own stack in
+// loop-launched kernels.
+struct Region {
+    char* base = nullptr;
+    size_t len = 0;
+    ~Region() { if (base) munmap(base, len); }
+};
+static const size_t kGuard = 64 * 1024;
+static const int kMaxBlock = 1024;
+static thread_local Region stack_region;    // [guard][stack 0][guard][stack 1]...
+static thread_local size_t stack_slot = 0;  // guard + stack bytes per fiber
+static thread_local unsigned stack_slots = 0;
+static thread_local Region shared_region;   // [guard][data][guard]
+// The alternate signal stack garray gives a thread that has none; switched off before it
+// is unmapped at thread exit.
+struct AltStack : Region {
+    ~AltStack() {
+        stack_t cur;
+        if (base && sigaltstack(nullptr, &cur) == 0 && cur.ss_sp == base) {
+            stack_t off;
+            std::memset(&off, 0, sizeof off);
+            off.ss_flags = SS_DISABLE;
+            sigaltstack(&off, nullptr);
+        }
+    }
+};
+static thread_local AltStack alt_stack;
+// volatile: only the signal handler reads them, so the compiler must not drop the stores
+static thread_local sigjmp_buf* volatile jump = nullptr;  // set while a guarded launch runs
+static thread_local volatile int fault_code = 0;
+static struct sigaction prev_segv;             // the handler on_fault replaced
+static int armed = 0;                          // guarded launches running (all threads)
+static std::atomic_flag arm_lock = ATOMIC_FLAG_INIT;
+
+// Mappings are sized in 64 KiB units: a multiple of the page size on every Linux target
+// (4, 16 or 64 KiB pages), without <unistd.h>'s names (a kernel may be called `sync`).
+inline size_t page_size() { return 64 * 1024; }
+inline size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
+
+inline void on_fault(int sig, siginfo_t* si, void*) {
+    sigjmp_buf* j = jump;
+    if (j) {
+        char* a = (char*)si->si_addr;
+        const Region& s = stack_region;
+        if (stack_slots && a >= s.base && a < s.base + (size_t)stack_slots * stack_slot &&
+            (size_t)(a - s.base) % stack_slot < kGuard) {
+            fault_code = STACK_OVERFLOW;
+            siglongjmp(*j, 1);
+        }
+        const Region& r = shared_region;
+        if (r.base && ((a >= r.base && a < r.base + kGuard) ||
+                       (a >= r.base + r.len - kGuard && a < r.base + r.len))) {
+            fault_code = SHARED_OVERRUN;
+            siglongjmp(*j, 1);
+        }
+    }
+    sigaction(sig, &prev_segv, nullptr);    // not ours: the fault repeats under the old handler
+}
+
+inline bool map_region(Region& r, size_t len) {
+    void* p = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return false;
+    r.base = (char*)p;
+    r.len = len;
+    return true;
+}
+inline void unmap_region(Region& r) {
+    if (r.base) munmap(r.base, r.len);
+    r.base = nullptr;
+    r.len = 0;
+}
+
+// `block` fiber stacks of `stack` bytes each (a multiple of the page size).
+inline char* fiber_stacks(unsigned block, size_t stack) {
+    if (stack_region.base && stack_slot == kGuard + stack && stack_slots >= block)
+        return stack_region.base;
+    unmap_region(stack_region);
+    stack_slots = 0;
+    size_t slot = kGuard + stack;
+    if (!map_region(stack_region, (size_t)block * slot)) return nullptr;
+    for (unsigned t = 0; t < block; ++t) {
+        if (mprotect(stack_region.base + t * slot + kGuard, stack, PROT_READ | PROT_WRITE)) {
+            unmap_region(stack_region);
+            return nullptr;
+        }
+    }
+    stack_slot = slot;
+    stack_slots = block;
+    return stack_region.base;
+}
+
+// The dynamic shared buffer of `n` bytes, ending at the upper guard (n == 0: the guard
+// itself, so any access faults).
+inline unsigned char* shared_buffer(size_t n) {
+    size_t data = round_up(n, page_size());
+    if (!shared_region.base || shared_region.len - 2 * kGuard < data) {
+        unmap_region(shared_region);
+        if (!map_region(shared_region, data + 2 * kGuard)) return nullptr;
+        if (data && mprotect(shared_region.base + kGuard, data, PROT_READ | PROT_WRITE)) {
+            unmap_region(shared_region);
+            return nullptr;
+        }
+    }
+    return (unsigned char*)(shared_region.base + shared_region.len - kGuard - round_up(n, 16));
+}
+
+struct ArmLock {
+    ArmLock() { while (arm_lock.test_and_set(std::memory_order_acquire)) {} }
+    ~ArmLock() { arm_lock.clear(std::memory_order_release); }
+};
+
+inline bool ours(const struct sigaction& a) {
+    return (a.sa_flags & SA_SIGINFO) && a.sa_sigaction == on_fault;
+}
+
+// Install on_fault for this launch (and an alternate signal stack on this thread).  The
+// first of concurrent guarded launches installs it, the last puts the old one back.
+inline bool arm() {
+    (void)stack_region.base;     // construct the thread_locals the handler reads now,
+    (void)shared_region.base;    // not inside the handler
+    stack_t cur;
+    if (sigaltstack(nullptr, &cur)) return false;
+    if (cur.ss_flags & SS_DISABLE) {
+        if (!alt_stack.base) {
+            void* p = mmap(nullptr, 64 * 1024, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) return false;
+            alt_stack.base = (char*)p;
+            alt_stack.len = 64 * 1024;
+        }
+        stack_t ss;
+        ss.ss_sp = alt_stack.base;
+        ss.ss_size = alt_stack.len;
+        ss.ss_flags = 0;
+        if (sigaltstack(&ss, nullptr)) return false;
+    }
+    ArmLock lock;
+    struct sigaction now;
+    if (sigaction(SIGSEGV, nullptr, &now)) return false;
+    if (!ours(now)) {
+        struct sigaction sa;
+        std::memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_fault;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGSEGV, &sa, &prev_segv)) return false;
+    }
+    ++armed;
+    return true;
+}
+
+inline void disarm() {
+    ArmLock lock;
+    struct sigaction now;
+    if (--armed == 0 && sigaction(SIGSEGV, nullptr, &now) == 0 && ours(now))
+        sigaction(SIGSEGV, &prev_segv, nullptr);
+}
 
 // ---- fibers (Note [CPU fibers]) ----------------------------------------------------
 // Each thread of a block is a ucontext fiber on one OS thread.  The scheduler runs every
@@ -57,16 +267,13 @@ inline void fail(const char* what) { if (!error) { error = 1; error_what = what;
 // waits at the same __syncthreads; anything else (threads exited while others wait, or
 // waiting at different barriers) is a kernel bug reported as an error, never a hang.
 enum { F_READY, F_DONE, F_WAIT_BLOCK, F_WAIT_WARP };
-struct Fiber { ucontext_t ctx; int state; long id; };
-static const size_t kStack = 64 * 1024;
-static const int kMaxBlock = 1024;
-static Fiber* fibers = nullptr;
-static int cur = 0;
-static unsigned nblock = 0;
-static ucontext_t sched_ctx;
-static void (*body)(void*) = nullptr;
-static void* body_arg = nullptr;
-static unsigned char slots[kMaxBlock][16];   // warp-exchange mailbox, one per thread
+struct Fiber { ucontext_t ctx; int state; long id; unsigned char slot[16]; };
+static thread_local Fiber* fibers = nullptr;   // this launch's block, slot = warp mailbox
+static thread_local int cur = 0;
+static thread_local unsigned nblock = 0;
+static thread_local ucontext_t sched_ctx;
+static thread_local void (*body)(void*) = nullptr;
+static thread_local void* body_arg = nullptr;
 
 inline void fiber_main() {
     body(body_arg);
@@ -90,12 +297,12 @@ inline bool warp_sync(long id) {
     return true;
 }
 
-inline int run_block(char* stacks) {
+inline int run_block(char* stacks, size_t stack) {
     for (unsigned t = 0; t < nblock; ++t) {
         Fiber& f = fibers[t];
         getcontext(&f.ctx);
-        f.ctx.uc_stack.ss_sp = stacks + t * kStack;
-        f.ctx.uc_stack.ss_size = kStack;
+        f.ctx.uc_stack.ss_sp = stacks + t * (kGuard + stack) + kGuard;
+        f.ctx.uc_stack.ss_size = stack;
         f.ctx.uc_link = &sched_ctx;
         makecontext(&f.ctx, (void (*)())fiber_main, 0);
         f.state = F_READY;
@@ -151,36 +358,13 @@ inline void thunk(void* a) { call_unpacked<K, P...>((void**)a, std::index_sequen
 template <auto K, class... P>
 constexpr void (*thunk_of(void (*)(P...)))(void*) { return &thunk<K, P...>; }
 
-template <auto K>
-inline int launch_fibers(unsigned grid, unsigned block, void** args) {
-    error = 0;
-    if (block > (unsigned)kMaxBlock) { fail("block larger than 1024 threads"); return error; }
-    char* stacks = (char*)std::malloc(block * kStack);
-    Fiber* fs = (Fiber*)std::malloc(block * sizeof(Fiber));
-    if (!stacks || !fs) { std::free(stacks); std::free(fs); fail("out of host memory for fibers"); return error; }
-    fibers = fs;
-    nblock = block;
-    body = thunk_of<K>(K);
-    body_arg = args;
-    mode = 1;
-    gridDim.x = grid; blockDim.x = block;
-    for (unsigned b = 0; b < grid && !error; ++b) {
-        blockIdx.x = b;
-        run_block(stacks);
-    }
-    mode = 0;
-    std::free(stacks);
-    std::free(fs);
-    return error;
-}
-
 // Warp exchange: write my value, sync the warp, read the source lane's, sync again so
 // the mailbox is not overwritten before every lane has read it.
 template <class T>
 inline T exchange(T v, int kind, int arg) {
     static_assert(sizeof(T) <= 16, "warp shuffles move at most 16 bytes");
     unsigned tid = threadIdx.x, ws = GA_WARP_SIZE, lane = tid % ws, base = tid - lane;
-    std::memcpy(slots[tid], &v, sizeof(T));
+    std::memcpy(fibers[tid].slot, &v, sizeof(T));
     if (!warp_sync(1000001)) return v;
     int src;
     switch (kind) {
@@ -190,7 +374,7 @@ inline T exchange(T v, int kind, int arg) {
         default: src = ((arg % (int)ws) + (int)ws) % (int)ws;   // indexed
     }
     T r = v;
-    if (src >= 0 && src < (int)ws && base + src < nblock) std::memcpy(&r, slots[base + src], sizeof(T));
+    if (src >= 0 && src < (int)ws && base + src < nblock) std::memcpy(&r, fibers[base + src].slot, sizeof(T));
     warp_sync(1000002);
     return r;
 }
@@ -200,21 +384,23 @@ template <class T> inline T shfl_xor(T v, int m) { return exchange(v, 2, m); }
 template <class T> inline T shfl(T v, int l) { return exchange(v, 3, l); }
 inline unsigned long long ballot(int p) {
     unsigned tid = threadIdx.x, ws = GA_WARP_SIZE, lane = tid % ws, base = tid - lane;
-    slots[tid][0] = p != 0;
+    fibers[tid].slot[0] = p != 0;
     if (!warp_sync(1000003)) return 0;
     unsigned long long m = 0;
-    for (unsigned l = 0; l < ws && base + l < nblock; ++l) m |= (unsigned long long)slots[base + l][0] << l;
+    for (unsigned l = 0; l < ws && base + l < nblock; ++l) m |= (unsigned long long)fibers[base + l].slot[0] << l;
     warp_sync(1000004);
     (void)lane;
     return m;
 }
 
 // Loop launch: unpack void** kernel arguments (the cuLaunchKernel convention) once, then
-// run the kernel for every (block, thread).  K is a template constant, so the body
-// inlines into the loop and by-value parameters (Strided<N>, ~800 bytes) are not copied
-// per element.
+// run the kernel for every (block, thread).  K is a template constant, and `flatten`
+// inlines its body (and what it calls) into the loop: by-value parameters (Strided<N>,
+// ~800 bytes) are not copied per element, and the thread_local index variables' address
+// is computed once per launch instead of by a __tls_get_addr call per element, which
+// made strided kernels 2x slower when the kernel stayed a call.
 template <auto K, class... P>
-inline void loops(unsigned grid, unsigned block, std::remove_reference_t<P>&... p) {
+__attribute__((flatten)) inline void loops(unsigned grid, unsigned block, std::remove_reference_t<P>&... p) {
     gridDim.x = grid; blockDim.x = block;
     for (unsigned b = 0; b < grid; ++b) {
         blockIdx.x = b;
@@ -236,6 +422,69 @@ inline int launch(unsigned grid, unsigned block, void** args) {
     error = 0;
     mode = 0;
     unpack<K>(K, grid, block, args, arity_seq(K));
+    return error;
+}
+
+// A user kernel's launch (RawKernel): Fibers for kernels with barriers or warp
+// operations, Guarded for those and for kernels that use dynamic shared memory (Note
+// [CPU launch guards]).  The dynamic shared size is the one ga_host_set_dynamic_shared
+// gave on this OS thread just before (the GPU stubs call it the same way); it is
+// consumed here, so it never leaks into the next launch.
+template <auto K, bool Fibers, bool Guarded>
+inline int launch_user(unsigned grid, unsigned block, void** args) {
+    const size_t shared = pending_shared;
+    pending_shared = 0;
+    error = 0;
+    error_what = "";
+    mode = 0;
+    if (grid == 0 || block == 0 || block > (unsigned)kMaxBlock)
+        return fail("a launch shape outside 1..1024 threads per block or an empty grid",
+                    BAD_LAUNCH);
+    if (!Guarded) {
+        shared_buf = nullptr;
+        unpack<K>(K, grid, block, args, arity_seq(K));
+        return error;
+    }
+    unsigned char* buf = shared_buffer(shared);
+    if (!buf) return fail("out of host memory for dynamic shared memory", NO_MEMORY);
+    const size_t stack = round_up(fiber_stack.load(std::memory_order_relaxed), page_size());
+    char* stacks = nullptr;
+    Fiber* fs = nullptr;
+    if (Fibers) {
+        stacks = fiber_stacks(block, stack);
+        fs = (Fiber*)std::malloc(block * sizeof(Fiber));
+        if (!stacks || !fs) { std::free(fs); return fail("out of host memory for fibers", NO_MEMORY); }
+    }
+    if (!arm()) { std::free(fs); return fail("sigaction/sigaltstack failed", NO_MEMORY); }
+    sigjmp_buf jb;
+    if (sigsetjmp(jb, 1) == 0) {
+        jump = &jb;
+        shared_buf = buf;
+        gridDim.x = grid;
+        blockDim.x = block;
+        if (Fibers) {
+            fibers = fs;
+            nblock = block;
+            body = thunk_of<K>(K);
+            body_arg = args;
+            mode = 1;
+            for (unsigned b = 0; b < grid && !error; ++b) {
+                blockIdx.x = b;
+                run_block(stacks, stack);
+            }
+        } else {
+            unpack<K>(K, grid, block, args, arity_seq(K));
+        }
+    } else {
+        fail(fault_code == STACK_OVERFLOW ? "fiber stack overflow"
+                                          : "dynamic shared memory overrun", fault_code);
+    }
+    jump = nullptr;
+    disarm();
+    mode = 0;
+    fibers = nullptr;
+    shared_buf = nullptr;
+    std::free(fs);
     return error;
 }
 }  // namespace ga_host
@@ -277,25 +526,32 @@ template <class T> inline T atomicExch(T* p, T v) { T old = *p; *p = v; return o
 template <class T> inline T atomicCAS(T* p, T cmp, T v) { T old = *p; if (old == cmp) *p = v; return old; }
 
 // One C entry point per instantiated kernel: int NAME(grid, block, void** args)
-// returns 0, or 1 when the kernel used a barrier/warp operation (see the Note).
+// returns 0, or an ga_host error code (1 when the kernel used a barrier/warp operation
+// in a loop launch, see the Note; user kernels: the launch results above).
 #define GA_HOST_ENTRY(entry, ...)                                                   \
     extern "C" __attribute__((visibility("default")))                               \
     int entry(unsigned grid, unsigned block, void** args) {                         \
         return ga_host::launch<&__VA_ARGS__>(grid, block, args);                    \
     }
-#define GA_HOST_FIBER_ENTRY(entry, ...)                                             \
+// User kernels: fibers (0/1) and guarded (0/1) as chosen by garray/_compiler/gxx.py.
+#define GA_HOST_USER_ENTRY(entry, fibers, guarded, ...)                             \
     extern "C" __attribute__((visibility("default")))                               \
     int entry(unsigned grid, unsigned block, void** args) {                         \
-        return ga_host::launch_fibers<&__VA_ARGS__>(grid, block, args);             \
+        return ga_host::launch_user<&__VA_ARGS__, fibers, guarded>(grid, block, args); \
     }
+#define GA_HOST_FIBER_ENTRY(entry, ...) GA_HOST_USER_ENTRY(entry, 1, 1, __VA_ARGS__)
 extern "C" __attribute__((visibility("default"))) const char* ga_host_error_what() {
     return ga_host::error_what;
 }
+// The dynamic shared bytes of the next user-kernel launch on the calling OS thread.
 extern "C" __attribute__((visibility("default"))) int ga_host_set_dynamic_shared(size_t n) {
-    if (n > ga_host::shared_bytes) {
-        std::free(ga_host::shared_buf);
-        ga_host::shared_buf = (unsigned char*)std::calloc(n, 1);
-        ga_host::shared_bytes = ga_host::shared_buf ? n : 0;
-    }
-    return ga_host::shared_buf || n == 0 ? 0 : 1;
+    ga_host::pending_shared = n;
+    return 0;
+}
+// The fiber stack size (bytes) of this module's later fiber launches.
+extern "C" __attribute__((visibility("default"))) void ga_host_set_fiber_stack(size_t n) {
+    ga_host::fiber_stack.store(n, std::memory_order_relaxed);
+}
+extern "C" __attribute__((visibility("default"))) size_t ga_host_fiber_stack() {
+    return ga_host::fiber_stack.load(std::memory_order_relaxed);
 }

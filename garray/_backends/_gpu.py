@@ -118,6 +118,23 @@ def c_string(value):
     return str(value)
 
 
+# Launch limits as each vendor's device-attribute call names them (Note [Vendor tables]):
+# (call, attribute enum, {limit: member}).  A limit the driver does not report (0, an
+# unknown member, a failed call) keeps its default in GpuRuntime.launch_limits.
+_LIMIT_ATTRIBUTES = {
+    "cuda": ("cuDeviceGetAttribute", "CUdevice_attribute", {
+        "max_threads_per_block": "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK",
+        "max_grid_x": "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X",
+        "max_shared_optin": "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN",
+    }),
+    "hip": ("hipDeviceGetAttribute", "hipDeviceAttribute_t", {
+        "max_threads_per_block": "hipDeviceAttributeMaxThreadsPerBlock",
+        "max_grid_x": "hipDeviceAttributeMaxGridDimX",
+        "max_shared_optin": "hipDeviceAttributeSharedMemPerBlockOptin",
+    }),
+}
+
+
 class GpuRuntime(DriverLaunch):
     """One GPU of the vendor named by ``vendor``, which a subclass sets."""
 
@@ -343,3 +360,30 @@ class GpuRuntime(DriverLaunch):
         api = self._api()
         self.check(getattr(api, call)(function, operator.attrgetter(attr)(api), nbytes),
                    f"{call}(max dynamic shared memory = {nbytes} bytes)")
+
+    _limits = None
+
+    def launch_limits(self):
+        """{"max_threads_per_block", "max_grid_x", "max_shared"}: what one launch may ask
+        for (max_shared: dynamic shared bytes after the opt-in of allow_dynamic_shared),
+        queried once per runtime; defaults (1024, 2**31 - 1, the per-block shared memory)
+        where the driver does not say."""
+        if self._limits is None:
+            shared = int(self.properties().get("shared_memory_per_block") or 48 * 1024)
+            limits = {"max_threads_per_block": 1024, "max_grid_x": 2 ** 31 - 1,
+                      "max_shared_optin": shared}
+            call, enum, members = _LIMIT_ATTRIBUTES.get(self.kind, (None, None, {}))
+            dev = getattr(self, "_device", self.index)     # CUDA: a CUdevice; HIP: the index
+            for key, member in members.items():
+                try:
+                    api = self._api()
+                    attr = getattr(getattr(api, enum), member)
+                    value = int(self.check(getattr(api, call)(attr, dev), call))
+                except Exception:  # an older driver or binding without this attribute
+                    continue
+                if value > 0:
+                    limits[key] = value
+            self._limits = {"max_threads_per_block": limits["max_threads_per_block"],
+                            "max_grid_x": limits["max_grid_x"],
+                            "max_shared": max(shared, limits["max_shared_optin"])}
+        return self._limits

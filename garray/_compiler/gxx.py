@@ -89,15 +89,20 @@ def compile_cpu_source(source, names, warp_size, options=()):
 
     ``names`` are the kernels (or name expressions) to expose; returns a CpuModule.
     """
-    flags = [f"-DGA_WARP_SIZE={warp_size}", "-DGARRAY_HOST=1", *options]
+    # -fstack-clash-protection: a large frame probes its pages in order, so a fiber's
+    # stack overflow hits the guard below the stack rather than a neighbour's stack.
+    flags = [f"-DGA_WARP_SIZE={warp_size}", "-DGARRAY_HOST=1", "-fstack-clash-protection",
+             *options]
     key = cache_key([source, _compiler_version(), " ".join(_CXX_FLAGS + flags),
                      source_hash("garray/platform.h"), *names])
 
     def text():
         lines = ['#include "garray/platform.h"', "#line 1 \"<RawModule source>\"",
                  host_source(source)]
-        entry = "GA_HOST_FIBER_ENTRY" if uses_barriers(source) else "GA_HOST_ENTRY"
-        lines += [f"{entry}(ga_entry_{i}, {n})" for i, n in enumerate(names)]
+        fibers = uses_barriers(source)
+        guarded = fibers or uses_dynamic_shared(source)
+        lines += [f"GA_HOST_USER_ENTRY(ga_entry_{i}, {int(fibers)}, {int(guarded)}, {n})"
+                  for i, n in enumerate(names)]
         return "\n".join(lines) + "\n"
 
     return _load_unit(f"cpu-raw-{key}.so", key, text, flags, names, "RawModule source")
@@ -132,6 +137,16 @@ def host_source(source):
     """A user kernel source adapted to the CPU runtime: ``extern __shared__ T x[];`` (dynamic
     shared memory, which C++ cannot express) becomes a pointer to the launch's buffer."""
     return _EXTERN_SHARED_RE.sub(r"\1* \2 = (\1*)ga_host::dynamic_shared();", source)
+
+
+_DYNAMIC_SHARED_RE = re.compile(r"\bextern\s+__shared__\b|\bGA_DYNAMIC_SHARED\b|"
+                                r"\bga_host::dynamic_shared\b")
+
+
+def uses_dynamic_shared(source):
+    """Whether a kernel source reads dynamic shared memory: its launches on the CPU then
+    place the buffer against a guard page, so an overrun is reported, not heap damage."""
+    return _DYNAMIC_SHARED_RE.search(source) is not None
 
 
 def uses_barriers(source):
