@@ -35,4 +35,7 @@ export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_m
 export GARRAY_CXXFLAGS="-fsanitize=address -fno-omit-frame-pointer"
 export GARRAY_CACHE_DIR="$build/kernel-cache"
 python -P -c "import garray, sys; assert garray.__file__.startswith('$pkg'), garray.__file__; print('garray from', garray.__file__)"
-exec python -P -m pytest -p no:cacheprovider "${@:-tests/}"
+# tests/test_gpu_compilers.py is left out: it only drives NVRTC/hiprtc (not garray's
+# memory), and NVRTC cannot load its builtins library under the preloaded runtime.
+if [ $# -eq 0 ]; then set -- tests/ --ignore=tests/test_gpu_compilers.py; fi
+exec python -P -m pytest -p no:cacheprovider "$@"

@@ -277,9 +277,10 @@ cdef class ndarray(_ArrayOperators):
     def __setitem__(self, key, value):
         if self._flags & FLAG_READONLY:
             raise ValueError("assignment destination is read-only")
+        dst = _basic_index(self, key)           # IndexError first, as NumPy
         if not _is_pyscalar(value) and _is_element_key(self, key):
             value = _element_value(value, self._dtype)
-        _assign(_basic_index(self, key), value)
+        _assign(dst, value)
 
     def reshape(self, *shape, order="C", copy=None):
         """A view with a new shape when the layout allows, else a copy.
