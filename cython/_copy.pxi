@@ -247,6 +247,8 @@ cdef object _element_value(object value, object dtype):
     """The value for an item assignment, checked by NumPy's item assignment (a list or an
     array with axes is an error there); a 0-d garray array is read as is."""
     if isinstance(value, ndarray):
+        if (<ndarray>value)._nd and (<ndarray>value)._size == 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
         if (<ndarray>value)._nd:
             raise ValueError("setting an array element with a sequence.")
         return value

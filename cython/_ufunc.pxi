@@ -32,6 +32,7 @@ cdef union _Scalar:
     double c128[2]
 
 
+cdef dict _scalar_type_code = {}    # NumPy scalar type (numpy.float32 ...) -> dtype code
 cdef tuple _int_lo = ()     # per dtype code: the integer range (None for bool/float/complex)
 cdef tuple _int_hi = ()
 cdef signed char _promote[13][13]
@@ -46,6 +47,8 @@ cdef int _init_ufuncs() except -1:
              for c, d in enumerate(_code_dtype)]
     _int_lo = tuple(None if i is None else i.min for i in infos)
     _int_hi = tuple(None if i is None else i.max for i in infos)
+    for c, d in enumerate(_code_dtype):
+        _scalar_type_code[numpy.dtype(d).type] = c
     for i in range(13):
         for j in range(13):
             _promote[i][j] = _code_of[_dtypes.promote_types(_code_dtype[i], _code_dtype[j])]
@@ -196,6 +199,7 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
     cdef ndarray a = None, b = None, ref, tmp
     cdef object o2
     cdef int pa, code, out_code, sc
+    cdef str cat
     cdef _Scalar sv
     cdef object s = None
     cdef bint s_first = False
@@ -233,12 +237,16 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
     elif isinstance(s, numpy.generic):
         # A NumPy scalar is strong (NEP 50): promoted by its dtype like a 0-d array,
         # then packed by value in the compute dtype (no device allocation).
-        sc = _code_of.get(s.dtype, -1)
+        sc = _scalar_type_code.get(type(s), -1)
+        if sc < 0:              # another type of a known dtype (numpy.longlong ...)
+            sc = _code_of.get(s.dtype, -1)
         if sc < 0:
             raise TypeError(f"{k.name}: unsupported NumPy scalar type {s.dtype}")
         pa = _promote[sc][ref._code]
         code = k.compute2[sc][ref._code] if s_first else k.compute2[ref._code][sc]
-        s = s.item()
+        cat = _CATEGORY[sc]     # the value as a Python scalar (cheaper than .item())
+        s = bool(s) if cat == "b" else (int(s) if cat in "iu" else (
+            float(s) if cat == "f" else complex(s)))
     else:
         pa = _scalar_code(s, ref._code)
         code = k.compute[pa]
