@@ -247,11 +247,11 @@ cdef object _element_value(object value, object dtype):
     """The value for an item assignment, checked by NumPy's item assignment (a list or an
     array with axes is an error there); a 0-d garray array is read as is."""
     if isinstance(value, ndarray):
-        if (<ndarray>value)._nd and (<ndarray>value)._size == 0:
-            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-        if (<ndarray>value)._nd:
-            raise ValueError("setting an array element with a sequence.")
-        return value
+        if not (<ndarray>value)._nd:
+            return value
+        # NumPy's rules differ by dtype and by size (none, one, more): NumPy decides, on
+        # at most two elements brought to the host
+        value = _to_numpy(<ndarray>(value.reshape(-1)[:2]), False)
     h = numpy.empty((), dtype=dtype)
     h[()] = value
     return h

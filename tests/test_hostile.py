@@ -169,7 +169,7 @@ def test_setflags_rules_as_numpy():
         assert float(a[1]) == 4 and float(a[2]) == 5
     h = numpy.zeros(3)
     h.setflags(write=False)
-    g = garray.asarray(h)
+    g = garray.asarray(h, device="cpu")         # wraps h's memory (a GPU copies it)
     assert not g.flags.writeable
     with pytest.raises(ValueError):
         g.setflags(write=True)
@@ -360,14 +360,14 @@ def test_unaligned_and_odd_stride_numpy_arrays_are_copied():
                                                  strides=(6,)), odd, unaligned]:
         if h is None:
             continue
-        g = garray.asarray(h)
+        g = garray.asarray(h, device="cpu")     # the CPU device wraps host memory
         assert_xp_close(g, h.copy())
         assert all(s % g.itemsize == 0 for s in g.strides)
         back = numpy.from_dlpack(g)
         numpy.testing.assert_array_equal(back, h)
         if not (h.flags.aligned and all(s % h.itemsize == 0 for s in h.strides)):
             with pytest.raises(ValueError, match="copy"):
-                garray.asarray(h, copy=False)
+                garray.asarray(h, copy=False, device="cpu")
 
 
 # ---- environment variables ---------------------------------------------------------------
@@ -381,13 +381,14 @@ def test_bad_environment_values_name_the_variable(var, value):
     rc, out, err = run_isolated("""
         import garray
         garray.ones(3) + 1
-    """, env={var: value}, expect_ok=False)
+    """, env={"GARRAY_DEVICE": "cpu", var: value}, expect_ok=False)
     assert rc == 1, err[-2000:]
     assert "Error" in err and var in err, err[-2000:]
 
 
 # ---- threads -----------------------------------------------------------------------------
 
+@pytest.mark.concurrent_device
 def test_threads_computing_at_once_agree_with_numpy():
     shared = garray.asarray(numpy.linspace(-3, 3, 1001))
     errors = []
