@@ -38,4 +38,12 @@ python -P -c "import garray, sys; assert garray.__file__.startswith('$pkg'), gar
 # tests/test_gpu_compilers.py is left out: it only drives NVRTC/hiprtc (not garray's
 # memory), and NVRTC cannot load its builtins library under the preloaded runtime.
 if [ $# -eq 0 ]; then set -- tests/ --ignore=tests/test_gpu_compilers.py; fi
-exec python -P -m pytest -p no:cacheprovider "$@"
+# Run from the package directory, so that child processes the tests start (python -c,
+# whose sys.path begins with the working directory) import the instrumented build too;
+# arguments that are paths in the repository are made absolute.
+args=()
+for a in "$@"; do
+    if [ -e "$root/${a%%::*}" ]; then args+=("$root/$a"); else args+=("${a/=tests\//=$root/tests/}"); fi
+done
+cd "$pkg"
+exec python -P -m pytest -p no:cacheprovider --rootdir "$root" -c "$root/pyproject.toml" "${args[@]}"

@@ -36,7 +36,15 @@ cdef ndarray _basic_index(ndarray a, object key):
         if k is _ellipsis:
             n_ell += 1
             continue
-        if type(k) is slice or _is_int_key(k):
+        if type(k) is slice:
+            consumed += 1
+            continue
+        if _is_int_key(k):
+            try:                    # every integer is read before any slice is applied,
+                idx = k if type(k) is int else operator.index(k)    # as NumPy does
+            except OverflowError:
+                raise IndexError(f"index {operator.index(k)} is out of bounds for axis "
+                                 f"{consumed} (beyond the largest index)") from None
             consumed += 1
             continue
         if isinstance(k, ndarray) and (<ndarray>k)._nd == 0 and 1 <= (<ndarray>k)._code <= 8:
