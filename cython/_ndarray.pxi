@@ -10,7 +10,7 @@
 # 3. ``_flags`` caches C/F contiguity; every constructor of shape/strides calls
 #    _update_flags.  READONLY is inherited by views.
 # 4. Note [Checked sizes]: a shape that does not come from an existing array (a
-#    constructor, reshape, broadcast, a DLPack import) passes _checked_size, which
+#    constructor, reshape, broadcast, a DLPack import) passes _checked_size (_shape.pxi), which
 #    raises NumPy's ValueError when its bytes overflow a Py_ssize_t.  Views of a checked
 #    array cannot grow it, so sizes, offsets and strides never wrap.
 # 5. A bare ``ndarray.__new__(ndarray)`` (which Python code can make) is a valid empty
@@ -467,71 +467,6 @@ cdef inline tuple _shape_tuple(Py_ssize_t* v, int nd):
     for i in range(nd):
         _tuple_set_new(t, i, PyLong_FromSsize_t(v[i]))   # the tuple takes the new ref
     return t
-
-
-cdef extern from *:
-    Py_ssize_t PY_SSIZE_T_MAX
-    bint _mul_overflow "__builtin_mul_overflow"(Py_ssize_t, Py_ssize_t, Py_ssize_t*) nogil
-
-_TOO_BIG = ("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
-            "possible size")
-
-
-cdef Py_ssize_t _checked_size(const Py_ssize_t* shape, int nd, Py_ssize_t itemsize) except -1:
-    """The element count of ``shape``; ValueError (NumPy's) when the bytes of the nonzero
-    dimensions do not fit a Py_ssize_t, so no size, offset or stride derived from a
-    shape can wrap.  Every place that makes a shape not taken from an existing array
-    calls this (Note [Checked sizes])."""
-    cdef Py_ssize_t nbytes = itemsize if itemsize > 0 else 1
-    cdef bint empty = False
-    cdef int i
-    for i in range(nd):
-        if shape[i] == 0:
-            empty = True
-        elif _mul_overflow(nbytes, shape[i], &nbytes):
-            raise ValueError(_TOO_BIG)
-    if empty:
-        return 0
-    return nbytes // (itemsize if itemsize > 0 else 1)
-
-
-cdef Py_ssize_t _dim(object s, str argname) except? -1:
-    """One dimension (or index) given as any integer: TypeError for non-integers,
-    ValueError (NumPy's) past the largest Py_ssize_t instead of OverflowError."""
-    if isinstance(s, bool) or not hasattr(type(s), "__index__"):
-        raise TypeError(f"{argname}: {type(s).__name__!r} object cannot be "
-                        f"interpreted as an integer")
-    v = operator.index(s)
-    if not -PY_SSIZE_T_MAX <= v <= PY_SSIZE_T_MAX:
-        raise ValueError(f"{argname}: maximum allowed dimension exceeded ({v})")
-    return v
-
-
-cdef int _read_shape(object shape, Py_ssize_t* out, str argname) except -1:
-    """Shape from an int or a sequence of ints into ``out``; returns ndim."""
-    cdef Py_ssize_t n
-    cdef int nd = 0
-    if isinstance(shape, int):
-        shape = (shape,)
-    elif not isinstance(shape, (tuple, list)):
-        try:
-            shape = (operator.index(shape),)
-        except TypeError:
-            try:
-                shape = tuple(shape)
-            except TypeError:
-                raise TypeError(f"{argname}: expected an int or a sequence of ints, "
-                                f"got {type(shape).__name__}") from None
-    if len(shape) > MAX_NDIM:
-        raise ValueError(f"{argname}: at most {MAX_NDIM} dimensions are supported, "
-                         f"got {len(shape)}")
-    for s in shape:
-        n = _dim(s, argname)
-        if n < 0:
-            raise ValueError(f"{argname}: negative dimensions are not allowed, got {tuple(shape)}")
-        out[nd] = n
-        nd += 1
-    return nd
 
 
 cdef bint _may_be_writeable(ndarray a):

@@ -1,5 +1,72 @@
-# Shape manipulation as views: reshape (NumPy's no-copy rule), permute_dims,
-# broadcast_to, squeeze, expand_dims.
+# Shapes: reading them from user input with checked sizes, and manipulation as views:
+# reshape (NumPy's no-copy rule), permute_dims, broadcast_to, squeeze, expand_dims.
+
+# ---- shapes from user input: checked sizes (Note [Checked sizes]) ---------------------
+
+cdef extern from *:
+    Py_ssize_t PY_SSIZE_T_MAX
+    bint _mul_overflow "__builtin_mul_overflow"(Py_ssize_t, Py_ssize_t, Py_ssize_t*) nogil
+
+_TOO_BIG = ("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+            "possible size")
+
+
+cdef Py_ssize_t _checked_size(const Py_ssize_t* shape, int nd, Py_ssize_t itemsize) except -1:
+    """The element count of ``shape``; ValueError (NumPy's) when the bytes of the nonzero
+    dimensions do not fit a Py_ssize_t, so no size, offset or stride derived from a
+    shape can wrap.  Every place that makes a shape not taken from an existing array
+    calls this (Note [Checked sizes])."""
+    cdef Py_ssize_t nbytes = itemsize if itemsize > 0 else 1
+    cdef bint empty = False
+    cdef int i
+    for i in range(nd):
+        if shape[i] == 0:
+            empty = True
+        elif _mul_overflow(nbytes, shape[i], &nbytes):
+            raise ValueError(_TOO_BIG)
+    if empty:
+        return 0
+    return nbytes // (itemsize if itemsize > 0 else 1)
+
+
+cdef Py_ssize_t _dim(object s, str argname) except? -1:
+    """One dimension (or index) given as any integer: TypeError for non-integers,
+    ValueError (NumPy's) past the largest Py_ssize_t instead of OverflowError."""
+    if isinstance(s, bool) or not hasattr(type(s), "__index__"):
+        raise TypeError(f"{argname}: {type(s).__name__!r} object cannot be "
+                        f"interpreted as an integer")
+    v = operator.index(s)
+    if not -PY_SSIZE_T_MAX <= v <= PY_SSIZE_T_MAX:
+        raise ValueError(f"{argname}: maximum allowed dimension exceeded ({v})")
+    return v
+
+
+cdef int _read_shape(object shape, Py_ssize_t* out, str argname) except -1:
+    """Shape from an int or a sequence of ints into ``out``; returns ndim."""
+    cdef Py_ssize_t n
+    cdef int nd = 0
+    if isinstance(shape, int):
+        shape = (shape,)
+    elif not isinstance(shape, (tuple, list)):
+        try:
+            shape = (operator.index(shape),)
+        except TypeError:
+            try:
+                shape = tuple(shape)
+            except TypeError:
+                raise TypeError(f"{argname}: expected an int or a sequence of ints, "
+                                f"got {type(shape).__name__}") from None
+    if len(shape) > MAX_NDIM:
+        raise ValueError(f"{argname}: at most {MAX_NDIM} dimensions are supported, "
+                         f"got {len(shape)}")
+    for s in shape:
+        n = _dim(s, argname)
+        if n < 0:
+            raise ValueError(f"{argname}: negative dimensions are not allowed, got {tuple(shape)}")
+        out[nd] = n
+        nd += 1
+    return nd
+
 
 cdef int _norm_axis(object axis, int nd, str argname) except -1:
     if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
