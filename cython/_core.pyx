@@ -16,7 +16,7 @@ how a call travels through them):
   _ufunc.pxi            ufuncs: operands, promotion, scalars, out=, unary/binary launchers
   _cast.pxi             casts and astype
   _where.pxi            where
-  _reduce_bool.pxi      all / any
+  _reduce.pxi           reductions and scans: axis collapse, schedules, launches
   _creation_kernels.pxi fill, arange, linspace, eye, tril/triu on the device
   _raw_kernels.pxi      the launch primitive under RawKernel
 
@@ -55,7 +55,7 @@ include "_iter.pxi"
 include "_ufunc.pxi"
 include "_cast.pxi"
 include "_where.pxi"
-include "_reduce_bool.pxi"
+include "_reduce.pxi"
 include "_creation_kernels.pxi"
 include "_raw_kernels.pxi"
 

@@ -28,7 +28,7 @@ cdef enum:
     L_S32 = 3
     L_S64 = 4
     _BLOCK = 256
-    _MAX_SLOTS = 6
+    _MAX_SLOTS = 8
     # Blocks per grid row on GPUs: HIP refuses a launch of 2**32 threads or more in one
     # dimension, so larger launches use a 2-d grid of rows of 2**23 blocks (2**31 threads).
     _MAX_GRID_X = 1 << 23
@@ -102,6 +102,9 @@ cdef class _Kernels:
                                        _cpu_warp_size(), defines)
         memset(self.cpu, 0, sizeof(self.cpu))
         for (code, slot), expr in self.entries:
+            if not (0 <= code < 13 and 0 <= slot < _MAX_SLOTS):
+                raise ValueError(f"{self.name}: table entry ({code}, {slot}) outside the "
+                                 f"launch table (13 dtypes x {_MAX_SLOTS} slots)")
             self.cpu[code][slot] = <void*><intptr_t>mod.functions[expr]
         self.cpu_module = mod
         self.cpu_ready = True

@@ -327,7 +327,7 @@ cdef int _check_int_exponent(object s, ndarray e) except -1:
     elif _CATEGORY[e._code] != "i":
         return 0
     else:
-        neg = _bool_reduce("any_r", _binary(_op_kernels("less"), e, 0, None), None, False)
+        neg = _reduce("any", _binary(_op_kernels("less"), e, 0, None), tuple(range(e._nd)), False)
     if neg:
         raise ValueError("pow: integers to negative integer powers are not allowed")
     return 0

@@ -28,16 +28,15 @@ from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _uf
 from ._elementwise import clip, isclose, nan_to_num, where  # noqa: F401
 from ._core import ufunc, astype  # noqa: F401
 from .kernels import RawKernel, RawModule, ElementwiseKernel  # noqa: F401
-from ._core import all_ as all, any_ as any  # noqa: F401,A004 (Cython names avoid shadowing builtins)
+from ._reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004
+                          count_nonzero, all, any, cumulative_sum, cumulative_prod, cumsum,
+                          cumprod, nancumsum, nancumprod)
 
 from . import _env
 if _env.flag("GARRAY_GPU_STUB"):
     # Test support: run garray's kernels on the stub GPU drivers (garray/testing/gpu_stub.py).
     from .testing import gpu_stub as _gpu_stub
     _gpu_stub.install()
-
-all.__name__ = all.__qualname__ = "all"
-any.__name__ = any.__qualname__ = "any"
 
 import math as _math
 

@@ -7,8 +7,9 @@ Each row (``Op``) says what an op computes and everything mechanical follows fro
   where it differs from NumPy);
 - the kernel instantiations (``Op.table``: one compile unit per op, every dtype and
   layout), which the Cython launch layer loads and CI compiles for sm_90 and gfx90a.
-The other kernel tables (casts, ``where``, all/any, creation) are listed here too, so
-every name expression garray instantiates comes from this file.
+The other kernel tables (casts, ``where``, creation) are listed here too, and
+``all_tables`` adds the reduction family's (garray/_redtable.py), so every name
+expression garray instantiates is reachable from this file.
 
 Adding a unary op: write its functor in ``_kernels/garray/functors.h``, add one row
 below, run ``python -m garray._codegen``.
@@ -314,13 +315,6 @@ def where_table():
                                for lay, i in ((L_S32, "int32"), (L_S64, "int64"))]
 
 
-def bool_reduce_table(reducer):
-    """A boolean reduction (``all_r`` / ``any_r``) over every input dtype."""
-    return "reduce_bool.hip", [
-        ((code, lay), f"ga::reduce_s<ga::op::{reducer}, bool, {t}, ga::{i}>")
-        for code, t in enumerate(CPP) for lay, i in ((L_S32, "int32"), (L_S64, "int64"))]
-
-
 # Slots of the creation table (one kernel per slot and dtype).
 C_FILL, C_ARANGE, C_LINSPACE, C_EYE, C_TRI32, C_TRI64 = range(6)
 
@@ -342,9 +336,9 @@ def all_tables():
     """Every kernel table garray builds."""
     tables = [op.table() for op in OPS.values()]
     tables += [cast_table(c) for c in range(13)]
-    tables += [where_table(), bool_reduce_table("all_r"), bool_reduce_table("any_r"),
-               creation_table()]
-    return tables
+    tables += [where_table(), creation_table()]
+    from . import _redtable
+    return tables + _redtable.all_tables()
 
 
 def all_units():

@@ -64,19 +64,27 @@ def _defines(warp_size, extra):
             *(d if d.startswith("-D") else f"-D{d}" for d in extra)]
 
 
-def compile_cpu(relpath, name_expressions, warp_size, defines=()):
+def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
     """Compile a unit for the CPU device; returns a CpuModule.
 
     ``defines`` are extra macros (``"GA_CPU_VECTOR_LOADS=1"``) for variants of a unit;
     they are part of the cache key, so each variant is built and kept separately.
+    ``fibers`` are the name expressions of kernels with barriers or warp operations
+    (the reduction family's block trees): their entries launch each block on fibers.
+    By default the registry's list of barrier kernels decides (garray/_redtable.py).
     """
     flags = _defines(warp_size, defines)
+    if fibers is None:
+        from .._redtable import BARRIER_KERNELS
+        fibers = [e for e in name_expressions if e.startswith(BARRIER_KERNELS)]
+    fibers = frozenset(fibers)
     key = cache_key([source_hash(relpath), _compiler_version(), " ".join(_CXX_FLAGS + flags),
-                     *name_expressions])
+                     *name_expressions, "fibers:", *sorted(fibers)])
 
     def text():
         lines = [f'#include "{relpath}"']
-        lines += [f"GA_HOST_ENTRY(ga_entry_{i}, {expr})"
+        lines += [f"GA_HOST_FIBER_ENTRY(ga_entry_{i}, {expr})" if expr in fibers else
+                  f"GA_HOST_ENTRY(ga_entry_{i}, {expr})"
                   for i, expr in enumerate(name_expressions)]
         return "\n".join(lines) + "\n"
 

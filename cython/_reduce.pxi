@@ -1,0 +1,282 @@
+# The reduction family's launch layer: reductions over any set of axes and scans along
+# one axis, on the kernels of _kernels/reduce.hip (Note [Reduction strategies] there).
+# The Python functions (garray/_reductions.py) parse arguments, casts, out= and
+# initial=; this file collapses axes, picks the schedule and launches.
+#
+# Note [Choosing a reduction schedule]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# 1. CPU device: reduce_cols when the innermost kept axis is contiguous in x and at least
+#    COLS_WIDTH long (the compiler vectorises across outputs), else reduce_nb; scans
+#    scan_nb.  The block tree runs on fibers there, a correctness path only.
+# 2. GPUs: the block tree when the reduced elements are contiguous in memory (a warp
+#    then reads consecutive addresses) and there are enough of them (>= 64); segments
+#    per output so that the grid has about _BT_TARGET_BLOCKS blocks.  Otherwise
+#    reduce_nb, whose threads read adjacent outputs' elements together.  Scans: the
+#    three-pass block scan for few long lines, scan_nb otherwise.
+# 3. GARRAY_REDUCE=auto|nb|cols|tree (or the test hook _debug_reduce_strategy) forces a
+#    schedule where it applies, so tests run every kernel on every device.
+
+cdef enum:
+    R_NB32 = 0
+    R_NB64 = 1
+    R_COLS32 = 2
+    R_COLS64 = 3
+    R_BT32 = 4
+    R_BT64 = 5
+    R_BTP = 6
+    S_NB32 = 0
+    S_NB64 = 1
+    S_BT32 = 2
+    S_BT64 = 3
+    S_RBT32 = 4
+    S_RBT64 = 5
+    S_PART = 6
+    _COLS_W = 16
+    _BT_TARGET_BLOCKS = 1024
+    _BT_MIN_PER_BLOCK = 2048
+
+_STRATEGIES = ("auto", "nb", "cols", "tree")
+cdef int _red_strategy = _STRATEGIES.index(_env.choice("GARRAY_REDUCE", _STRATEGIES, "auto"))
+cdef object _redtable_mod = None
+cdef dict _red_info = {}         # (name, scan, code) -> (_Kernels, out code, identity, ident code)
+
+
+def _debug_reduce_strategy(str strategy):
+    """Test hook: force a reduction schedule ("auto", "nb", "cols", "tree") where it
+    applies.  Returns the previous one."""
+    global _red_strategy
+    old = _STRATEGIES[_red_strategy]
+    if strategy not in _STRATEGIES:
+        raise ValueError(f"strategy: expected one of {_STRATEGIES}, got {strategy!r}")
+    _red_strategy = _STRATEGIES.index(strategy)
+    return old
+
+
+cdef tuple _reduction_info(str name, bint scan, int code):
+    global _redtable_mod
+    key = (name, scan, code)
+    info = _red_info.get(key)
+    if info is not None:
+        return info
+    if _redtable_mod is None:
+        from garray import _redtable
+        _redtable_mod = _redtable
+    row = _redtable_mod.ROWS[name]
+    if row.acc_code(code) < 0 or (scan and not row.scan):
+        raise TypeError(f"{name}: unsupported dtype {_dtypes.dtype_name(_code_dtype[code])}")
+    tab = _redtable_mod.scan_table if scan else _redtable_mod.table
+    k = _table(("scan:" if scan else "") + name, tab, name, True)
+    info = (k, row.out_code(code), row.identity(code), row.ident_code(code))
+    _red_info[key] = info
+    return info
+
+
+cdef ndarray _scratch(Py_ssize_t nbytes, object device):
+    cdef Py_ssize_t n = nbytes if nbytes > 0 else 1
+    return _new_array(_code_dtype[5], 1, &n, device)
+
+
+cdef int64_t _segments(int64_t n_lines, int64_t n, int64_t* per_blk) noexcept:
+    """Segments per line for a block-tree launch, and the elements per segment."""
+    cdef int64_t nblk = _BT_TARGET_BLOCKS // n_lines if n_lines < _BT_TARGET_BLOCKS else 1
+    cdef int64_t most = (n + _BT_MIN_PER_BLOCK - 1) // _BT_MIN_PER_BLOCK
+    if nblk > most:
+        nblk = most
+    if nblk < 1:
+        nblk = 1
+    per_blk[0] = (n + nblk - 1) // nblk
+    per_blk[0] = ((per_blk[0] + _BLOCK - 1) // _BLOCK) * _BLOCK
+    if per_blk[0] == 0:                         # an empty axis: one segment, no elements
+        per_blk[0] = _BLOCK
+        return 1
+    return (n + per_blk[0] - 1) // per_blk[0]
+
+
+def _reduce(str name, ndarray a, tuple axes, bint keepdims):
+    """Reduce a over ``axes`` (normalised, distinct) with the reduction table's row
+    ``name``; returns a new array of the row's output dtype."""
+    cdef _Kernels k
+    cdef ndarray o, part = None
+    cdef _Strided po, pr
+    cdef _Scalar ident
+    cdef Py_ssize_t kshape[MAX_NDIM]
+    cdef Py_ssize_t kst[2][MAX_NDIM]
+    cdef Py_ssize_t rshape[MAX_NDIM]
+    cdef Py_ssize_t rst[1][MAX_NDIM]
+    cdef Py_ssize_t oshape[MAX_NDIM]
+    cdef bint red[MAX_NDIM]
+    cdef int i, nk = 0, nr = 0, no = 0, oi = 0, wide, strat
+    cdef int64_t n_out, n_red = 1, nblk = 1, per_blk = 0, n64[4], threads
+    cdef int32_t n32[4]
+    cdef void* args[9]
+    cdef intptr_t op_, pa, pp
+    k, out_code, ident_v, ident_code = _reduction_info(name, False, a._code)
+    for i in range(a._nd):
+        red[i] = False
+    for ax in axes:
+        red[<int>ax] = True
+    for i in range(a._nd):
+        if red[i]:
+            rshape[nr] = a._shape[i]
+            rst[0][nr] = a._strides[i]
+            n_red *= a._shape[i]
+            nr += 1
+            if keepdims:
+                oshape[no] = 1
+                no += 1
+        else:
+            oshape[no] = a._shape[i]
+            no += 1
+    o = _new_array(_code_dtype[out_code], no, oshape, a._device)
+    n_out = o._size
+    if n_out == 0:
+        return o
+    for i in range(a._nd):
+        if red[i]:
+            oi += keepdims
+            continue
+        kshape[nk] = a._shape[i]
+        kst[0][nk] = o._strides[oi]
+        kst[1][nk] = a._strides[i]
+        nk += 1
+        oi += 1
+    wide = _pack_strided(&po, nk, kshape, 2, kst, n_out) == L_S64
+    if _pack_strided(&pr, nr, rshape, 1, rst, n_red) == L_S64 or a._size >= (<int64_t>1 << 31):
+        wide = True
+    _pack_scalar(ident_v, ident_code, &ident, name)
+    strat = _red_strategy
+    if strat == 0:                              # auto (Note [Choosing a reduction schedule])
+        if a._is_cpu:
+            strat = 2
+        elif pr.ndim >= 1 and pr.strides[0][pr.ndim - 1] == a._itemsize and n_red >= 64:
+            strat = 3
+        else:
+            strat = 1
+    if strat == 2 and not (po.ndim >= 1 and po.strides[1][po.ndim - 1] == a._itemsize
+                           and po.shape[po.ndim - 1] >= _COLS_W and n_red > 1):
+        strat = 1
+    op_, pa = o._ptr, a._ptr
+    args[0] = &op_
+    if strat == 3:                              # block tree, maybe two passes
+        nblk = _segments(n_out, n_red, &per_blk)
+        if nblk > 1:
+            part = _scratch(n_out * nblk * (_code_itemsize[ident_code] + 16), a._device)
+        pp = part._ptr if part is not None else 0
+        n64[0], n64[1], n64[2] = n_red, per_blk, nblk
+        for i in range(3):
+            n32[i] = <int32_t>n64[i]
+        args[1] = &pp
+        args[2] = &pa
+        args[3] = &po
+        args[4] = &pr
+        for i in range(3):
+            args[5 + i] = <void*>&n64[i] if wide else <void*>&n32[i]
+        args[8] = &ident
+        k.launch(o, a._code, R_BT64 if wide else R_BT32, n_out * nblk * _BLOCK, args)
+        if nblk > 1:
+            args[1] = &pp
+            args[2] = &po
+            args[3] = &n64[2]
+            args[4] = &ident
+            k.launch(o, a._code, R_BTP, n_out * _BLOCK, args)
+        return o
+    n64[0], n64[1] = n_out, n_red
+    n32[0], n32[1] = <int32_t>n_out, <int32_t>n_red
+    args[1] = &pa
+    args[2] = &po
+    args[3] = &pr
+    args[4] = <void*>&n64[0] if wide else <void*>&n32[0]
+    args[5] = <void*>&n64[1] if wide else <void*>&n32[1]
+    args[6] = &ident
+    if strat == 2:
+        threads = (n_out // po.shape[po.ndim - 1]) * ((po.shape[po.ndim - 1] + _COLS_W - 1) // _COLS_W)
+        k.launch(o, a._code, R_COLS64 if wide else R_COLS32, threads, args)
+    else:
+        k.launch(o, a._code, R_NB64 if wide else R_NB32, n_out, args)
+    return o
+
+
+def _scan(str name, ndarray a, int axis, ndarray o):
+    """Inclusive scan of a along ``axis`` into o (a new array of a's shape in the row's
+    accumulator dtype, or a view of one, laid out like it or not)."""
+    cdef _Kernels k
+    cdef ndarray part
+    cdef _Strided po
+    cdef _Scalar ident
+    cdef Py_ssize_t kshape[MAX_NDIM]
+    cdef Py_ssize_t kst[2][MAX_NDIM]
+    cdef int i, nk = 0, wide
+    cdef int64_t n_lines = 1, n = a._shape[axis], nblk, per_blk = 0, so, sx, n64[6]
+    cdef int32_t n32[6]
+    cdef void* args[11]
+    cdef intptr_t op_, pa, pp
+    cdef _Strided pr
+    k, out_code, ident_v, ident_code = _reduction_info(name, True, a._code)
+    if a._size == 0:
+        return o
+    for i in range(a._nd):
+        if i == axis:
+            continue
+        kshape[nk] = a._shape[i]
+        kst[0][nk] = o._strides[i]
+        kst[1][nk] = a._strides[i]
+        n_lines *= a._shape[i]
+        nk += 1
+    so, sx = o._strides[axis], a._strides[axis]
+    wide = _pack_strided(&po, nk, kshape, 2, kst, n_lines) == L_S64
+    wide = wide or a._size >= (<int64_t>1 << 31) or _force_index64
+    wide = wide or (n - 1) * (so if so >= 0 else -so) >= (<int64_t>1 << 31)
+    wide = wide or (n - 1) * (sx if sx >= 0 else -sx) >= (<int64_t>1 << 31)
+    _pack_scalar(ident_v, ident_code, &ident, name)
+    op_, pa = o._ptr, a._ptr
+    cdef bint tree = _red_strategy == 3 or (_red_strategy == 0 and not a._is_cpu
+                                            and n_lines < _BT_TARGET_BLOCKS and n >= 4096)
+    if not tree:
+        n64[:4] = [n_lines, n, so, sx]
+        for i in range(4):
+            n32[i] = <int32_t>n64[i]
+        args[0] = &op_
+        args[1] = &pa
+        args[2] = &po
+        for i in range(4):
+            args[3 + i] = <void*>&n64[i] if wide else <void*>&n32[i]
+        args[7] = &ident
+        k.launch(o, a._code, S_NB64 if wide else S_NB32, n_lines, args)
+        return o
+    # reduce-then-scan: segment totals, their exclusive scan per line, the segment scans
+    nblk = _segments(n_lines, n, &per_blk)
+    part = _scratch(n_lines * nblk * (_code_itemsize[out_code] + 16), a._device)
+    pp = part._ptr
+    pr.ndim = 1
+    pr.shape[0] = n
+    pr.strides[0][0] = sx
+    n64[:6] = [n, per_blk, nblk, n_lines, so, sx]
+    for i in range(6):
+        n32[i] = <int32_t>n64[i]
+    args[0] = &op_
+    args[1] = &pp
+    args[2] = &pa
+    args[3] = &po
+    args[4] = &pr
+    for i in range(3):
+        args[5 + i] = <void*>&n64[i] if wide else <void*>&n32[i]
+    args[8] = &ident
+    k.launch(o, a._code, S_RBT64 if wide else S_RBT32, n_lines * nblk * _BLOCK, args)
+    args[0] = &pp
+    args[1] = &n64[3]
+    args[2] = &n64[2]
+    args[3] = &ident
+    k.launch(o, a._code, S_PART, n_lines, args)
+    # scan_bt(out, x, part, po, n, so, sx, per_blk, nblk, p)
+    args[0] = &op_
+    args[1] = &pa
+    args[2] = &pp
+    args[3] = &po
+    args[4] = <void*>&n64[0] if wide else <void*>&n32[0]
+    args[5] = <void*>&n64[4] if wide else <void*>&n32[4]
+    args[6] = <void*>&n64[5] if wide else <void*>&n32[5]
+    args[7] = <void*>&n64[1] if wide else <void*>&n32[1]
+    args[8] = <void*>&n64[2] if wide else <void*>&n32[2]
+    args[9] = &ident
+    k.launch(o, a._code, S_BT64 if wide else S_BT32, n_lines * nblk * _BLOCK, args)
+    return o

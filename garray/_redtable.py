@@ -1,0 +1,187 @@
+"""The reduction table: every reduction and scan garray instantiates.
+
+Each row (``Reduction``) names a reducer of ``_kernels/garray/reducers.h`` and says which
+dtypes it accepts, the accumulator (= result) dtype, its identity and whether empty
+reductions are an error; the kernel tables (``table`` and ``scan_table``) and the
+Python functions of ``garray/_reductions.py`` follow from it.  ``UFUNC_REDUCTIONS`` maps
+the binary ufuncs whose ``reduce``/``accumulate`` run on a row.
+
+Note [Reduction dtypes]
+~~~~~~~~~~~~~~~~~~~~~~~
+1. ``acc`` rules: ``sum`` (NumPy's add.reduce: bool and signed integers accumulate in
+   int64, unsigned in uint64, floats and complex keep their dtype), ``same``, ``bool``,
+   ``index`` (int64: argmax/argmin and count_nonzero).
+2. A ``dtype=`` argument casts the input first (garray/_reductions.py), so one table per
+   row serves every dtype: integer sums wrap the same way whether they accumulate in
+   the asked dtype or in int64 and are cast after.
+3. Identities (``ident``): numbers, or ``lowest`` / ``highest`` (-inf / +inf for floats,
+   the integer range's ends, False / True for bool), or ``nan`` (NaN for floats and
+   complex, else as ``lowest``/``highest`` by ``nan_else``).
+"""
+
+import math
+
+from . import _dtypes
+
+RECORDS = _dtypes.RECORDS
+CPP = tuple(r.ctype for r in RECORDS)
+CATEGORY = "".join(r.kind for r in RECORDS)
+INT64, UINT64 = 4, 8
+
+# Slots of a reduction table and of a scan table (cython/_reduce.pxi has the same enums).
+R_NB32, R_NB64, R_COLS32, R_COLS64, R_BT32, R_BT64, R_BTP = range(7)
+S_NB32, S_NB64, S_BT32, S_BT64, S_RBT32, S_RBT64, S_PART = range(7)
+COLS_WIDTH = 16
+# Kernels that use barriers or warp shuffles: fibers on the CPU device.
+BARRIER_KERNELS = ("ga::reduce_bt<", "ga::reduce_bt_part<", "ga::scan_bt<")
+
+
+class Reduction:
+    __slots__ = ("name", "reducer", "accepts", "acc", "ident", "nan_else", "nonempty",
+                 "scan", "summary")
+
+    def __init__(self, name, reducer, accepts, acc, ident, summary, nan_else=None,
+                 nonempty=False, scan=True):
+        self.name, self.reducer, self.accepts, self.acc = name, reducer, accepts, acc
+        self.ident, self.nan_else, self.nonempty, self.scan = ident, nan_else, nonempty, scan
+        self.summary = summary
+
+    def acc_code(self, code):
+        """Accumulator dtype code for input dtype code ``code``, or -1 if refused."""
+        k = CATEGORY[code]
+        if k not in self.accepts:
+            return -1
+        if self.acc == "sum":
+            return INT64 if k in "bi" else (UINT64 if k == "u" else code)
+        if self.acc == "bool":
+            return 0
+        if self.acc == "index":
+            return INT64
+        return code
+
+    def out_code(self, code):
+        """The kernel's output dtype code (argmax: int64; else the accumulator)."""
+        return INT64 if self.acc == "index" else self.acc_code(code)
+
+    def ident_code(self, code):
+        """The dtype of the identity passed to the kernel (arg reducers: the input's)."""
+        return code if self.reducer.startswith(("arg", "nanarg")) else self.acc_code(code)
+
+    def identity(self, code):
+        """The identity as a Python value in the dtype ident_code(code)."""
+        c = self.ident_code(code)
+        k, ident = CATEGORY[c], self.ident
+        if ident == "nan":
+            if k in "fc":
+                return complex(math.nan, math.nan) if k == "c" else math.nan
+            ident = self.nan_else
+        if ident in ("lowest", "highest"):
+            hi = ident == "highest"
+            if k == "b":
+                return hi
+            if k in "fc":
+                v = math.inf if hi else -math.inf
+                return complex(v, v) if k == "c" else v
+            info = _dtypes.iinfo(RECORDS[c].dtype)
+            return int(info.max if hi else info.min)
+        if k == "b":
+            return bool(ident)
+        return complex(ident) if k == "c" else (float(ident) if k == "f" else int(ident))
+
+    def expr(self, code):
+        """The reducer's C++ type for input dtype ``code``."""
+        a, t = CPP[self.acc_code(code)], CPP[code]
+        return self.reducer.format(A=a, T=t)
+
+    def compute_codes(self):
+        return [c for c in range(13) if self.acc_code(c) >= 0]
+
+
+_ALL, _NUM = "biufc", "iufc"
+
+_ROWS = [
+    Reduction("sum", "ga::red::ufn<ga::op::add, {A}, {T}>", _ALL, "sum", 0,
+              "Sum of the elements."),
+    Reduction("prod", "ga::red::ufn<ga::op::multiply, {A}, {T}>", _ALL, "sum", 1,
+              "Product of the elements."),
+    Reduction("max", "ga::red::ufn<ga::op::maximum, {A}, {T}>", _ALL, "same", "lowest",
+              "Largest element; NaN propagates.", nonempty=True),
+    Reduction("min", "ga::red::ufn<ga::op::minimum, {A}, {T}>", _ALL, "same", "highest",
+              "Smallest element; NaN propagates.", nonempty=True),
+    Reduction("nanmax", "ga::red::ufn<ga::op::fmax, {A}, {T}>", _ALL, "same", "nan",
+              "Largest element ignoring NaN.", nan_else="lowest", nonempty=True),
+    Reduction("nanmin", "ga::red::ufn<ga::op::fmin, {A}, {T}>", _ALL, "same", "nan",
+              "Smallest element ignoring NaN.", nan_else="highest", nonempty=True),
+    Reduction("nansum", "ga::red::nan<ga::op::add, {A}, {T}, 0>", _ALL, "sum", 0,
+              "Sum treating NaN as zero."),
+    Reduction("nanprod", "ga::red::nan<ga::op::multiply, {A}, {T}, 1>", _ALL, "sum", 1,
+              "Product treating NaN as one."),
+    Reduction("all", "ga::red::ufn<ga::op::logical_and, {A}, {T}>", _ALL, "bool", True,
+              "True where every element is nonzero."),
+    Reduction("any", "ga::red::ufn<ga::op::logical_or, {A}, {T}>", _ALL, "bool", False,
+              "True where some element is nonzero."),
+    Reduction("logical_xor", "ga::red::ufn<ga::op::logical_xor, {A}, {T}>", _ALL, "bool",
+              False, "XOR of the truth values."),
+    Reduction("bitwise_and", "ga::red::ufn<ga::op::bitwise_and, {A}, {T}>", "biu", "same",
+              -1, "Bitwise AND of the elements."),
+    Reduction("bitwise_or", "ga::red::ufn<ga::op::bitwise_or, {A}, {T}>", "biu", "same", 0,
+              "Bitwise OR of the elements."),
+    Reduction("bitwise_xor", "ga::red::ufn<ga::op::bitwise_xor, {A}, {T}>", "biu", "same", 0,
+              "Bitwise XOR of the elements."),
+    Reduction("count_nonzero", "ga::red::nonzero<{T}>", _ALL, "index", 0,
+              "Number of nonzero elements.", scan=False),
+    Reduction("argmax", "ga::red::arg<ga::red::Max, {T}>", _ALL, "index", 0,
+              "Index of the first largest element (NaN first).", nonempty=True, scan=False),
+    Reduction("argmin", "ga::red::arg<ga::red::Min, {T}>", _ALL, "index", 0,
+              "Index of the first smallest element (NaN first).", nonempty=True, scan=False),
+    Reduction("nanargmax", "ga::red::nanarg<ga::red::Max, {T}>", _ALL, "index", 0,
+              "Index of the first largest element ignoring NaN.", nonempty=True, scan=False),
+    Reduction("nanargmin", "ga::red::nanarg<ga::red::Min, {T}>", _ALL, "index", 0,
+              "Index of the first smallest element ignoring NaN.", nonempty=True, scan=False),
+]
+
+ROWS = {r.name: r for r in _ROWS}
+
+# Binary ufunc -> the row its reduce/accumulate run on.
+UFUNC_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+                    "fmax": "nanmax", "fmin": "nanmin", "logical_and": "all",
+                    "logical_or": "any", "logical_xor": "logical_xor",
+                    "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or",
+                    "bitwise_xor": "bitwise_xor"}
+
+
+def table(name):
+    """A reduction's kernel table: (kernel file, [((input code, slot), expression)])."""
+    row = ROWS[name]
+    entries = []
+    for c in row.compute_codes():
+        r, t = row.expr(c), CPP[c]
+        entries += [((c, R_NB32), f"ga::reduce_nb<{r}, {t}, ga::int32>"),
+                    ((c, R_NB64), f"ga::reduce_nb<{r}, {t}, ga::int64>"),
+                    ((c, R_COLS32), f"ga::reduce_cols<{r}, {t}, ga::int32, {COLS_WIDTH}>"),
+                    ((c, R_COLS64), f"ga::reduce_cols<{r}, {t}, ga::int64, {COLS_WIDTH}>"),
+                    ((c, R_BT32), f"ga::reduce_bt<{r}, {t}, ga::int32>"),
+                    ((c, R_BT64), f"ga::reduce_bt<{r}, {t}, ga::int64>"),
+                    ((c, R_BTP), f"ga::reduce_bt_part<{r}, ga::int64>")]
+    return "reduce.hip", entries
+
+
+def scan_table(name):
+    """A scan's kernel table (cumulative_sum, ufunc.accumulate ...)."""
+    row = ROWS[name]
+    entries = []
+    for c in row.compute_codes():
+        r, t = row.expr(c), CPP[c]
+        entries += [((c, S_NB32), f"ga::scan_nb<{r}, {t}, ga::int32>"),
+                    ((c, S_NB64), f"ga::scan_nb<{r}, {t}, ga::int64>"),
+                    ((c, S_BT32), f"ga::scan_bt<{r}, {t}, ga::int32>"),
+                    ((c, S_BT64), f"ga::scan_bt<{r}, {t}, ga::int64>"),
+                    ((c, S_RBT32), f"ga::reduce_bt<{r}, {t}, ga::int32>"),
+                    ((c, S_RBT64), f"ga::reduce_bt<{r}, {t}, ga::int64>"),
+                    ((c, S_PART), f"ga::scan_part<{r}, ga::int64>")]
+    return "reduce.hip", entries
+
+
+def all_tables():
+    return ([table(n) for n in ROWS]
+            + [scan_table(n) for n, r in ROWS.items() if r.scan])

@@ -1,0 +1,270 @@
+"""Reductions and scans: the Array API and NumPy signatures over the reduction family.
+
+The kernels and their schedules are in ``_kernels/reduce.hip`` and
+``cython/_reduce.pxi``; the rows (reducer, accepted dtypes, accumulator dtype, identity)
+in ``garray/_redtable.py``.  This module parses arguments the way NumPy does: ``axis``
+(int, tuple or None; negative axes; ``AxisError`` when out of range or repeated),
+``keepdims``, ``dtype`` (casts the input first), ``out=`` (NumPy's shape check, unsafe
+cast into it), ``initial=`` and ``where=``.
+"""
+
+import operator
+
+from numpy.exceptions import AxisError
+
+from . import _core, _dtypes
+from ._core import ndarray
+from ._redtable import ROWS
+
+_builtin_sum = sum
+
+
+def _array(x, name):
+    if isinstance(x, ndarray):
+        return x
+    if isinstance(x, (bool, int, float, complex, list, tuple)) or hasattr(x, "__array__") \
+            or hasattr(x, "__array_interface__") or hasattr(x, "dtype"):
+        return _core.asarray(x)
+    raise TypeError(f"{name}: x must be an array, got {type(x).__name__}")
+
+
+def normalize_axes(axis, ndim, name):
+    """``axis`` (None, an integer or a tuple of them) as a sorted tuple of distinct
+    non-negative axes; AxisError (a ValueError and an IndexError) when out of range or
+    repeated, TypeError for non-integers."""
+    if axis is None:
+        return tuple(range(ndim))
+    seq = axis if isinstance(axis, (tuple, list)) else (axis,)
+    out = []
+    for a in seq:
+        try:
+            i = operator.index(a)
+        except TypeError:
+            raise TypeError(f"{name}: axis must be an integer or a tuple of integers, got "
+                            f"{type(a).__name__}") from None
+        if not -ndim <= i < ndim:
+            raise AxisError(f"{name}: axis {i} is out of bounds for array of dimension {ndim}")
+        i = i + ndim if i < 0 else i
+        if i in out:
+            raise AxisError(f"{name}: repeated axis {a} in axis={axis!r}")
+        out.append(i)
+    return tuple(sorted(out))
+
+
+def _norm_dtype(dtype, name):
+    return _dtypes.normalize_dtype(dtype, f"{name}: dtype")
+
+
+def _code(dt):
+    return _dtypes.DTYPE_CODE[dt]
+
+
+def _store(r, out, name):
+    """Put result r into out= (NumPy's shape rule, unsafe cast) and return out."""
+    if out is None:
+        return r
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"{name}: out must be an array or a tuple of one array")
+        out = out[0]
+    if not isinstance(out, ndarray):
+        raise TypeError(f"{name}: out must be a garray.ndarray, got {type(out).__name__}")
+    if out.shape != r.shape:
+        raise ValueError(f"{name}: out has shape {out.shape}, the result has shape {r.shape}")
+    out[...] = r.astype(out.dtype, copy=False) if r.dtype != out.dtype else r
+    return out
+
+
+def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=None,
+           where=True, combine=None, api=None):
+    """Run row ``name`` of the reduction table over ``axis``.
+
+    ``combine`` is the binary ufunc that folds ``initial=`` into the result (add for
+    sums, maximum for max ...); ``api`` is the public name for messages.
+    """
+    api = api or name
+    x = _array(x, api)
+    row = ROWS[name]
+    if dtype is not None:
+        dt = _norm_dtype(dtype, api)
+        if x.dtype != dt:
+            x = x.astype(dt)
+    else:
+        dt = None
+    code = _code(x.dtype)
+    if row.acc_code(code) < 0:
+        raise TypeError(f"{api}: unsupported dtype {x.dtype}")
+    axes = normalize_axes(axis, x.ndim, api)
+    if where is not True:
+        if initial is None and row.nonempty:
+            raise ValueError(f"{api}: a where= mask needs initial= (the reduction has no "
+                             f"identity)")
+        fill = initial if initial is not None else row.identity(code)
+        from ._elementwise import where as _where
+        x = _where(_array(where, api), x, _core.asarray(fill, dtype=x.dtype, device=x.device)
+                   if not isinstance(fill, ndarray) else fill)
+        code = _code(x.dtype)
+    if row.nonempty and initial is None:
+        for a in axes:
+            if x.shape[a] == 0:
+                raise ValueError(f"{api}: zero-size array to reduction operation {api} "
+                                 f"which has no identity")
+    r = _core._reduce(name, x, axes, bool(keepdims))
+    if initial is not None:
+        if combine is None:
+            raise TypeError(f"{api}: initial= is not supported")
+        r = combine(r, initial)
+    if dt is not None and r.dtype != dt:
+        r = r.astype(dt)
+    return _store(r, out, api)
+
+
+def scan(name, x, axis, dtype=None, out=None, include_initial=False, api=None,
+         flatten_none=True):
+    """Inclusive scan of row ``name`` along one axis (None: of the flattened array)."""
+    api = api or name
+    x = _array(x, api)
+    if dtype is not None:
+        dt = _norm_dtype(dtype, api)
+        if x.dtype != dt:
+            x = x.astype(dt)
+    else:
+        dt = None
+    if axis is None:
+        if not flatten_none and x.ndim > 1:
+            raise ValueError(f"{api}: axis must be given for arrays of more than one "
+                             f"dimension")
+        x = x.reshape(-1)
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError(f"{api}: x must have at least one dimension")
+    ax, = normalize_axes(axis, x.ndim, api)
+    row = ROWS[name]
+    code = _code(x.dtype)
+    acc = row.acc_code(code)
+    if acc < 0 or not row.scan:
+        raise TypeError(f"{api}: unsupported dtype {x.dtype}")
+    shape = list(x.shape)
+    if include_initial:
+        shape[ax] += 1
+    r = _core.empty(tuple(shape), dtype=_dtypes.RECORDS[acc].dtype, device=x.device)
+    if include_initial:
+        idx = (slice(None),) * ax
+        r[idx + (slice(0, 1),)] = row.identity(code)
+        _core._scan(name, x, ax, r[idx + (slice(1, None),)])
+    else:
+        _core._scan(name, x, ax, r)
+    if dt is not None and r.dtype != dt:
+        r = r.astype(dt)
+    return _store(r, out, api)
+
+
+# ---- the public reductions -----------------------------------------------------------
+
+def _ufunc(name):
+    from . import _ufuncs
+    return getattr(_ufuncs, name)
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, where=True):
+    """Sum of the elements over ``axis``. See also numpy.sum.
+
+    Booleans and signed integers sum in int64, unsigned integers in uint64, floats and
+    complex in their own dtype (pairwise, as NumPy); ``dtype=`` casts the input first.
+    """
+    return reduce("sum", x, axis, keepdims, dtype, out, initial, where, _ufunc("add"), "sum")
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, where=True):
+    """Product of the elements over ``axis`` (dtypes as ``sum``). See also numpy.prod."""
+    return reduce("prod", x, axis, keepdims, dtype, out, initial, where, _ufunc("multiply"),
+                  "prod")
+
+
+def max(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
+    """Largest element over ``axis``; NaN propagates; an empty axis raises ValueError
+    unless ``initial`` is given. See also numpy.max."""
+    return reduce("max", x, axis, keepdims, None, out, initial, where, _ufunc("maximum"), "max")
+
+
+def min(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
+    """Smallest element over ``axis``; NaN propagates. See also numpy.min."""
+    return reduce("min", x, axis, keepdims, None, out, initial, where, _ufunc("minimum"), "min")
+
+
+amax, amin = max, min
+
+
+def _arg(name, x, axis, keepdims, out):
+    x = _array(x, name)
+    if axis is None:
+        r = reduce(name, x.reshape(-1), None, False, api=name)
+        if keepdims:
+            r = r.reshape((1,) * x.ndim)
+        return _store(r, out, name)
+    if isinstance(axis, (tuple, list)):
+        raise TypeError(f"{name}: axis must be an integer or None, got {type(axis).__name__}")
+    return reduce(name, x, axis, keepdims, out=out, api=name)
+
+
+def argmax(x, /, *, axis=None, keepdims=False, out=None):
+    """Index of the first largest element along ``axis`` (of the flattened array when
+    None); NaN counts as largest. See also numpy.argmax."""
+    return _arg("argmax", x, axis, keepdims, out)
+
+
+def argmin(x, /, *, axis=None, keepdims=False, out=None):
+    """Index of the first smallest element along ``axis``; NaN counts as smallest.
+    See also numpy.argmin."""
+    return _arg("argmin", x, axis, keepdims, out)
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    """Number of nonzero elements over ``axis`` (int64). See also numpy.count_nonzero."""
+    return reduce("count_nonzero", x, axis, keepdims, api="count_nonzero")
+
+
+def all(x, /, *, axis=None, keepdims=False, out=None, where=True):
+    """True where every element over ``axis`` is nonzero. See also numpy.all."""
+    return reduce("all", x, axis, keepdims, None, out, None, where, api="all")
+
+
+def any(x, /, *, axis=None, keepdims=False, out=None, where=True):
+    """True where some element over ``axis`` is nonzero. See also numpy.any."""
+    return reduce("any", x, axis, keepdims, None, out, None, where, api="any")
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False, out=None):
+    """Inclusive running sum along ``axis`` (required for arrays of more than one
+    dimension); ``include_initial`` puts the zero first. Dtypes as ``sum``.
+    See also numpy.cumulative_sum."""
+    return scan("sum", x, axis, dtype, out, include_initial, "cumulative_sum",
+                flatten_none=False)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False, out=None):
+    """Inclusive running product along ``axis``. See also numpy.cumulative_prod."""
+    return scan("prod", x, axis, dtype, out, include_initial, "cumulative_prod",
+                flatten_none=False)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Running sum along ``axis`` (of the flattened array when None). See also
+    numpy.cumsum."""
+    return scan("sum", a, axis, dtype, out, api="cumsum")
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Running product along ``axis`` (of the flattened array when None). See also
+    numpy.cumprod."""
+    return scan("prod", a, axis, dtype, out, api="cumprod")
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """Running sum treating NaN as zero. See also numpy.nancumsum."""
+    return scan("nansum", a, axis, dtype, out, api="nancumsum")
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """Running product treating NaN as one. See also numpy.nancumprod."""
+    return scan("nanprod", a, axis, dtype, out, api="nancumprod")
