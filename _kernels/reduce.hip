@@ -19,7 +19,8 @@
 //                second launch.  No atomics: the same launch shape gives the same bits.
 //                Long reductions on GPUs; on the CPU device a fiber (correctness) path.
 // Scans run along one axis (pr is that axis):
-//   scan_nb      one thread per line, in order (NumPy's sequential result).
+//   scan_nb      one thread per line, in order (NumPy's sequential result); the only
+//                schedule of ordered rows (red::first: subtract.accumulate ...).
 //   reduce_bt + scan_part + scan_bt
 //                reduce-then-scan: segment totals, an exclusive scan of the totals per
 //                line, then each block scans its segment from that carry (a block scan
@@ -228,7 +229,14 @@ GA_GLOBAL void scan_nb(char* out, const char* x, GA_BYVAL(Strided<2>) po, I n_li
     po.offsets(i, off);
     R r;
     acc_t<R> a = R::ident(p);
-    for (I j = 0; j < n; ++j) {
+    I j = 0;
+    if constexpr (red::starts_from_first<R>::value) {
+        if (n == 0) return;
+        a = r.map(*(const T*)(x + off[1]), (int64)0);
+        *(acc_t<R>*)(out + off[0]) = a;
+        j = 1;
+    }
+    for (; j < n; ++j) {
         a = r.combine(a, r.map(*(const T*)(x + off[1] + j * sx), (int64)j));
         *(acc_t<R>*)(out + off[0] + j * so) = a;
     }

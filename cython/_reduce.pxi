@@ -66,7 +66,7 @@ cdef tuple _reduction_info(str name, bint scan, int code):
         raise TypeError(f"{name}: unsupported dtype {_dtypes.dtype_name(_code_dtype[code])}")
     tab = _redtable_mod.scan_table if scan else _redtable_mod.table
     k = _table(("scan:" if scan else "") + name, tab, name, True)
-    info = (k, row.out_code(code), row.identity(code), row.ident_code(code))
+    info = (k, row.out_code(code), row.identity(code), row.ident_code(code), row.ordered)
     _red_info[key] = info
     return info
 
@@ -110,7 +110,7 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
     cdef int32_t n32[4]
     cdef void* args[9]
     cdef intptr_t op_, pa, pp
-    k, out_code, ident_v, ident_code = _reduction_info(name, False, a._code)
+    k, out_code, ident_v, ident_code, _ = _reduction_info(name, False, a._code)
     for i in range(a._nd):
         red[i] = False
     for ax in axes:
@@ -211,7 +211,7 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     cdef void* args[11]
     cdef intptr_t op_, pa, pp
     cdef _Strided pr
-    k, out_code, ident_v, ident_code = _reduction_info(name, True, a._code)
+    k, out_code, ident_v, ident_code, ordered = _reduction_info(name, True, a._code)
     if a._size == 0:
         return o
     for i in range(a._nd):
@@ -227,10 +227,11 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     wide = wide or a._size >= (<int64_t>1 << 31) or _force_index64
     wide = wide or (n - 1) * (so if so >= 0 else -so) >= (<int64_t>1 << 31)
     wide = wide or (n - 1) * (sx if sx >= 0 else -sx) >= (<int64_t>1 << 31)
-    _pack_scalar(ident_v, ident_code, &ident, name)
+    if ident_v is not None:
+        _pack_scalar(ident_v, ident_code, &ident, name)
     op_, pa = o._ptr, a._ptr
-    cdef bint tree = _red_strategy == 3 or (_red_strategy == 0 and not a._is_cpu
-                                            and n_lines < _BT_TARGET_BLOCKS and n >= 4096)
+    cdef bint tree = not ordered and (_red_strategy == 3 or (
+        _red_strategy == 0 and not a._is_cpu and n_lines < _BT_TARGET_BLOCKS and n >= 4096))
     if not tree:
         n64[:4] = [n_lines, n, so, sx]
         for i in range(4):

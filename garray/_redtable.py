@@ -38,13 +38,16 @@ BARRIER_KERNELS = ("ga::reduce_bt<", "ga::reduce_bt_part<", "ga::scan_bt<")
 
 class Reduction:
     __slots__ = ("name", "reducer", "accepts", "acc", "ident", "nan_else", "nonempty",
-                 "scan", "summary")
+                 "scan", "summary", "ordered")
 
     def __init__(self, name, reducer, accepts, acc, ident, summary, nan_else=None,
-                 nonempty=False, scan=True):
+                 nonempty=False, scan=True, ordered=False):
         self.name, self.reducer, self.accepts, self.acc = name, reducer, accepts, acc
         self.ident, self.nan_else, self.nonempty, self.scan = ident, nan_else, nonempty, scan
         self.summary = summary
+        # ordered: no identity and no reordering (ga::red::first): scanned in order from
+        # the first element, by scan_nb only; no reduction table.
+        self.ordered = ordered
 
     def acc_code(self, code):
         """Accumulator dtype code for input dtype code ``code``, or -1 if refused."""
@@ -68,9 +71,11 @@ class Reduction:
         return code if self.reducer.startswith(("arg", "nanarg")) else self.acc_code(code)
 
     def identity(self, code):
-        """The identity as a Python value in the dtype ident_code(code)."""
+        """The identity as a Python value in the dtype ident_code(code) (None: none)."""
         c = self.ident_code(code)
         k, ident = CATEGORY[c], self.ident
+        if ident is None:
+            return None
         if ident == "nan":
             if k in "fc":
                 return complex(math.nan, math.nan) if k == "c" else math.nan
@@ -128,6 +133,8 @@ _ROWS = [
               "Bitwise OR of the elements."),
     Reduction("bitwise_xor", "ga::red::ufn<ga::op::bitwise_xor, {A}, {T}>", "biu", "same", 0,
               "Bitwise XOR of the elements."),
+    Reduction("subtract", "ga::red::first<ga::op::subtract, {A}, {T}>", "iufc", "same", None,
+              "subtract.accumulate: x0, x0 - x1, (x0 - x1) - x2 ...", ordered=True),
     Reduction("count_nonzero", "ga::red::nonzero<{T}>", _ALL, "index", 0,
               "Number of nonzero elements.", scan=False),
     Reduction("argmax", "ga::red::arg<ga::red::Max, {T}>", _ALL, "index", 0,
@@ -153,6 +160,8 @@ UFUNC_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum
 def table(name):
     """A reduction's kernel table: (kernel file, [((input code, slot), expression)])."""
     row = ROWS[name]
+    if row.ordered:
+        raise ValueError(f"{name}: an ordered row has only a scan table")
     entries = []
     for c in row.compute_codes():
         r, t = row.expr(c), CPP[c]
@@ -173,8 +182,10 @@ def scan_table(name):
     for c in row.compute_codes():
         r, t = row.expr(c), CPP[c]
         entries += [((c, S_NB32), f"ga::scan_nb<{r}, {t}, ga::int32>"),
-                    ((c, S_NB64), f"ga::scan_nb<{r}, {t}, ga::int64>"),
-                    ((c, S_BT32), f"ga::scan_bt<{r}, {t}, ga::int32>"),
+                    ((c, S_NB64), f"ga::scan_nb<{r}, {t}, ga::int64>")]
+        if row.ordered:
+            continue
+        entries += [((c, S_BT32), f"ga::scan_bt<{r}, {t}, ga::int32>"),
                     ((c, S_BT64), f"ga::scan_bt<{r}, {t}, ga::int64>"),
                     ((c, S_RBT32), f"ga::reduce_bt<{r}, {t}, ga::int32>"),
                     ((c, S_RBT64), f"ga::reduce_bt<{r}, {t}, ga::int64>"),
@@ -183,5 +194,5 @@ def scan_table(name):
 
 
 def all_tables():
-    return ([table(n) for n in ROWS]
+    return ([table(n) for n, r in ROWS.items() if not r.ordered]
             + [scan_table(n) for n, r in ROWS.items() if r.scan])

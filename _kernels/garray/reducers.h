@@ -19,7 +19,8 @@
 // 4. arg<Max, T> carries (value, index); index -1 is the identity.  NaN wins (NumPy's
 //    argmax/argmin), ties go to the lower index.  nanarg<Max, T> skips NaN, so an
 //    all-NaN slice keeps index -1 and the host raises.
-// 5. nonzero<T> counts elements != 0 as int64 (count_nonzero).
+// 5. first<Op, A, T>: an ordered combine without identity, scanned from element 0.
+// 6. nonzero<T> counts elements != 0 as int64 (count_nonzero).
 #pragma once
 #include "functors.h"
 
@@ -32,6 +33,16 @@ template <class Op, class A, class T> struct ufn {
     GA_DEVICE static acc ident(param p) { return p; }
     GA_DEVICE acc map(T v, int64) const { return convert<A>(v); }
     GA_DEVICE acc combine(acc a, acc b) const { return convert<A>(Op()(a, b)); }
+};
+
+// An ufunc without an identity or a reorderable combine (subtract, divide, power ...):
+// only scan_nb runs it, in order, starting from the first element (NumPy's accumulate).
+template <class Op, class A, class T> struct first : ufn<Op, A, T> {
+    static constexpr bool from_first = true;
+};
+template <class R, class = void> struct starts_from_first { static constexpr bool value = false; };
+template <class R> struct starts_from_first<R, decltype((void)R::from_first)> {
+    static constexpr bool value = R::from_first;
 };
 
 template <class Op, class A, class T, int Id> struct nan {
