@@ -11,7 +11,8 @@
 //                and the CPU device's path.
 //   reduce_cols  barrier-free, one thread per W adjacent outputs, when the innermost kept
 //                axis is contiguous in x (sum(axis=0) of a C array): W accumulators the
-//                compiler vectorises, merged pairwise in blocks of 128 rows.  CPU device.
+//                compiler vectorises, summed in blocks of 128 rows that are then added
+//                in order (error O(n/128), NumPy's own loop here is O(n)).  CPU device.
 //   reduce_bt    block tree: a block of RED_BLOCK threads per (output, segment), each
 //                thread accumulating its strided share, then a shared-memory tree down to
 //                one warp and warp shuffles for the last stage.  One segment per output
@@ -31,7 +32,6 @@
 #include "garray/reducers.h"
 
 #define GA_RED_BLOCK 256
-#define GA_RED_CHUNK 128
 
 namespace ga {
 
@@ -59,15 +59,15 @@ template <class T, class I> GA_DEVICE T load_reduced(const char* base, const Str
     return *(const T*)(base + r[0]);
 }
 
-// Elements [j0, j0 + m) (m <= GA_RED_CHUNK) in 8 interleaved lanes.
+// Strided elements [j0, j0 + m) (m <= GA_RED_CHUNK) in 8 interleaved lanes.
 template <class R, class T, class I>
 GA_DEVICE acc_t<R> reduce_chunk(const R& r, const char* base, const Strided<1>& pr, I j0, I m,
                                 acc_t<R> id) {
+    I s = pr.ndim == 1 ? (I)pr.strides[0][0] : (I)0;
     acc_t<R> l[8];
     for (int u = 0; u < 8; ++u) l[u] = id;
     I k = 0;
     if (pr.ndim <= 1) {
-        I s = pr.ndim == 1 ? (I)pr.strides[0][0] : (I)0;
         const char* p = base + j0 * s;
         for (; k + 8 <= m; k += 8)
             for (int u = 0; u < 8; ++u)
@@ -77,28 +77,19 @@ GA_DEVICE acc_t<R> reduce_chunk(const R& r, const char* base, const Strided<1>& 
         for (; k < m; ++k)
             l[k & 7] = r.combine(l[k & 7], r.map(load_reduced<T>(base, pr, j0 + k), (int64)(j0 + k)));
     }
-    return r.combine(r.combine(r.combine(l[0], l[1]), r.combine(l[2], l[3])),
-                     r.combine(r.combine(l[4], l[5]), r.combine(l[6], l[7])));
+    return red::merge8(r, l);
 }
 
-// Pairwise reduction of n elements: chunks merged by a binary counter, so partial sums
-// of equal size combine (depth <= 64 levels for any 64-bit n).
+// Pairwise reduction of n elements (red::pairwise); contiguous ranges go through
+// red::range, which argmax/argmin specialise.
 template <class R, class T, class I>
 GA_DEVICE acc_t<R> reduce_range(const R& r, const char* base, const Strided<1>& pr, I n,
                                 acc_t<R> id) {
-    acc_t<R> stack[64];
-    int depth = 0;
-    I count = 0;
-    for (I j = 0; j < n; j += GA_RED_CHUNK) {
-        I m = n - j < GA_RED_CHUNK ? n - j : (I)GA_RED_CHUNK;
-        acc_t<R> s = reduce_chunk<R, T, I>(r, base, pr, j, m, id);
-        for (I c = count; c & 1; c >>= 1) s = r.combine(stack[--depth], s);
-        stack[depth++] = s;
-        ++count;
-    }
-    acc_t<R> a = id;
-    for (int k = 0; k < depth; ++k) a = r.combine(a, stack[k]);
-    return a;
+    if (pr.ndim == 1 && pr.strides[0][0] == (int64)sizeof(T))
+        return red::range<R, T>::run(r, (const T*)base, (int64)n, id);
+    return red::pairwise<R, I>(r, id, n, [&](I j, I m) {
+        return reduce_chunk<R, T, I>(r, base, pr, j, m, id);
+    });
 }
 
 template <class R, class T, class I>
@@ -112,7 +103,8 @@ GA_GLOBAL void reduce_nb(char* out, const char* x, GA_BYVAL(Strided<2>) po,
     *(out_t<R>*)(out + off[0]) = result_of(reduce_range<R, T, I>(r, x + off[1], pr, n_red, R::ident(p)));
 }
 
-// W adjacent outputs per thread along po's innermost axis, whose x stride is sizeof(T).
+// Up to W adjacent outputs per thread along po's innermost axis, whose x stride is
+// sizeof(T): each reduced row is a contiguous run of x that W accumulators consume.
 template <class R, class T, class I, int W>
 GA_GLOBAL void reduce_cols(char* out, const char* x, GA_BYVAL(Strided<2>) po,
                            GA_BYVAL(Strided<1>) pr, I n_out, I n_red, typename R::param p) {
@@ -123,44 +115,30 @@ GA_GLOBAL void reduce_cols(char* out, const char* x, GA_BYVAL(Strided<2>) po,
     I t = flat_index<I>();
     if (t >= (n_out / inner) * chunks) return;
     I row = t / chunks, i0 = (t - row * chunks) * W;
+    const int wn = inner - i0 < W ? (int)(inner - i0) : W;
     I off[2];
     po.offsets(row * inner + i0, off);
     const I so = (I)po.strides[0][d];
     const char* base = x + off[1];
     R r;
     const A id = R::ident(p);
-    if (inner - i0 < W) {                       // the row's tail: one output at a time
-        for (I w = 0; w < inner - i0; ++w)
-            *(out_t<R>*)(out + off[0] + w * so) =
-                result_of(reduce_range<R, T, I>(r, base + w * (I)sizeof(T), pr, n_red, id));
-        return;
-    }
-    A stack[64][W];
-    int depth = 0;
-    I count = 0;
+    A acc[W], s[W];
+    for (int w = 0; w < wn; ++w) acc[w] = id;
     for (I j = 0; j < n_red; j += GA_RED_CHUNK) {
         I m = n_red - j < GA_RED_CHUNK ? n_red - j : (I)GA_RED_CHUNK;
-        A s[W];
-        for (int w = 0; w < W; ++w) s[w] = id;
+        for (int w = 0; w < wn; ++w) s[w] = id;
         for (I k = 0; k < m; ++k) {
             I r0[1];
             pr.offsets(j + k, r0);
             const T* q = (const T*)(base + r0[0]);
-            for (int w = 0; w < W; ++w) s[w] = r.combine(s[w], r.map(q[w], (int64)(j + k)));
+            if (wn == W)      // a constant trip count: the loop the compiler vectorises
+                for (int w = 0; w < W; ++w) s[w] = r.combine(s[w], r.map(q[w], (int64)(j + k)));
+            else
+                for (int w = 0; w < wn; ++w) s[w] = r.combine(s[w], r.map(q[w], (int64)(j + k)));
         }
-        for (I c = count; c & 1; c >>= 1) {
-            --depth;
-            for (int w = 0; w < W; ++w) s[w] = r.combine(stack[depth][w], s[w]);
-        }
-        for (int w = 0; w < W; ++w) stack[depth][w] = s[w];
-        ++depth;
-        ++count;
+        for (int w = 0; w < wn; ++w) acc[w] = r.combine(acc[w], s[w]);
     }
-    for (int w = 0; w < W; ++w) {
-        A a = id;
-        for (int k = 0; k < depth; ++k) a = r.combine(a, stack[k][w]);
-        *(out_t<R>*)(out + off[0] + w * so) = result_of(a);
-    }
+    for (int w = 0; w < wn; ++w) *(out_t<R>*)(out + off[0] + w * so) = result_of(acc[w]);
 }
 
 // The block's values combined; the result is valid in thread 0.

@@ -5,9 +5,10 @@
 #
 # Note [Choosing a reduction schedule]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# 1. CPU device: reduce_cols when the innermost kept axis is contiguous in x and at least
-#    COLS_WIDTH long (the compiler vectorises across outputs), else reduce_nb; scans
-#    scan_nb.  The block tree runs on fibers there, a correctness path only.
+# 1. CPU device: reduce_cols when the innermost kept axis is contiguous in x (each
+#    reduced row is then a contiguous run; the compiler vectorises across up to
+#    COLS_WIDTH outputs, and memory streams as in NumPy's row-by-row loop), else
+#    reduce_nb; scans scan_nb.  The block tree runs on fibers there, a correctness path only.
 # 2. GPUs: the block tree when the reduced elements are contiguous in memory (a warp
 #    then reads consecutive addresses) and there are enough of them (>= 64); segments
 #    per output so that the grid has about _BT_TARGET_BLOCKS blocks.  Otherwise
@@ -31,7 +32,7 @@ cdef enum:
     S_RBT32 = 4
     S_RBT64 = 5
     S_PART = 6
-    _COLS_W = 16
+    _COLS_W = 1024
     _BT_TARGET_BLOCKS = 1024
     _BT_MIN_PER_BLOCK = 2048
 
@@ -153,7 +154,7 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
         else:
             strat = 1
     if strat == 2 and not (po.ndim >= 1 and po.strides[1][po.ndim - 1] == a._itemsize
-                           and po.shape[po.ndim - 1] >= _COLS_W and n_red > 1):
+                           and po.shape[po.ndim - 1] >= 2 and n_red > 1):
         strat = 1
     op_, pa = o._ptr, a._ptr
     args[0] = &op_

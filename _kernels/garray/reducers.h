@@ -24,6 +24,8 @@
 #pragma once
 #include "functors.h"
 
+#define GA_RED_CHUNK 128
+
 namespace ga {
 namespace red {
 
@@ -67,11 +69,13 @@ template <class T> struct valued {
 };
 
 struct Max {
+    static constexpr bool is_max = true;
     template <class T> GA_DEVICE static bool better(T a, T b) {   // a strictly above b
         if constexpr (traits<T>::is_cplx) return op::clt(b, a); else return b < a;
     }
 };
 struct Min {
+    static constexpr bool is_max = false;
     template <class T> GA_DEVICE static bool better(T a, T b) {
         if constexpr (traits<T>::is_cplx) return op::clt(a, b); else return a < b;
     }
@@ -106,6 +110,157 @@ template <class Cmp, class T> struct nanarg {
         return a.i <= b.i ? a : b;
     }
 };
+
+// ---- contiguous chunks ---------------------------------------------------------------
+// chunk<R, T>::run(r, p, j0, m, id): the m (<= 128) contiguous elements p[0..m) whose
+// reduced indices start at j0.  The default runs 8 interleaved lanes; max/min and
+// argmax/argmin specialise it with branch-free lanes plus a NaN flag, which the compiler
+// turns into vector max/min instructions.
+
+template <class R> GA_DEVICE typename R::acc merge8(const R& r, const typename R::acc* l) {
+    return r.combine(r.combine(r.combine(l[0], l[1]), r.combine(l[2], l[3])),
+                     r.combine(r.combine(l[4], l[5]), r.combine(l[6], l[7])));
+}
+
+template <class R, class T> struct chunk_lanes {
+    GA_DEVICE static typename R::acc run(const R& r, const T* p, int64 j0, int m,
+                                         typename R::acc id) {
+        typename R::acc l[8];
+        for (int u = 0; u < 8; ++u) l[u] = id;
+        int k = 0;
+        for (; k + 8 <= m; k += 8)
+            for (int u = 0; u < 8; ++u) l[u] = r.combine(l[u], r.map(p[k + u], j0 + k + u));
+        for (; k < m; ++k) l[0] = r.combine(l[0], r.map(p[k], j0 + k));
+        return merge8(r, l);
+    }
+};
+template <class R, class T> struct chunk : chunk_lanes<R, T> {};
+
+// The extreme of p[0..m) in lanes (NaN-blind), and whether a NaN was seen.
+template <bool Max, class T> GA_DEVICE T extreme(const T* p, int m, T start, bool& nan) {
+    T l[8];
+    int n8[8];
+    for (int u = 0; u < 8; ++u) { l[u] = start; n8[u] = 0; }
+    int k = 0;
+    for (; k + 8 <= m; k += 8)
+        for (int u = 0; u < 8; ++u) {
+            T v = p[k + u];
+            l[u] = Max ? (v > l[u] ? v : l[u]) : (v < l[u] ? v : l[u]);
+            n8[u] |= v != v;
+        }
+    for (; k < m; ++k) {
+        T v = p[k];
+        l[0] = Max ? (v > l[0] ? v : l[0]) : (v < l[0] ? v : l[0]);
+        n8[0] |= v != v;
+    }
+    T e = l[0];
+    int any_nan = n8[0];
+    for (int u = 1; u < 8; ++u) {
+        e = Max ? (l[u] > e ? l[u] : e) : (l[u] < e ? l[u] : e);
+        any_nan |= n8[u];
+    }
+    nan = any_nan != 0;
+    return e;
+}
+
+template <class T> struct real_ordered {   // types whose < is NumPy's order (not complex)
+    static constexpr bool value = !traits<T>::is_cplx && !traits<T>::is_bool;
+};
+
+template <class Op, bool Max, class T, bool Ok = real_ordered<T>::value> struct chunk_minmax
+    : chunk_lanes<ufn<Op, T, T>, T> {};
+template <class Op, bool Max, class T> struct chunk_minmax<Op, Max, T, true> {
+    GA_DEVICE static T run(const ufn<Op, T, T>& r, const T* p, int64, int m, T id) {
+        bool nan;
+        T e = extreme<Max>(p, m, id, nan);
+        if (nan)
+            for (int k = 0; k < m; ++k)
+                if (p[k] != p[k]) return p[k];
+        return r.combine(id, e);
+    }
+};
+template <class T> struct chunk<ufn<op::maximum, T, T>, T> : chunk_minmax<op::maximum, true, T> {};
+template <class T> struct chunk<ufn<op::minimum, T, T>, T> : chunk_minmax<op::minimum, false, T> {};
+
+// argmax/argmin: the chunk's extreme in lanes, then the first index holding it (the first
+// NaN when there is one).  Complex and bool keep the generic lanes.
+template <class Cmp, class T, bool Ok = real_ordered<T>::value> struct chunk_arg {
+    GA_DEVICE static valued<T> run(const arg<Cmp, T>& r, const T* p, int64 j0, int m,
+                                   valued<T> id) {
+        return chunk_lanes<arg<Cmp, T>, T>::run(r, p, j0, m, id);
+    }
+};
+template <class Cmp, class T> struct chunk_arg<Cmp, T, true> {
+    GA_DEVICE static valued<T> run(const arg<Cmp, T>&, const T* p, int64 j0, int m,
+                                   valued<T> id) {
+        if (m == 0) return id;
+        bool nan;
+        T e = extreme<Cmp::is_max>(p, m, p[0], nan);
+        valued<T> a;
+        for (int k = 0; k < m; ++k)
+            if (nan ? p[k] != p[k] : p[k] == e) { a.v = p[k]; a.i = j0 + k; return a; }
+        return id;
+    }
+};
+template <class T> struct chunk<arg<Max, T>, T> : chunk_arg<Max, T> {};
+template <class T> struct chunk<arg<Min, T>, T> : chunk_arg<Min, T> {};
+
+// ---- ranges --------------------------------------------------------------------------
+// pairwise(r, id, n, chunk_of): chunks of GA_RED_CHUNK elements (chunk_of(j, m)) merged
+// by a binary counter, so partial results of equal size combine: NumPy's pairwise
+// summation, error O(log n); depth <= 64 for any 64-bit n.
+template <class R, class I, class F>
+GA_DEVICE typename R::acc pairwise(const R& r, typename R::acc id, I n, F chunk_of) {
+    typename R::acc stack[64];
+    int depth = 0;
+    I count = 0;
+    for (I j = 0; j < n; j += GA_RED_CHUNK) {
+        I m = n - j < GA_RED_CHUNK ? n - j : (I)GA_RED_CHUNK;
+        typename R::acc s = chunk_of(j, m);
+        for (I c = count; c & 1; c >>= 1) s = r.combine(stack[--depth], s);
+        stack[depth++] = s;
+        ++count;
+    }
+    typename R::acc a = id;
+    for (int k = 0; k < depth; ++k) a = r.combine(a, stack[k]);
+    return a;
+}
+
+// range<R, T>::run(r, p, n, id): n contiguous elements.
+template <class R, class T> struct range_pairwise {
+    GA_DEVICE static typename R::acc run(const R& r, const T* p, int64 n, typename R::acc id) {
+        return pairwise<R, int64>(r, id, n, [&](int64 j, int64 m) {
+            return chunk<R, T>::run(r, p + j, j, (int)m, id);
+        });
+    }
+};
+template <class R, class T> struct range : range_pairwise<R, T> {};
+
+// argmax/argmin of real values: chunk extremes in lanes; a chunk's first index is found
+// only when its extreme beats the best so far, and the first NaN ends the search.
+template <class Cmp, class T, bool Ok = real_ordered<T>::value> struct range_arg
+    : range_pairwise<arg<Cmp, T>, T> {};
+template <class Cmp, class T> struct range_arg<Cmp, T, true> {
+    GA_DEVICE static valued<T> run(const arg<Cmp, T>&, const T* p, int64 n, valued<T> id) {
+        valued<T> best = id;
+        for (int64 j = 0; j < n; j += GA_RED_CHUNK) {
+            int m = n - j < GA_RED_CHUNK ? (int)(n - j) : GA_RED_CHUNK;
+            bool nan;
+            T e = extreme<Cmp::is_max>(p + j, m, p[j], nan);
+            if (nan) {
+                for (int k = 0; k < m; ++k)
+                    if (p[j + k] != p[j + k]) { best.v = p[j + k]; best.i = j + k; return best; }
+            }
+            if (best.i < 0 || Cmp::better(e, best.v)) {
+                for (int k = 0; k < m; ++k)
+                    if (p[j + k] == e) { best.v = e; best.i = j + k; break; }
+            }
+        }
+        return best;
+    }
+};
+template <class T> struct range<arg<Max, T>, T> : range_arg<Max, T> {};
+template <class T> struct range<arg<Min, T>, T> : range_arg<Min, T> {};
 
 }  // namespace red
 

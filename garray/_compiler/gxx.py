@@ -24,6 +24,31 @@ _CXX = os.environ.get("CXX", "g++")
 # not be interposed by libc's symbol; only the GA_HOST_ENTRY entries are exported.
 _CXX_FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC", "-fno-math-errno", "-w",
               "-fvisibility=hidden"]
+
+
+def _host_isa_flags():
+    """The instruction set to build CPU kernels for: x86-64-v3 (AVX2, FMA) where this CPU
+    has it, as NumPy's own loops dispatch at run time; the baseline otherwise.  Kernels
+    are built on the machine that runs them, and the flags are part of the cache key.
+    -ffp-contract=off keeps a * b + c two roundings (NumPy's results), not one FMA.
+    GARRAY_CPU_ISA=baseline turns it off."""
+    from .. import _env
+    if _env.choice("GARRAY_CPU_ISA", ("native", "baseline"), "native") == "baseline":
+        return []
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    have = set(line.split(":", 1)[1].split())
+                    if {"avx2", "fma", "bmi2", "movbe"} <= have:
+                        return ["-march=x86-64-v3", "-ffp-contract=off"]
+                    break
+    except OSError:
+        pass
+    return []
+
+
+_CXX_FLAGS += _host_isa_flags()
 # GARRAY_CXXFLAGS: extra flags for every CPU kernel (part of the cache key), e.g.
 # -fsanitize=address for ci/asan.sh (docs/reliability.md).
 _CXX_FLAGS += shlex.split(os.environ.get("GARRAY_CXXFLAGS", ""))
