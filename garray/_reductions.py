@@ -113,7 +113,7 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
     if initial is not None:
         if combine is None:
             raise TypeError(f"{api}: initial= is not supported")
-        r = combine(r, initial)
+        r = combine(r, _core.full((), initial, dtype=r.dtype, device=r.device))
     if dt is not None and r.dtype != dt:
         r = r.astype(dt)
     return _store(r, out, api)
