@@ -19,6 +19,7 @@ warnings, errors) follow NumPy's ``_methods.py``, ``_nanfunctions_impl.py`` and
 """
 
 import math
+import numbers
 import operator
 import warnings
 
@@ -79,9 +80,9 @@ def _warn(msg):
     warnings.warn(msg, RuntimeWarning, stacklevel=3)
 
 
-def _squared_magnitude(d):
-    """|d|**2 elementwise: d*d for reals, re**2 + im**2 (real dtype) for complex."""
-    if _kind(d) == "c":
+def _squared_magnitude(d, magnitude):
+    """``magnitude``: |d|**2 = re**2 + im**2 (a real dtype); else d*d."""
+    if magnitude and _kind(d) == "c":
         re, im = _u.real(d), _u.imag(d)
         return _u.add(_u.multiply(re, re), _u.multiply(im, im))
     return _u.multiply(d, d)
@@ -109,11 +110,11 @@ def mean(x, /, *, axis=None, keepdims=False, dtype=None, out=None, where=True):
     RuntimeWarning. See also numpy.mean."""
     x = _array(x, "mean")
     axes = normalize_axes(axis, x.ndim, "mean")
-    x = _cast(x, _mean_dtype(x, dtype, "mean"))
+    dt = _mean_dtype(x, dtype, "mean")
     n = _count(x, axes, where, keepdims, "mean")
     if (n == 0) if isinstance(n, int) else _any(_u.equal(n, 0)):
         _warn("Mean of empty slice.")
-    s = reduce("sum", x, axes, keepdims, where=where, api="mean")
+    s = reduce("sum", x, axes, keepdims, dt, where=where, api="mean")
     return _store(_as_dtype(_u.divide(s, n), s.dtype), out, "mean")
 
 
@@ -123,15 +124,9 @@ def _ddof(ddof, correction, name):
             raise ValueError(f"{name}: ddof and correction can't be provided "
                              f"simultaneously.")
         ddof = correction
-    if isinstance(ddof, bool) or not isinstance(ddof, (int, float)):
-        try:
-            ddof = operator.index(ddof)
-        except TypeError:
-            try:
-                ddof = float(ddof)
-            except (TypeError, ValueError):
-                raise TypeError(f"{name}: ddof/correction must be a number, got "
-                                f"{type(ddof).__name__}") from None
+    if not isinstance(ddof, numbers.Real):
+        raise TypeError(f"{name}: ddof/correction must be a real number, got "
+                        f"{type(ddof).__name__}")
     return ddof
 
 
@@ -139,12 +134,14 @@ def _var(x, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
     x = _array(x, name)
     ddof = _ddof(ddof, correction, name)
     axes = normalize_axes(axis, x.ndim, name)
-    x = _cast(x, _mean_dtype(x, dtype, name))
+    dt = _mean_dtype(x, dtype, name)
     n = _count(x, axes, where, True, name)
-    s1 = reduce("sum", x, axes, True, where=where, api=name)
+    # NumPy's _var: the mean in dt, deviations of the uncast input, squares by the
+    # input's kind (|d|**2 for complex input; d*d otherwise, complex when dt is)
+    s1 = reduce("sum", x, axes, True, dt, where=where, api=name)
     m = _as_dtype(_u.divide(s1, n), s1.dtype)
-    sq = _squared_magnitude(_u.subtract(x, m))
-    s = reduce("sum", sq, axes, keepdims, where=where, api=name)
+    sq = _squared_magnitude(_u.subtract(x, m), _kind(x) == "c")
+    s = reduce("sum", sq, axes, keepdims, dt, where=where, api=name)
     n = _squeeze_axes(n, axes, keepdims)
     if isinstance(n, int):
         if ddof >= n:
@@ -261,10 +258,10 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     x = _array(a, "nanmean")
     if not _inexact(x):
         return mean(x, axis=axis, keepdims=keepdims, dtype=dtype, out=out, where=where)
-    x = _cast(x, _nan_dtype(x, dtype, out, "nanmean"))
+    dt = _nan_dtype(x, dtype, out, "nanmean")
     axes = normalize_axes(axis, x.ndim, "nanmean")
     xz, _, cnt = _nan_prepare(x, axes, where, "nanmean")
-    tot = reduce("sum", xz, axes, keepdims, where=where, api="nanmean")
+    tot = reduce("sum", xz, axes, keepdims, dt, where=where, api="nanmean")
     cnt = _squeeze_axes(cnt, axes, keepdims)
     r = _as_dtype(_u.divide(tot, cnt), tot.dtype)
     if _any(_u.equal(cnt, 0)):
@@ -277,14 +274,16 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
     if not _inexact(x):
         return _var(x, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt)
     ddof = _ddof(ddof, correction, name)
-    x = _cast(x, _nan_dtype(x, dtype, out, name))
+    dt = _nan_dtype(x, dtype, out, name)
     axes = normalize_axes(axis, x.ndim, name)
     xz, mask, cnt = _nan_prepare(x, axes, where, name)
-    s1 = reduce("sum", xz, axes, True, where=where, api=name)
+    # NumPy's _nanvar: the mean in dt, deviations stored in the input's dtype
+    s1 = reduce("sum", xz, axes, True, dt, where=where, api=name)
     m = _as_dtype(_u.divide(s1, cnt), s1.dtype)
-    d = _u.subtract(xz, m)
+    d = _as_dtype(_u.subtract(xz, m), x.dtype)
     d = _core.where(mask, _core.zeros((), dtype=d.dtype, device=d.device), d)
-    s = reduce("sum", _squared_magnitude(d), axes, keepdims, where=where, api=name)
+    s = reduce("sum", _squared_magnitude(d, True), axes, keepdims, dt, where=where,
+               api=name)
     dof = _u.subtract(_squeeze_axes(cnt, axes, keepdims), ddof)
     r = _as_dtype(_u.divide(s, dof), s.dtype)
     bad = _u.less_equal(dof, 0)
