@@ -5,6 +5,9 @@ import warnings
 
 import numpy
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from numpy.exceptions import AxisError
 
 import garray
@@ -84,7 +87,9 @@ def test_layouts(fn, layout, dtype):
 def test_mean_var_dtype_argument(dtype, out_dtype):
     h = sample((3, 5), dtype)
     for fn in ("mean", "var", "std"):
-        want = getattr(numpy, fn)(h, axis=1, dtype=out_dtype)
+        with warnings.catch_warnings():   # complex input, real dtype: NumPy drops imag
+            warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+            want = getattr(numpy, fn)(h, axis=1, dtype=out_dtype)
         got = getattr(garray, fn)(arr(garray, h), axis=1, dtype=out_dtype)
         assert_xp_close(got, want, rtol=loose(want.dtype)[0], err_msg=fn)
 
@@ -472,3 +477,63 @@ def test_nan_dtype_argument(fn, dtype, out_dtype):
         want = getattr(numpy, fn)(h, axis=1, dtype=out_dtype)
     got = getattr(garray, fn)(arr(garray, h), axis=1, dtype=out_dtype)
     assert_xp_close(got, want, rtol=1e-5)
+
+
+# ---- hostile cases ------------------------------------------------------------------
+
+def test_hostile_inputs():
+    big = numpy.array([2**63 - 1, 2**63 - 1, 2**62], dtype=numpy.int64)   # sum would wrap
+    for fn in ("mean", "var", "std", "nanmean"):
+        assert_xp_close(getattr(garray, fn)(arr(garray, big)), getattr(numpy, fn)(big))
+    u = numpy.array([0, 2**64 - 1], dtype=numpy.uint64)
+    assert_xp_close(garray.mean(arr(garray, u)), numpy.mean(u))
+    # NumPy scalars and Python sequences as input; NumPy integers as ddof
+    assert_xp_close(garray.mean(numpy.float32(2.5)), numpy.mean(numpy.float32(2.5)))
+    assert_xp_close(garray.var([1, 2, 4], ddof=numpy.int64(1)), numpy.var([1, 2, 4], ddof=1))
+    assert_xp_close(garray.nanmax([1.0, numpy.nan]), numpy.nanmax([1.0, numpy.nan]))
+    # out= that is a view of the input
+    h = sample((3, 4), "float64")
+    a = arr(garray, h)
+    garray.nanmax(a, axis=0, out=a[0])
+    want = h.copy()
+    numpy.nanmax(want, axis=0, out=want[0])
+    assert_xp_close(a, want)
+    # infinities: var of inf is NaN, as NumPy's inf - inf
+    inf = numpy.array([1.0, numpy.inf])
+    assert_xp_close(quiet(garray.var, arr(garray, inf)), quiet(numpy.var, inf))
+    assert_xp_close(garray.nanmean(arr(garray, inf)), numpy.nanmean(inf))
+
+
+FLOAT_STATS = ("mean", "var", "std", "nansum", "nanmean", "nanvar", "nanstd", "nanmax",
+               "nanmin", "ptp")
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_property_against_numpy(data):
+    dtype = data.draw(st.sampled_from(["float32", "float64", "complex128"]))
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5))
+    n = int(numpy.prod(shape))
+    values = st.sampled_from([-2.0, -0.5, 0.0, 1.0, 3.5, numpy.nan])
+    h = numpy.array(data.draw(st.lists(values, min_size=n, max_size=n)),
+                    dtype=dtype).reshape(shape)
+    if dtype == "complex128":
+        h = h + 1j * h[::-1].reshape(shape)
+    axes = data.draw(st.lists(st.integers(0, len(shape) - 1), unique=True, max_size=3))
+    axis = data.draw(st.sampled_from([None, tuple(axes)] + axes[:1]))
+    transpose = data.draw(st.booleans())
+    fn = data.draw(st.sampled_from(FLOAT_STATS))
+    keepdims = data.draw(st.booleans())
+    a = arr(garray, h)
+    if transpose:
+        h, a = h.T, a.T
+    try:
+        want = quiet(getattr(numpy, fn), h, axis=axis, keepdims=keepdims)
+    except ValueError:
+        with pytest.raises(ValueError):
+            quiet(getattr(garray, fn), a, axis=axis, keepdims=keepdims)
+        return
+    got = quiet(getattr(garray, fn), a, axis=axis, keepdims=keepdims)
+    assert_xp_close(got, want, rtol=loose(want.dtype)[0], atol=1e-5,
+                    err_msg=f"{fn} axis={axis}")
