@@ -15,7 +15,10 @@ warnings, errors) follow NumPy's ``_methods.py``, ``_nanfunctions_impl.py`` and
   a nonzero ``ddof`` together with ``correction`` is NumPy's ValueError.
 * ``nan*``: integers and bool have no NaN (plain reductions); floats skip NaN.  All-NaN
   slices: nanmin/nanmax give NaN and warn, nanargmin/nanargmax raise ValueError,
-  nanmean/nanvar give NaN and warn.
+  nanmean/nanvar give NaN and warn.  One difference: nanargmin/nanargmax skip NaN in
+  the reduction (row ``nanargmin``), where NumPy replaces NaN by +inf/-inf first, so
+  NumPy can answer the index of a NaN that ties with an infinity (``[nan, inf]``: NumPy
+  0, garray 1; complex: any value with an infinite real part).
 """
 
 import math
@@ -315,10 +318,10 @@ def ptp(a, axis=None, out=None, keepdims=False):
     """Range ``max - min`` over ``axis`` (integers wrap as NumPy's; bool is a
     TypeError). See also numpy.ptp."""
     x = _array(a, "ptp")
+    hi = reduce("max", x, axis, keepdims, api="ptp")   # empty: NumPy's ValueError first
+    lo = reduce("min", x, axis, keepdims, api="ptp")
     if _kind(x) == "b":
         raise TypeError("ptp: numpy boolean subtract is not supported for bool input")
-    hi = reduce("max", x, axis, keepdims, api="ptp")
-    lo = reduce("min", x, axis, keepdims, api="ptp")
     return _store(_u.subtract(hi, lo), out, "ptp")
 
 
