@@ -79,8 +79,10 @@ def _count(x, axes, where, keepdims, name):
     return reduce("count_nonzero", w, axes, keepdims, api=name)
 
 
-def _warn(msg):
-    warnings.warn(msg, RuntimeWarning, stacklevel=3)
+def _warn(msg, depth=0):
+    """RuntimeWarning attributed to the caller of the public function (``depth``: the
+    helpers between it and here)."""
+    warnings.warn(msg, RuntimeWarning, stacklevel=3 + depth)
 
 
 def _squared_magnitude(d, magnitude):
@@ -148,11 +150,11 @@ def _var(x, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
     n = _squeeze_axes(n, axes, keepdims)
     if isinstance(n, int):
         if ddof >= n:
-            _warn("Degrees of freedom <= 0 for slice")
+            _warn("Degrees of freedom <= 0 for slice", 1)
         dof = n - ddof if n - ddof > 0 else 0
     else:
         if _any(_u.less_equal(n, ddof)):
-            _warn("Degrees of freedom <= 0 for slice")
+            _warn("Degrees of freedom <= 0 for slice", 1)
         dof = _u.maximum(_u.subtract(n, ddof), 0)
     r = _as_dtype(_u.divide(s, dof), s.dtype)
     if sqrt:
@@ -191,7 +193,7 @@ def _nanminmax(name, combine, a, axis, out, keepdims, initial, where):
     x = _array(a, name)
     r = reduce(name, x, axis, keepdims, None, None, initial, where, combine, name)
     if _inexact(r) and _any(_u.isnan(r)):
-        _warn("All-NaN slice encountered")
+        _warn("All-NaN slice encountered", 1)
     return _store(r, out, name)
 
 
@@ -291,7 +293,7 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
     r = _as_dtype(_u.divide(s, dof), s.dtype)
     bad = _u.less_equal(dof, 0)
     if _any(bad):
-        _warn("Degrees of freedom <= 0 for slice.")
+        _warn("Degrees of freedom <= 0 for slice.", 1)
         r = _core.where(bad, _core.full((), math.nan, dtype=r.dtype, device=r.device), r)
     if sqrt:
         r = _u.sqrt(r)
