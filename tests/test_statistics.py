@@ -489,7 +489,8 @@ def test_hostile_inputs():
     assert_xp_close(garray.mean(arr(garray, u)), numpy.mean(u))
     # NumPy scalars and Python sequences as input; NumPy integers as ddof
     assert_xp_close(garray.mean(numpy.float32(2.5)), numpy.mean(numpy.float32(2.5)))
-    assert_xp_close(garray.var([1, 2, 4], ddof=numpy.int64(1)), numpy.var([1, 2, 4], ddof=1))
+    assert_xp_close(garray.var([1, 2, 4], ddof=numpy.int64(1)),
+                    numpy.var([1, 2, 4], ddof=1))
     assert_xp_close(garray.nanmax([1.0, numpy.nan]), numpy.nanmax([1.0, numpy.nan]))
     # out= that is a view of the input
     h = sample((3, 4), "float64")
