@@ -31,6 +31,9 @@ from .kernels import RawKernel, RawModule, ElementwiseKernel  # noqa: F401
 from ._reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004
                           count_nonzero, all, any, cumulative_sum, cumulative_prod, cumsum,
                           cumprod, nancumsum, nancumprod)
+from ._statistics import (mean, var, std, nansum, nanprod, nanmin, nanmax,  # noqa: F401
+                          nanargmin, nanargmax, nanmean, nanvar, nanstd, ptp, average, diff,
+                          allclose, array_equal, array_equiv)
 
 from . import _env
 if _env.flag("GARRAY_GPU_STUB"):
