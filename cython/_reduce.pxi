@@ -39,7 +39,9 @@ cdef enum:
 _STRATEGIES = ("auto", "nb", "cols", "tree")
 cdef int _red_strategy = _STRATEGIES.index(_env.choice("GARRAY_REDUCE", _STRATEGIES, "auto"))
 cdef object _redtable_mod = None
-cdef dict _red_info = {}         # (name, scan, code) -> (_Kernels, out code, identity, ident code)
+# (name, scan, code) -> (barrier-free table, block-tree table or None, out code,
+#                        identity, identity's dtype code, ordered)
+cdef dict _red_info = {}
 
 
 def _debug_reduce_strategy(str strategy):
@@ -67,7 +69,11 @@ cdef tuple _reduction_info(str name, bint scan, int code):
         raise TypeError(f"{name}: unsupported dtype {_dtypes.dtype_name(_code_dtype[code])}")
     tab = _redtable_mod.scan_table if scan else _redtable_mod.table
     k = _table(("scan:" if scan else "") + name, tab, name, True)
-    info = (k, row.out_code(code), row.identity(code), row.ident_code(code), row.ordered)
+    kt = None
+    if not row.ordered:
+        tab = _redtable_mod.scan_tree_table if scan else _redtable_mod.tree_table
+        kt = _table(("scan-tree:" if scan else "tree:") + name, tab, name, True)
+    info = (k, kt, row.out_code(code), row.identity(code), row.ident_code(code), row.ordered)
     _red_info[key] = info
     return info
 
@@ -96,7 +102,7 @@ cdef int64_t _segments(int64_t n_lines, int64_t n, int64_t* per_blk) noexcept:
 def _reduce(str name, ndarray a, tuple axes, bint keepdims):
     """Reduce a over ``axes`` (normalised, distinct) with the reduction table's row
     ``name``; returns a new array of the row's output dtype."""
-    cdef _Kernels k
+    cdef _Kernels k, kt
     cdef ndarray o, part = None
     cdef _Strided po, pr
     cdef _Scalar ident
@@ -111,7 +117,7 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
     cdef int32_t n32[4]
     cdef void* args[9]
     cdef intptr_t op_, pa, pp
-    k, out_code, ident_v, ident_code, _ = _reduction_info(name, False, a._code)
+    k, kt, out_code, ident_v, ident_code, _ = _reduction_info(name, False, a._code)
     for i in range(a._nd):
         red[i] = False
     for ax in axes:
@@ -173,13 +179,13 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
         for i in range(3):
             args[5 + i] = <void*>&n64[i] if wide else <void*>&n32[i]
         args[8] = &ident
-        k.launch(o, a._code, R_BT64 if wide else R_BT32, n_out * nblk * _BLOCK, args)
+        kt.launch(o, a._code, R_BT64 if wide else R_BT32, n_out * nblk * _BLOCK, args)
         if nblk > 1:
             args[1] = &pp
             args[2] = &po
             args[3] = &n64[2]
             args[4] = &ident
-            k.launch(o, a._code, R_BTP, n_out * _BLOCK, args)
+            kt.launch(o, a._code, R_BTP, n_out * _BLOCK, args)
         return o
     n64[0], n64[1] = n_out, n_red
     n32[0], n32[1] = <int32_t>n_out, <int32_t>n_red
@@ -200,7 +206,7 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
 def _scan(str name, ndarray a, int axis, ndarray o):
     """Inclusive scan of a along ``axis`` into o (a new array of a's shape in the row's
     accumulator dtype, or a view of one, laid out like it or not)."""
-    cdef _Kernels k
+    cdef _Kernels k, kt
     cdef ndarray part
     cdef _Strided po
     cdef _Scalar ident
@@ -212,7 +218,7 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     cdef void* args[11]
     cdef intptr_t op_, pa, pp
     cdef _Strided pr
-    k, out_code, ident_v, ident_code, ordered = _reduction_info(name, True, a._code)
+    k, kt, out_code, ident_v, ident_code, ordered = _reduction_info(name, True, a._code)
     if a._size == 0:
         return o
     for i in range(a._nd):
@@ -263,12 +269,12 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     for i in range(3):
         args[5 + i] = <void*>&n64[i] if wide else <void*>&n32[i]
     args[8] = &ident
-    k.launch(o, a._code, S_RBT64 if wide else S_RBT32, n_lines * nblk * _BLOCK, args)
+    kt.launch(o, a._code, S_RBT64 if wide else S_RBT32, n_lines * nblk * _BLOCK, args)
     args[0] = &pp
     args[1] = &n64[3]
     args[2] = &n64[2]
     args[3] = &ident
-    k.launch(o, a._code, S_PART, n_lines, args)
+    kt.launch(o, a._code, S_PART, n_lines, args)
     # scan_bt(out, x, part, po, n, so, sx, per_blk, nblk, p)
     args[0] = &op_
     args[1] = &pa
@@ -280,5 +286,5 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     args[7] = <void*>&n64[1] if wide else <void*>&n32[1]
     args[8] = <void*>&n64[2] if wide else <void*>&n32[2]
     args[9] = &ident
-    k.launch(o, a._code, S_BT64 if wide else S_BT32, n_lines * nblk * _BLOCK, args)
+    kt.launch(o, a._code, S_BT64 if wide else S_BT32, n_lines * nblk * _BLOCK, args)
     return o

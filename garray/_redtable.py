@@ -158,7 +158,10 @@ UFUNC_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum
 
 
 def table(name):
-    """A reduction's kernel table: (kernel file, [((input code, slot), expression)])."""
+    """A reduction's barrier-free kernels: (kernel file, [((input code, slot), expression)]).
+
+    They use no warp operation, so the CPU device builds them once for every warp size
+    (garray/_compiler/gxx.py); the block tree is ``tree_table``."""
     row = ROWS[name]
     if row.ordered:
         raise ValueError(f"{name}: an ordered row has only a scan table")
@@ -168,23 +171,39 @@ def table(name):
         entries += [((c, R_NB32), f"ga::reduce_nb<{r}, {t}, ga::int32>"),
                     ((c, R_NB64), f"ga::reduce_nb<{r}, {t}, ga::int64>"),
                     ((c, R_COLS32), f"ga::reduce_cols<{r}, {t}, ga::int32, {COLS_WIDTH}>"),
-                    ((c, R_COLS64), f"ga::reduce_cols<{r}, {t}, ga::int64, {COLS_WIDTH}>"),
-                    ((c, R_BT32), f"ga::reduce_bt<{r}, {t}, ga::int32>"),
+                    ((c, R_COLS64), f"ga::reduce_cols<{r}, {t}, ga::int64, {COLS_WIDTH}>")]
+    return "reduce.hip", entries
+
+
+def tree_table(name):
+    """A reduction's block-tree kernels (both passes)."""
+    row = ROWS[name]
+    entries = []
+    for c in row.compute_codes():
+        r, t = row.expr(c), CPP[c]
+        entries += [((c, R_BT32), f"ga::reduce_bt<{r}, {t}, ga::int32>"),
                     ((c, R_BT64), f"ga::reduce_bt<{r}, {t}, ga::int64>"),
                     ((c, R_BTP), f"ga::reduce_bt_part<{r}, ga::int64>")]
     return "reduce.hip", entries
 
 
 def scan_table(name):
-    """A scan's kernel table (cumulative_sum, ufunc.accumulate ...)."""
+    """A scan's barrier-free kernels (cumulative_sum, ufunc.accumulate ...)."""
     row = ROWS[name]
     entries = []
     for c in row.compute_codes():
         r, t = row.expr(c), CPP[c]
         entries += [((c, S_NB32), f"ga::scan_nb<{r}, {t}, ga::int32>"),
                     ((c, S_NB64), f"ga::scan_nb<{r}, {t}, ga::int64>")]
-        if row.ordered:
-            continue
+    return "reduce.hip", entries
+
+
+def scan_tree_table(name):
+    """A scan's reduce-then-scan kernels (three passes); not for ordered rows."""
+    row = ROWS[name]
+    entries = []
+    for c in row.compute_codes():
+        r, t = row.expr(c), CPP[c]
         entries += [((c, S_BT32), f"ga::scan_bt<{r}, {t}, ga::int32>"),
                     ((c, S_BT64), f"ga::scan_bt<{r}, {t}, ga::int64>"),
                     ((c, S_RBT32), f"ga::reduce_bt<{r}, {t}, ga::int32>"),
@@ -194,5 +213,8 @@ def scan_table(name):
 
 
 def all_tables():
-    return ([table(n) for n, r in ROWS.items() if not r.ordered]
-            + [scan_table(n) for n, r in ROWS.items() if r.scan])
+    rows = ROWS.items()
+    return ([table(n) for n, r in rows if not r.ordered]
+            + [tree_table(n) for n, r in rows if not r.ordered]
+            + [scan_table(n) for n, r in rows if r.scan]
+            + [scan_tree_table(n) for n, r in rows if r.scan and not r.ordered])

@@ -98,11 +98,16 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
     (the reduction family's block trees): their entries launch each block on fibers.
     By default the registry's list of barrier kernels decides (garray/_redtable.py).
     """
-    flags = _defines(warp_size, defines)
     if fibers is None:
         from .._redtable import BARRIER_KERNELS
         fibers = [e for e in name_expressions if e.startswith(BARRIER_KERNELS)]
     fibers = frozenset(fibers)
+    if not fibers:
+        # Built-in kernels without barriers use no warp operation (the reduction family
+        # keeps its block trees in separate units), so their code does not depend on the
+        # warp size: one build serves every warp size.
+        warp_size = 32
+    flags = _defines(warp_size, defines)
     key = cache_key([source_hash(relpath), _compiler_version(), " ".join(_CXX_FLAGS + flags),
                      *name_expressions, "fibers:", *sorted(fibers)])
 
