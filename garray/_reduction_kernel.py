@@ -33,7 +33,8 @@ import math
 import numpy
 
 from ._user_kernels import (_BLOCK, _CTYPES, _INDEX_T, _MAX_GRID, _MAX_NDIM,
-                            _UserKernel, _cast_scalar, _fill_strided, _is_scalar)
+                            _UserKernel, _cast_scalar, _fill_strided, _is_scalar,
+                            _kernel_dtype)
 
 __all__ = ["ReductionKernel"]
 
@@ -43,22 +44,27 @@ _IN_NAMES = {"_in_ind", "_out_ind", "_type_reduce"}
 
 def _reduce_ctype(reduce_type, kernel):
     """``reduce_type`` as C source: a placeholder letter, a dtype (name or object) as its
-    C type, or any other string verbatim (``double``, a preamble struct)."""
+    C type, or any other string verbatim (``double``, a preamble struct); ValueError for
+    a dtype user kernels have no C type for (float16)."""
     if reduce_type is None:
         return None
     if isinstance(reduce_type, str):
         t = reduce_type.strip()
         if not t:
             raise ValueError(f"ReductionKernel {kernel!r}: reduce_type must not be empty")
-        return _CTYPES.get(t, t)
-    try:
-        dt = numpy.dtype(reduce_type)
-    except TypeError:
+        if t in _CTYPES:
+            return _CTYPES[t]
+        try:
+            named = numpy.dtype(t).name == t           # a dtype name without a C type
+        except TypeError:
+            named = False
+        if named:
+            _kernel_dtype(t, f"ReductionKernel {kernel!r}: reduce_type")    # raises
+        return t
+    if not isinstance(reduce_type, (type, numpy.dtype)):
         raise TypeError(f"ReductionKernel {kernel!r}: reduce_type must be a C type string or "
-                        f"a dtype, got {reduce_type!r}") from None
-    if dt.name not in _CTYPES:
-        raise ValueError(f"ReductionKernel {kernel!r}: reduce_type {dt} is not supported")
-    return _CTYPES[dt.name]
+                        f"a dtype, got {type(reduce_type).__name__}")
+    return _CTYPES[_kernel_dtype(reduce_type, f"ReductionKernel {kernel!r}: reduce_type").name]
 
 
 class ReductionKernel(_UserKernel):

@@ -57,6 +57,18 @@ _INDEX_T = ("struct _ga_index_t {\n"
             "#endif\n")
 
 
+def _kernel_dtype(t, where):
+    """``numpy.dtype(t)`` when user kernels have a C type for it, else ValueError."""
+    try:
+        dt = numpy.dtype(t)
+    except TypeError:
+        raise ValueError(f"{where}: unknown type {t!r}") from None
+    if dt.name not in _CTYPES:
+        raise ValueError(f"{where}: type {t!r} ({dt}) is not supported; expected one of "
+                         f"{', '.join(_CTYPES)}")
+    return dt
+
+
 class _Param:
     __slots__ = ("name", "dtype", "ctype", "raw", "is_const")
 
@@ -85,15 +97,8 @@ class _Param:
         if len(t) == 1 and _IDENT.match(t):
             self.dtype, self.ctype = None, t          # a type placeholder
         else:
-            try:
-                dt = numpy.dtype(t)
-            except TypeError:
-                raise ValueError(f"{kind} {kernel!r}: unknown type {t!r} in "
-                                 f"parameter {text.strip()!r}") from None
-            if dt.name not in _CTYPES:
-                raise ValueError(f"{kind} {kernel!r}: type {t!r} ({dt}) is not "
-                                 f"supported; expected one of {', '.join(_CTYPES)}")
-            self.dtype, self.ctype = dt, None
+            where = f"{kind} {kernel!r}: parameter {text.strip()!r}"
+            self.dtype, self.ctype = _kernel_dtype(t, where), None
 
     def __repr__(self):
         t = self.dtype.name if self.dtype is not None else self.ctype

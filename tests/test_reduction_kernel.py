@@ -216,6 +216,23 @@ def test_bad_specs(args, exc):
         garray.ReductionKernel(*args)
 
 
+@pytest.mark.parametrize("reduce_type, exc", [("", ValueError), (object, ValueError),
+                                               ("float16", ValueError), (3.5, TypeError)])
+def test_bad_reduce_type(reduce_type, exc):
+    with pytest.raises(exc):
+        garray.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0",
+                               reduce_type=reduce_type)
+
+
+@pytest.mark.parametrize("reduce_type", [numpy.float64, "float64", "double"])
+def test_reduce_type_spellings(reduce_type):
+    k = garray.ReductionKernel("float32 x", "float32 y", "x", "a + b", "y = a", "0",
+                               "sum_f32_in_f64", reduce_type=reduce_type)
+    h = sample((5, 300), "float32")
+    assert_xp_close(k(garray.asarray(h), axis=1), h.astype("float64").sum(axis=1)
+                    .astype("float32"))
+
+
 def test_compile_error_names_the_expression():
     k = garray.ReductionKernel("T x", "T y", "x +* 1", "a + b", "y = a", "0", "broken")
     with pytest.raises(garray.CompileError, match="map_expr"):
