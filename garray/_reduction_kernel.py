@@ -38,7 +38,8 @@ from ._user_kernels import (_BLOCK, _CTYPES, _INDEX_T, _MAX_GRID, _MAX_NDIM,
 
 __all__ = ["ReductionKernel"]
 
-_CHUNK = 128          # elements reduced in order before the pairwise merge
+_CHUNK = 128          # elements per leaf of the pairwise merge ...
+_RUN = _CHUNK // 4    # ... as 4 runs reduced in order, interleaved (independent chains)
 _IN_NAMES = {"_in_ind", "_out_ind", "_type_reduce"}
 
 
@@ -208,11 +209,27 @@ class ReductionKernel(_UserKernel):
             f"            for (long long _ga_j = 0; _ga_j < _ga_nred; _ga_j += {_CHUNK}) {{\n"
             f"                const long long _ga_m = _ga_nred - _ga_j < {_CHUNK} ? "
             f"_ga_nred - _ga_j : {_CHUNK};\n"
-            "                _ga_pr.offsets(_ga_j, _ga_r);\n"
-            f"                _type_reduce _ga_s = {mapped};\n"
-            "                for (long long _ga_k = 1; _ga_k < _ga_m; ++_ga_k) {\n"
-            "                    _ga_pr.offsets(_ga_j + _ga_k, _ga_r);\n"
-            f"                    _ga_s = _ga_reduce(_ga_s, {mapped});\n"
+            "                _type_reduce _ga_s;\n"
+            f"                if (_ga_m == {_CHUNK}) {{      // 4 runs of {_RUN}, interleaved\n"
+            "                    _type_reduce _ga_l[4];\n"
+            "                    for (int _ga_u = 0; _ga_u < 4; ++_ga_u) {\n"
+            f"                        _ga_pr.offsets(_ga_j + {_RUN} * _ga_u, _ga_r);\n"
+            f"                        _ga_l[_ga_u] = {mapped};\n"
+            "                    }\n"
+            f"                    for (long long _ga_k = 1; _ga_k < {_RUN}; ++_ga_k)\n"
+            "                        for (int _ga_u = 0; _ga_u < 4; ++_ga_u) {\n"
+            f"                            _ga_pr.offsets(_ga_j + {_RUN} * _ga_u + _ga_k, _ga_r);\n"
+            f"                            _ga_l[_ga_u] = _ga_reduce(_ga_l[_ga_u], {mapped});\n"
+            "                        }\n"
+            "                    _ga_s = _ga_reduce(_ga_reduce(_ga_l[0], _ga_l[1]),\n"
+            "                                       _ga_reduce(_ga_l[2], _ga_l[3]));\n"
+            "                } else {                   // the last, short run: in order\n"
+            "                    _ga_pr.offsets(_ga_j, _ga_r);\n"
+            f"                    _ga_s = {mapped};\n"
+            "                    for (long long _ga_k = 1; _ga_k < _ga_m; ++_ga_k) {\n"
+            "                        _ga_pr.offsets(_ga_j + _ga_k, _ga_r);\n"
+            f"                        _ga_s = _ga_reduce(_ga_s, {mapped});\n"
+            "                    }\n"
             "                }\n"
             "                for (long long _ga_c = _ga_count; _ga_c & 1; _ga_c >>= 1)\n"
             "                    _ga_s = _ga_reduce(_ga_stack[--_ga_depth], _ga_s);\n"

@@ -42,6 +42,12 @@ def test_placeholders_follow_dtype(dtype):
     assert_xp_close(got, h.max(axis=1))
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sum(dtype):
+    h = sample((3, 5), dtype)
+    assert_xp_close(SUM(garray.asarray(h), axis=1), h.sum(axis=1))
+
+
 def test_one_compile_per_binding():
     k = garray.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "bind_count")
     for dtype in ("float32", "float64", "float32"):
@@ -68,6 +74,18 @@ def test_long_reduction_is_pairwise():
     x = garray.full(n, 0.1, dtype="float32")
     got = float(SUM(x).get())
     assert abs(got - n * 0.1) / (n * 0.1) < 1e-5
+
+
+@pytest.mark.parametrize("n", [1, 5, 128, 129, 1000])
+def test_reduce_expr_sees_elements_in_order(n):
+    # 'a' always holds earlier elements than 'b': keep-first and keep-last reductions
+    first = garray.ReductionKernel("T x", "T y", "x", "a", "y = a", None, "first")
+    last = garray.ReductionKernel("T x", "T y", "x", "b", "y = a", None, "last")
+    h = sample((3, n), "int64", start=2)
+    g = garray.asarray(h)
+    assert_xp_close(first(g, axis=1), h[:, 0])
+    assert_xp_close(last(g, axis=1), h[:, -1])
+    assert_xp_close(first(g.T, axis=0), h[:, 0])
 
 
 @pytest.mark.parametrize("shape", [(1000, 3), (3, 1000), (300, 301)])
