@@ -12,9 +12,10 @@ Note [ReductionKernel]
    elementwise iterator when ``reduce_dims``.  Indices are 64-bit.
 3. One thread per output (a grid-stride loop, barrier-free, so the CPU device runs it
    as plain loops).  The thread maps its reduced elements and combines them pairwise:
-   runs of 128 elements are reduced in order, and the run results merge through a
-   binary counter (as ``reduce_range`` in _kernels/reduce.hip), so a long float sum
-   has O(log n) error like NumPy's.  ``reduce_expr`` always gets ``a`` holding earlier
+   leaves of 128 elements (4 interleaved runs of 32, each in order, for independent
+   dependency chains; the runs then combine as (r0 r1)(r2 r3)) merge through a binary
+   counter (as ``reduce_range`` in _kernels/reduce.hip), so a long float sum has
+   O(log n) error like NumPy's.  ``reduce_expr`` always gets ``a`` holding earlier
    elements than ``b``; ``identity`` is used only for an empty reduction (none: the
    call raises ValueError, as NumPy does for max of an empty slice).
 4. The user expressions become file-scope functions after the preamble:
