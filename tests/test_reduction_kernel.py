@@ -104,6 +104,13 @@ def test_multiple_inputs_broadcast_and_scalar():
     assert_xp_close(got, _np(((x[:, :1] - y) * 0.5).sum()))
 
 
+def test_scalar_inputs_only():
+    k = garray.ReductionKernel("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "mul_s")
+    assert_xp_close(k(2.0, 3.0), _np(numpy.float64(6.0)))
+    assert_xp_close(k(numpy.float32(2), numpy.float32(3), keepdims=True),
+                    _np(numpy.float32(6)))
+
+
 def test_non_contiguous_inputs():
     h = sample((6, 8, 10), "float32")
     g = garray.asarray(h)
