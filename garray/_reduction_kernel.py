@@ -33,7 +33,7 @@ import math
 
 import numpy
 
-from ._user_kernels import (_BLOCK, _CTYPES, _INDEX_T, _MAX_GRID, _MAX_NDIM,
+from ._user_kernels import (_BLOCK, _CTYPES, _MAX_GRID, _MAX_NDIM, _PRELUDE,
                             _UserKernel, _cast_scalar, _fill_strided, _is_scalar,
                             _kernel_dtype)
 
@@ -173,7 +173,7 @@ class ReductionKernel(_UserKernel):
         return (
             '#include "garray/indexer.h"\n'
             '#include "garray/types.h"\n'
-            f"{_INDEX_T}"
+            f"{_PRELUDE}"
             f"{typedefs}"
             f"#line 1 \"<{n} preamble>\"\n"
             f"{self.preamble}\n"

@@ -39,14 +39,14 @@ _MAX_GRID = 2 ** 31 - 1
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names the generated glue uses; user parameters must not shadow them.
 _RESERVED = {"i", "_ind"}
-# CuPy's index objects, as far as user code sees them: _ind.size() (the loop size); and
-# max/min on the CPU device.
-_INDEX_T = ("struct _ga_index_t {\n"
+# The glue every user kernel starts with: CuPy's index objects as far as user code sees
+# them (_ind.size(), the loop size), and max/min on the CPU device.
+_PRELUDE = ("struct _ga_index_t {\n"
             "    long long n;\n"
             "    GA_DEVICE long long size() const { return n; }\n"
             "};\n"
-            # NVRTC and hiprtc give device code max/min for mixed arithmetic types; the
-            # CPU device gets the same names (NaN: whichever operand the comparison keeps).
+            # NVRTC and hiprtc give device code max/min for mixed arithmetic types; these
+            # are the CPU device's (NaN: whichever operand the comparison keeps).
             "#if defined(GARRAY_HOST)\n"
             "template <class A, class B> inline auto max(const A& a, const B& b) -> "
             "decltype(a + b) {\n"
@@ -368,7 +368,7 @@ class ElementwiseKernel(_UserKernel):
         return (
             '#include "garray/indexer.h"\n'
             '#include "garray/types.h"\n'
-            f"{_INDEX_T}"
+            f"{_PRELUDE}"
             f"{typedefs}"
             f"#line 1 \"<{self.name} preamble>\"\n"
             f"{self.preamble}\n"
