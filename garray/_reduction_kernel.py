@@ -118,6 +118,9 @@ class ReductionKernel(_UserKernel):
         if isinstance(identity, bool):
             identity = "true" if identity else "false"
         elif isinstance(identity, (int, float)):
+            if not math.isfinite(identity):
+                raise ValueError(f"ReductionKernel {name!r}: identity {identity!r} has no C "
+                                 f"literal; pass a C expression string")
             identity = repr(identity)
         elif identity is not None and not isinstance(identity, str):
             raise TypeError(f"ReductionKernel {name!r}: identity must be a str or None, got "

@@ -182,7 +182,7 @@ def test_empty_reductions():
     with pytest.raises(ValueError):
         MAX(garray.asarray(h), axis=1)
     assert_xp_close(MAX(garray.asarray(h), axis=0), h.max(axis=0))    # no element reduced
-    ident = garray.ReductionKernel("T x", "T y", "x", "max(a, b)", "y = a", "-1", "max_id")
+    ident = garray.ReductionKernel("T x", "T y", "x", "max(a, b)", "y = a", -1, "max_id")
     assert_xp_close(ident(garray.asarray(h), axis=1), numpy.full(3, -1.0))
 
 
@@ -234,6 +234,8 @@ def test_bad_calls():
     (("T x", "T y", "", "a + b", "y = a", "0"), ValueError),            # empty map
     (("T x", "T y", "x", "a + b", "y = a", ""), ValueError),            # empty identity
     (("T x", "T y", 3, "a + b", "y = a", "0"), TypeError),
+    (("T x", "T y", "x", "a + b", "y = a", float("inf")), ValueError),
+    (("T x", "T y", "x", "a + b", "y = a", object()), TypeError),
     (("raw T x", "T y", "x[0]", "a + b", "y = a", "0"), NotImplementedError),
 ])
 def test_bad_specs(args, exc):
