@@ -27,7 +27,7 @@ from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
 from ._elementwise import clip, isclose, nan_to_num, where  # noqa: F401
 from ._core import ufunc, astype  # noqa: F401
-from .kernels import RawKernel, RawModule, ElementwiseKernel  # noqa: F401
+from .kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: F401
 from ._reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004
                           count_nonzero, all, any, cumulative_sum, cumulative_prod, cumsum,
                           cumprod, nancumsum, nancumprod)

@@ -39,15 +39,43 @@ _MAX_GRID = 2 ** 31 - 1
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names the generated glue uses; user parameters must not shadow them.
 _RESERVED = {"i", "_ind"}
+# The glue every user kernel starts with: CuPy's index objects as far as user code sees
+# them (_ind.size(), the loop size), and max/min on the CPU device.
+_PRELUDE = ("struct _ga_index_t {\n"
+            "    long long n;\n"
+            "    GA_DEVICE long long size() const { return n; }\n"
+            "};\n"
+            # NVRTC and hiprtc give device code max/min for mixed arithmetic types; these
+            # are the CPU device's (NaN: whichever operand the comparison keeps).
+            "#if defined(GARRAY_HOST)\n"
+            "template <class A, class B> inline auto max(const A& a, const B& b) -> "
+            "decltype(a + b) {\n"
+            "    return a < b ? (decltype(a + b))b : (decltype(a + b))a;\n}\n"
+            "template <class A, class B> inline auto min(const A& a, const B& b) -> "
+            "decltype(a + b) {\n"
+            "    return b < a ? (decltype(a + b))b : (decltype(a + b))a;\n}\n"
+            "#endif\n")
+
+
+def _kernel_dtype(t, where):
+    """``numpy.dtype(t)`` when user kernels have a C type for it, else ValueError."""
+    try:
+        dt = numpy.dtype(t)
+    except TypeError:
+        raise ValueError(f"{where}: unknown type {t!r}") from None
+    if dt.name not in _CTYPES:
+        raise ValueError(f"{where}: type {t!r} ({dt}) is not supported; expected one of "
+                         f"{', '.join(_CTYPES)}")
+    return dt
 
 
 class _Param:
     __slots__ = ("name", "dtype", "ctype", "raw", "is_const")
 
-    def __init__(self, text, is_const, kernel):
+    def __init__(self, text, is_const, kernel, kind="ElementwiseKernel"):
         toks = text.split()
         if len(toks) < 2:
-            raise ValueError(f"ElementwiseKernel {kernel!r}: syntax error in parameter "
+            raise ValueError(f"{kind} {kernel!r}: syntax error in parameter "
                              f"{text.strip()!r} (expected '[raw] type name')")
         t, self.name = toks[-2], toks[-1]
         self.raw = False
@@ -58,40 +86,33 @@ class _Param:
             elif kw == "_non_const":
                 self.is_const = False
             else:
-                raise ValueError(f"ElementwiseKernel {kernel!r}: unknown keyword {kw!r} "
+                raise ValueError(f"{kind} {kernel!r}: unknown keyword {kw!r} "
                                  f"in parameter {text.strip()!r}")
         if not _IDENT.match(self.name) or keyword.iskeyword(self.name):
-            raise ValueError(f"ElementwiseKernel {kernel!r}: invalid parameter name "
+            raise ValueError(f"{kind} {kernel!r}: invalid parameter name "
                              f"{self.name!r}")
         if self.name in _RESERVED or self.name.startswith("_ga_"):
-            raise ValueError(f"ElementwiseKernel {kernel!r}: can not use {self.name!r} as a "
+            raise ValueError(f"{kind} {kernel!r}: can not use {self.name!r} as a "
                              f"parameter name")
         if len(t) == 1 and _IDENT.match(t):
             self.dtype, self.ctype = None, t          # a type placeholder
         else:
-            try:
-                dt = numpy.dtype(t)
-            except TypeError:
-                raise ValueError(f"ElementwiseKernel {kernel!r}: unknown type {t!r} in "
-                                 f"parameter {text.strip()!r}") from None
-            if dt.name not in _CTYPES:
-                raise ValueError(f"ElementwiseKernel {kernel!r}: type {t!r} ({dt}) is not "
-                                 f"supported; expected one of {', '.join(_CTYPES)}")
-            self.dtype, self.ctype = dt, None
+            where = f"{kind} {kernel!r}: parameter {text.strip()!r}"
+            self.dtype, self.ctype = _kernel_dtype(t, where), None
 
     def __repr__(self):
         t = self.dtype.name if self.dtype is not None else self.ctype
         return f"{'raw ' if self.raw else ''}{t} {self.name}"
 
 
-def _parse_params(s, is_const, kernel):
+def _parse_params(s, is_const, kernel, kind="ElementwiseKernel"):
     if not isinstance(s, str):
-        raise TypeError(f"ElementwiseKernel {kernel!r}: parameter lists must be str, got "
+        raise TypeError(f"{kind} {kernel!r}: parameter lists must be str, got "
                         f"{type(s).__name__}")
     s = s.strip()
     if not s:
         return ()
-    return tuple(_Param(p, is_const, kernel) for p in s.split(","))
+    return tuple(_Param(p, is_const, kernel, kind) for p in s.split(","))
 
 
 _strided_types = {}
@@ -158,42 +179,45 @@ def _common_device(arrays, kernel):
     return devs[0] if devs else None
 
 
-class ElementwiseKernel:
-    """A user-defined elementwise kernel (CuPy's ``ElementwiseKernel``).
+def _fill_strided(shape, strides, reduce_dims=True):
+    """A ``ga::Strided<max(k, 1)>`` (ctypes) for the loop ``shape`` and the k operands'
+    byte ``strides`` (one list per operand, broadcast already), axes collapsed when
+    ``reduce_dims``."""
+    k = len(strides)
+    st = _strided_type(max(k, 1))()
+    if reduce_dims:
+        cshape, cstrides = _collapse(list(shape), [list(r) for r in strides])
+    else:
+        cshape = list(shape) or [1]
+        cstrides = [list(r) or [0] for r in strides]
+    st.ndim = len(cshape)
+    for d, extent in enumerate(cshape):
+        st.shape[d] = extent
+    for j, srow in enumerate(cstrides):
+        for d, s in enumerate(srow):
+            st.strides[j][d] = s
+    return st
 
-    >>> add = garray.ElementwiseKernel("T x, T y", "T z", "z = x + y", "add")
-    >>> add(garray.ones(3), garray.ones(3))          # returns a new array z
-    >>> add(x, y, z)                                 # writes into z, returns z
 
-    ``in_params``/``out_params`` are CuPy signatures (``"float32 x, raw T y"``); ``T``-like
-    one-letter types are placeholders bound from the arguments' dtypes.  ``operation``
-    is HIP-dialect C++ run once per element, with the flat index ``i``; ``preamble`` is
-    inserted at file scope before the kernel, ``loop_prep``/``after_loop`` before and
-    after the element loop; ``options`` go to the compiler.  Arguments after ``name``
-    are keyword-only.  Calls take ``size=`` (the loop size when every array is
-    ``raw``), ``block_size=`` (default 256) and ``stream=``.
+class _UserKernel:
+    """What ElementwiseKernel and ReductionKernel share: signature parsing, placeholder
+    binding, argument checks and the per-binding RawKernel cache."""
 
-    Differences from CuPy: ``ga::complex`` has ``+ - * == !=`` only; a placeholder
-    seen only in scalar arguments takes the scalar's type (CuPy fails); a
-    non-contiguous ``raw`` array is copied to a C-contiguous buffer (written back
-    afterwards for ``raw`` outputs, not for ``raw`` inputs).
-    """
+    _kind = "kernel"
 
-    def __init__(self, in_params, out_params, operation, name="kernel", *, options=(),
-                 preamble="", reduce_dims=True, no_return=False, return_tuple=False,
-                 loop_prep="", after_loop=""):
+    def _init_common(self, in_params, out_params, name, preamble, options, strs):
+        kind = self._kind
         if not isinstance(name, str) or not _IDENT.match(name) or keyword.iskeyword(name):
             raise ValueError(f"Invalid kernel name: {name!r}")
-        for what, v in (("operation", operation), ("preamble", preamble),
-                        ("loop_prep", loop_prep), ("after_loop", after_loop)):
+        for what, v in tuple(strs) + (("preamble", preamble),):
             if not isinstance(v, str):
-                raise TypeError(f"ElementwiseKernel {name!r}: {what} must be a str, got "
+                raise TypeError(f"{kind} {name!r}: {what} must be a str, got "
                                 f"{type(v).__name__}")
         if isinstance(options, str):
             options = (options,)
         self.name = self.__name__ = name
-        self.in_params = _parse_params(in_params, True, name)
-        self.out_params = _parse_params(out_params, False, name)
+        self.in_params = _parse_params(in_params, True, name, kind)
+        self.out_params = _parse_params(out_params, False, name, kind)
         self.nin = len(self.in_params)
         self.nout = len(self.out_params)
         self.nargs = self.nin + self.nout
@@ -201,21 +225,52 @@ class ElementwiseKernel:
         names = [p.name for p in self.params]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
-            raise ValueError(f"ElementwiseKernel {name!r}: duplicate parameter names {dup}")
-        self.operation = operation
+            raise ValueError(f"{kind} {name!r}: duplicate parameter names {dup}")
         self.preamble = preamble
-        self.loop_prep = loop_prep
-        self.after_loop = after_loop
         self.options = tuple(options)
-        self.reduce_dims = bool(reduce_dims)
-        self.no_return = bool(no_return)
-        self.return_tuple = bool(return_tuple)
         self._kernels = {}        # binding key -> RawKernel
         self._codes = {}          # binding key -> generated source
 
     def __repr__(self):
-        return (f"<ElementwiseKernel {self.name!r} ({', '.join(map(repr, self.in_params))})"
+        return (f"<{self._kind} {self.name!r} ({', '.join(map(repr, self.in_params))})"
                 f" -> ({', '.join(map(repr, self.out_params))})>")
+
+    def _check_args(self, in_args, out_args):
+        """TypeError for an argument of the wrong kind; the arrays' one device."""
+        from ._core import ndarray
+        from ._device import get_device
+        for p, a in zip(self.in_params, in_args):
+            if isinstance(a, ndarray):
+                continue
+            if not _is_scalar(a):
+                raise TypeError(f"{self.name}: argument {p.name!r}: expected a garray.ndarray "
+                                f"or a scalar, got {type(a).__name__}")
+            if p.raw:
+                raise TypeError(f"{self.name}: raw argument {p.name!r} must be a "
+                                f"garray.ndarray, got {type(a).__name__}")
+        for p, a in zip(self.out_params, out_args):
+            if not isinstance(a, ndarray):
+                raise TypeError(f"{self.name}: output argument {p.name!r} must be a "
+                                f"garray.ndarray, got {type(a).__name__}")
+        arrays = [a for a in in_args + out_args if isinstance(a, ndarray)]
+        device = _common_device(arrays, self.name)
+        return device if device is not None else get_device(None)
+
+    def _kernel(self, key, make_code):
+        """The RawKernel for binding ``key``, generated by ``make_code()`` on first use."""
+        from ._raw import RawKernel
+        kern = self._kernels.get(key)
+        if kern is None:
+            code = make_code()
+            kern = RawKernel(code, self.name, self.options)
+            self._codes[key] = code
+            self._kernels[key] = kern
+        return kern
+
+    @property
+    def cached_codes(self):
+        """Generated sources, keyed by binding (for debugging; CuPy has the same)."""
+        return dict(self._codes)
 
     # ---- type binding ------------------------------------------------------------
     def _bind_types(self, in_args, out_args):
@@ -251,6 +306,44 @@ class ElementwiseKernel:
                 raise TypeError(f"{self.name}: {p.ctype} = {tmap[p.ctype]} is not supported")
         return tmap, [p.dtype if p.dtype is not None else tmap[p.ctype] for p in self.params]
 
+
+
+class ElementwiseKernel(_UserKernel):
+    """A user-defined elementwise kernel (CuPy's ``ElementwiseKernel``).
+
+    >>> add = garray.ElementwiseKernel("T x, T y", "T z", "z = x + y", "add")
+    >>> add(garray.ones(3), garray.ones(3))          # returns a new array z
+    >>> add(x, y, z)                                 # writes into z, returns z
+
+    ``in_params``/``out_params`` are CuPy signatures (``"float32 x, raw T y"``); ``T``-like
+    one-letter types are placeholders bound from the arguments' dtypes.  ``operation``
+    is HIP-dialect C++ run once per element, with the flat index ``i``; ``preamble`` is
+    inserted at file scope before the kernel, ``loop_prep``/``after_loop`` before and
+    after the element loop; ``options`` go to the compiler.  Arguments after ``name``
+    are keyword-only.  Calls take ``size=`` (the loop size when every array is
+    ``raw``), ``block_size=`` (default 256) and ``stream=``.
+
+    Differences from CuPy: ``ga::complex`` has ``+ - * == !=`` only; a placeholder
+    seen only in scalar arguments takes the scalar's type (CuPy fails); a
+    non-contiguous ``raw`` array is copied to a C-contiguous buffer (written back
+    afterwards for ``raw`` outputs, not for ``raw`` inputs).
+    """
+
+    _kind = "ElementwiseKernel"
+
+    def __init__(self, in_params, out_params, operation, name="kernel", *, options=(),
+                 preamble="", reduce_dims=True, no_return=False, return_tuple=False,
+                 loop_prep="", after_loop=""):
+        self._init_common(in_params, out_params, name, preamble, options,
+                          (("operation", operation), ("loop_prep", loop_prep),
+                           ("after_loop", after_loop)))
+        self.operation = operation
+        self.loop_prep = loop_prep
+        self.after_loop = after_loop
+        self.reduce_dims = bool(reduce_dims)
+        self.no_return = bool(no_return)
+        self.return_tuple = bool(return_tuple)
+
     # ---- code generation ---------------------------------------------------------
     def _code(self, tmap, dtypes, is_scalar):
         """Kernel source for one binding; ``is_scalar[j]`` for each parameter."""
@@ -275,10 +368,7 @@ class ElementwiseKernel:
         return (
             '#include "garray/indexer.h"\n'
             '#include "garray/types.h"\n'
-            "struct _ga_index_t {\n"
-            "    long long n;\n"
-            "    GA_DEVICE long long size() const { return n; }\n"
-            "};\n"
+            f"{_PRELUDE}"
             f"{typedefs}"
             f"#line 1 \"<{self.name} preamble>\"\n"
             f"{self.preamble}\n"
@@ -306,8 +396,6 @@ class ElementwiseKernel:
     # ---- call ----------------------------------------------------------------------
     def __call__(self, *args, size=None, block_size=_BLOCK, stream=None):
         from ._core import broadcast_shapes, broadcast_to, empty, ndarray
-        from ._raw import RawKernel
-        from ._device import get_device
 
         if len(args) not in (self.nin, self.nargs):
             raise TypeError(f"Wrong number of arguments for {self.name!r}. It must be either "
@@ -319,23 +407,7 @@ class ElementwiseKernel:
                              f"per block on every device), got {block_size}")
         in_args = list(args[:self.nin])
         out_args = list(args[self.nin:])
-        for p, a in zip(self.in_params, in_args):
-            if isinstance(a, ndarray):
-                continue
-            if not _is_scalar(a):
-                raise TypeError(f"{self.name}: argument {p.name!r}: expected a garray.ndarray "
-                                f"or a scalar, got {type(a).__name__}")
-            if p.raw:
-                raise TypeError(f"{self.name}: raw argument {p.name!r} must be a "
-                                f"garray.ndarray, got {type(a).__name__}")
-        for p, a in zip(self.out_params, out_args):
-            if not isinstance(a, ndarray):
-                raise TypeError(f"{self.name}: output argument {p.name!r} must be a "
-                                f"garray.ndarray, got {type(a).__name__}")
-        arrays = [a for a in in_args + out_args if isinstance(a, ndarray)]
-        device = _common_device(arrays, self.name)
-        if device is None:
-            device = get_device(None)
+        device = self._check_args(in_args, out_args)
 
         # loop shape: broadcast of every non-raw array (outputs included, as in CuPy)
         nonraw = [a for p, a in zip(self.params, in_args + out_args)
@@ -406,36 +478,13 @@ class ElementwiseKernel:
                 v = a if a.shape == shape else broadcast_to(a, shape)
                 views.append(v)
                 kargs.append(v)
-        k = len(views)
-        st = _strided_type(max(k, 1))()
-        if self.reduce_dims:
-            cshape, cstrides = _collapse(list(shape), [list(v.strides) for v in views])
-        else:
-            cshape = list(shape) or [1]
-            cstrides = [list(v.strides) or [0] for v in views]
-        st.ndim = len(cshape)
-        for d, extent in enumerate(cshape):
-            st.shape[d] = extent
-        for j, srow in enumerate(cstrides):
-            for d, s in enumerate(srow):
-                st.strides[j][d] = s
-        kargs.append(st)
+        kargs.append(_fill_strided(shape, [v.strides for v in views], self.reduce_dims))
         kargs.append(numpy.int64(n))
 
         key = (tuple(sorted((c, dt.name) for c, dt in tmap.items())), tuple(is_scalar))
-        kern = self._kernels.get(key)
-        if kern is None:
-            code = self._code(tmap, dtypes, is_scalar)
-            kern = RawKernel(code, self.name, self.options)
-            self._codes[key] = code
-            self._kernels[key] = kern
+        kern = self._kernel(key, lambda: self._code(tmap, dtypes, is_scalar))
         grid = min(-(-n // block_size), _MAX_GRID)
         kern((grid,), (block_size,), tuple(kargs), stream=stream)
         for orig, tmp in writeback:
             orig[...] = tmp
         return ret
-
-    @property
-    def cached_codes(self):
-        """Generated sources, keyed by binding (for debugging; CuPy has the same)."""
-        return dict(self._codes)
