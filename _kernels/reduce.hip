@@ -65,8 +65,14 @@ GA_DEVICE acc_t<R> reduce_chunk(const R& r, const char* base, const Strided<1>& 
                                 acc_t<R> id) {
     I s = pr.ndim == 1 ? (I)pr.strides[0][0] : (I)0;
     acc_t<R> l[8];
-    for (int u = 0; u < 8; ++u) l[u] = id;
-    I k = 0;
+    if (m < 8) {
+        acc_t<R> a = red::lead(r, id, r.map(load_reduced<T>(base, pr, j0), (int64)j0), (int64)j0);
+        for (I k = 1; k < m; ++k) a = r.combine(a, r.map(load_reduced<T>(base, pr, j0 + k), (int64)(j0 + k)));
+        return a;
+    }
+    for (int u = 0; u < 8; ++u) l[u] = r.map(load_reduced<T>(base, pr, j0 + u), (int64)(j0 + u));
+    l[0] = red::lead(r, id, l[0], (int64)j0);
+    I k = 8;
     if (pr.ndim <= 1) {
         const char* p = base + j0 * s;
         for (; k + 8 <= m; k += 8)
@@ -126,8 +132,13 @@ GA_GLOBAL void reduce_cols(char* out, const char* x, GA_BYVAL(Strided<2>) po,
     for (int w = 0; w < wn; ++w) acc[w] = id;
     for (I j = 0; j < n_red; j += GA_RED_CHUNK) {
         I m = n_red - j < GA_RED_CHUNK ? n_red - j : (I)GA_RED_CHUNK;
-        for (int w = 0; w < wn; ++w) s[w] = id;
-        for (I k = 0; k < m; ++k) {
+        {                   // the block's first row starts the accumulators
+            I r0[1];
+            pr.offsets(j, r0);
+            const T* q = (const T*)(base + r0[0]);
+            for (int w = 0; w < wn; ++w) s[w] = red::lead(r, id, r.map(q[w], (int64)j), (int64)j);
+        }
+        for (I k = 1; k < m; ++k) {
             I r0[1];
             pr.offsets(j + k, r0);
             const T* q = (const T*)(base + r0[0]);
@@ -136,7 +147,7 @@ GA_GLOBAL void reduce_cols(char* out, const char* x, GA_BYVAL(Strided<2>) po,
             else
                 for (int w = 0; w < wn; ++w) s[w] = r.combine(s[w], r.map(q[w], (int64)(j + k)));
         }
-        for (int w = 0; w < wn; ++w) acc[w] = r.combine(acc[w], s[w]);
+        for (int w = 0; w < wn; ++w) acc[w] = j == 0 ? s[w] : r.combine(acc[w], s[w]);
     }
     for (int w = 0; w < wn; ++w) *(out_t<R>*)(out + off[0] + w * so) = result_of(acc[w]);
 }

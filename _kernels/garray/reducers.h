@@ -122,12 +122,27 @@ template <class R> GA_DEVICE typename R::acc merge8(const R& r, const typename R
                      r.combine(r.combine(l[4], l[5]), r.combine(l[6], l[7])));
 }
 
+// The identity enters a reduction once, before its first element (NumPy's order:
+// prod([inf+2j]) is (1+0j) * (inf+2j) = inf+nanj, sum([-0.0]) is 0.0); the lanes of
+// later elements start from the elements themselves, so no identity multiplies into a
+// partial product twice.
+template <class R> GA_DEVICE typename R::acc lead(const R& r, typename R::acc id,
+                                                  typename R::acc first, int64 j) {
+    return j == 0 ? r.combine(id, first) : first;
+}
+
 template <class R, class T> struct chunk_lanes {
     GA_DEVICE static typename R::acc run(const R& r, const T* p, int64 j0, int m,
                                          typename R::acc id) {
+        if (m < 8) {
+            typename R::acc a = m > 0 ? lead(r, id, r.map(p[0], j0), j0) : id;
+            for (int k = 1; k < m; ++k) a = r.combine(a, r.map(p[k], j0 + k));
+            return a;
+        }
         typename R::acc l[8];
-        for (int u = 0; u < 8; ++u) l[u] = id;
-        int k = 0;
+        for (int u = 0; u < 8; ++u) l[u] = r.map(p[u], j0 + u);
+        l[0] = lead(r, id, l[0], j0);
+        int k = 8;
         for (; k + 8 <= m; k += 8)
             for (int u = 0; u < 8; ++u) l[u] = r.combine(l[u], r.map(p[k + u], j0 + k + u));
         for (; k < m; ++k) l[0] = r.combine(l[0], r.map(p[k], j0 + k));
@@ -208,7 +223,8 @@ template <class T> struct chunk<arg<Min, T>, T> : chunk_arg<Min, T> {};
 // ---- ranges --------------------------------------------------------------------------
 // pairwise(r, id, n, chunk_of): chunks of GA_RED_CHUNK elements (chunk_of(j, m)) merged
 // by a binary counter, so partial results of equal size combine: NumPy's pairwise
-// summation, error O(log n); depth <= 64 for any 64-bit n.
+// summation, error O(log n); depth <= 64 for any 64-bit n.  The first chunk holds the
+// identity (lead); an empty reduction is the identity.
 template <class R, class I, class F>
 GA_DEVICE typename R::acc pairwise(const R& r, typename R::acc id, I n, F chunk_of) {
     typename R::acc stack[64];
@@ -221,8 +237,9 @@ GA_DEVICE typename R::acc pairwise(const R& r, typename R::acc id, I n, F chunk_
         stack[depth++] = s;
         ++count;
     }
-    typename R::acc a = id;
-    for (int k = 0; k < depth; ++k) a = r.combine(a, stack[k]);
+    if (depth == 0) return id;
+    typename R::acc a = stack[0];
+    for (int k = 1; k < depth; ++k) a = r.combine(a, stack[k]);
     return a;
 }
 
