@@ -2,9 +2,13 @@
 device-to-device copy as the bandwidth roof.  On a machine without them (or with
 --device cpu) it compares garray's CPU device with NumPy instead.
 
-    python bench/gpu_bench.py [--log2n 24] [--repeat 10]
+    python bench/gpu_bench.py [--log2n 24] [--red-log2n 28] [--repeat 10]
 
-Prints one table (GB/s counting bytes read + written; ratio = garray / best baseline).
+Prints two tables.  Elementwise: GB/s counting bytes read + written; ratio = garray /
+best baseline.  Reductions: sum of 2**red_log2n float32 (all axes) and sum(axis=-1) of the
+same elements as a square-ish matrix ((2**14, 2**14) at 28), as GB/s of bytes read and as
+a fraction of the same library's device-to-device copy of those elements in the same run
+(bytes read + written / time); ratio = garray's fraction / the best baseline's.
 """
 
 import argparse
@@ -59,12 +63,80 @@ def _cases(xp, lib, n, dt):
             "copy": lambda: a.copy()}
 
 
+def _red_cases(xp, lib, k):
+    """sum (all axes), sum(axis=-1) and the copy roof over 2**k float32 elements."""
+    n, rows = 1 << k, 1 << (k // 2)
+    if lib == "torch":
+        import torch
+        a = torch.ones(n, dtype=torch.float32, device="cuda")
+        m = a.view(rows, n // rows)
+        return {"sum": lambda: torch.sum(a), "sum axis=-1": lambda: torch.sum(m, dim=-1),
+                "copy": lambda: a.clone()}
+    a = xp.ones(n, dtype="float32")
+    m = a.reshape(rows, n // rows)
+    return {"sum": lambda: xp.sum(a), "sum axis=-1": lambda: xp.sum(m, axis=-1),
+            "copy": lambda: a.copy()}
+
+
+def _free(lib):
+    """Give a library's cached device memory back before the next one allocates."""
+    try:
+        if lib == "cupy":
+            import cupy
+            cupy.get_default_memory_pool().free_all_blocks()
+        elif lib == "torch":
+            import torch
+            torch.cuda.empty_cache()
+    except Exception:  # noqa: BLE001 - best effort
+        pass
+
+
+def reductions(libs, dev, k, repeat):
+    """The reduction table; returns [(op, garray fraction of copy, ratio string)]."""
+    n = 1 << k
+    rows = 1 << (k // 2)
+    print()
+    print(f"reductions: 2**{k} float32; sum axis=-1 as ({rows}, {n // rows}); "
+          f"GB/s of bytes read, fraction of the same library's copy (2 x bytes / time)")
+    head = " ".join(f"{name + ' GB/s':>11} {'frac':>5}" for name, _ in libs)
+    print(f"{'op':<12} {head}  ratio")
+    per_lib = {}
+    for name, xp in libs:
+        try:
+            cases = _red_cases(xp, name, k)
+            sync = _sync_for(name, dev)
+            t = {op: _timeit(f, sync, repeat) for op, f in cases.items()}
+            copy_bw = 2 * 4 * n / t["copy"]
+            per_lib[name] = {op: (4 * n / t[op] / 1e9, 4 * n / t[op] / copy_bw)
+                             for op in ("sum", "sum axis=-1")}
+            per_lib[name]["copy"] = (copy_bw / 1e9, 1.0)
+            del cases
+        except Exception as e:  # noqa: BLE001 - a failing library is reported
+            print(f"{name} reductions: {type(e).__name__}: {str(e)[:200]}")
+            per_lib[name] = {}
+        _free(name)
+    out = []
+    for op in ("sum", "sum axis=-1", "copy"):
+        vals = [per_lib[name].get(op) for name, _ in libs]
+        g = vals[0]
+        base = max((v[1] for v in vals[1:] if v), default=None) if op != "copy" else None
+        ratio = f"{g[1] / base:5.2f}" if g and base else "  n/a"
+        cells = " ".join(f"{v[0]:11.1f} {v[1]:5.2f}" if v else f"{'-':>11} {'-':>5}"
+                         for v in vals)
+        print(f"{op:<12} {cells}  {ratio}")
+        if op != "copy":
+            out.append((op, f"{g[1]:.2f}" if g else "n/a", ratio))
+    return out
+
+
 BYTES = {"add": 3, "multiply": 3, "exp": 2, "where": 3, "add strided": 3, "copy": 2}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--log2n", type=int, default=24)
+    ap.add_argument("--red-log2n", type=int, default=28,
+                    help="reductions over 2**red_log2n float32 elements")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--device", default=None, help="garray device (default: the default)")
     args = ap.parse_args()
@@ -110,8 +182,12 @@ def main():
                 cells = " ".join(f"{v:9.1f}" if v else f"{'-':>9}" for v in vals)
                 print(f"{op:<12} {dt:<8} {cells}  {ratio}")
                 rows.append((op, dt, ratio))
+        for name, _ in libs:
+            _free(name)
+        red = reductions(libs, dev, args.red_log2n, args.repeat)
     print("summary: " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in rows
-                                  if op in ("add", "exp", "copy")))
+                                  if op in ("add", "exp", "copy"))
+          + "; " + ", ".join(f"{op} {frac} of copy (ratio {r.strip()})" for op, frac, r in red))
 
 
 if __name__ == "__main__":
