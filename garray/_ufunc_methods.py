@@ -77,18 +77,42 @@ def _cat(dt):
     return numpy.dtype(dt).kind
 
 
-def _plan(op, x, dtype, api):
-    """(row name, x in the dtype the row reads, result dtype to cast to or None)."""
+def _out_dtype(out):
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    return out.dtype if isinstance(out, ndarray) else None
+
+
+def _plan(op, x, dtype, out, api):
+    """(row name, x in the dtype the row reads, result dtype to cast to or None).
+
+    Without ``dtype=``, an ``out=`` takes part in choosing the loop as NumPy 2 does: the
+    loop of the promoted dtype of out and the input (float32 input, float64 out:
+    computed in float64)."""
     name = op.name
     rname = UFUNC_REDUCTIONS.get(name)
     if rname is None:
         raise TypeError(f"{api}: reduction is not supported for this ufunc")
     dt = None if dtype is None else _dtypes.normalize_dtype(dtype, f"{api}: dtype")
+    odt = _out_dtype(out) if dt is None else None
+    if odt is not None and odt != x.dtype and not name.startswith("logical_"):
+        p = _dtypes.promote_types(odt, x.dtype)
+        if name in _DIRECT:
+            dt = p
+        else:
+            c = op.compute_code_pair(_optable.CODES[p], _optable.CODES[p])
+            if c < 0:
+                raise TypeError(f"{api}: no loop of {op.numpy_name} for the input dtype "
+                                f"{x.dtype} and out's {odt}")
+            if op.out_code(c) == c:          # (comparisons: the input's bool loop)
+                x = x.astype(p)
     if name in _DIRECT:
         if name.startswith("logical_") and dt is not None and _cat(dt) != "b":
             raise TypeError(f"{api}: no loop for dtype={dt} (logical ufuncs give bool)")
         if name == "bitwise_and" and _cat(dt if dt is not None else x.dtype) == "u":
             rname = "bitwise_and_u"
+        if ROWS[rname].acc_code(_optable.CODES[dt if dt is not None else x.dtype]) < 0:
+            raise TypeError(f"{api}: unsupported dtype {dt if dt is not None else x.dtype}")
         return rname, x, dt
     codes = _optable.CODES
     c = codes[dt] if dt is not None else op.compute_code_pair(codes[x.dtype], codes[x.dtype])
@@ -104,6 +128,9 @@ def _plan(op, x, dtype, api):
 
 
 def _axes(axis, ndim, api):
+    if isinstance(axis, list):
+        raise TypeError(f"{api}: axis must be an integer, a tuple of integers or None, "
+                        f"not a list")
     # NumPy reduces a 0-d array over axis 0 / -1 as over no axis
     if ndim == 0 and axis is not None and not isinstance(axis, (tuple, list)):
         try:
@@ -163,9 +190,12 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
     name = op.numpy_name
     api = f"{name}.reduce"
     x = _as_array(array)
-    rname, x, dt = _plan(op, x, dtype, api)
     axes = _axes(axis, x.ndim, api)
+    rname, x, dt = _plan(op, x, dtype, out, api)                 # NumPy: dtypes first
     row = ROWS[rname]
+    if len(axes) > 1 and row.ordered:
+        raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
+                         f"axis may be specified")
     masked = where is not True
     if row.ordered:
         return _reduce_ordered(uf, op, rname, x, axes, out, keepdims, initial, where, api)
@@ -198,9 +228,6 @@ def _core_where(m, x, fill):
 
 def _reduce_ordered(uf, op, rname, x, axes, out, keepdims, initial, where, api):
     name = op.numpy_name
-    if len(axes) > 1:
-        raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
-                         f"axis may be specified")
     has_init = initial is not _NoValue and initial is not None
     masked = where is not True
     if masked and not has_init:
@@ -253,7 +280,9 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
     x = _as_array(array)
     if x.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
-    if isinstance(axis, (tuple, list)):
+    if isinstance(axis, list):
+        raise TypeError(f"{api}: axis must be an integer, a tuple of one or None")
+    if isinstance(axis, tuple):
         if len(axis) != 1:
             raise ValueError("accumulate does not allow multiple axes")
         axis = axis[0]
@@ -261,10 +290,16 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
         if x.ndim != 1:
             raise ValueError("accumulate does not allow multiple axes")
         axis = 0
-    rname, x, dt = _plan(op, x, dtype, api)
+    rname, x, dt = _plan(op, x, dtype, out, api)
     ax, = _red.normalize_axes(axis, x.ndim, api)
     if ROWS[rname].ordered:
         _check_exponents(op, x, ax, 1)
+    if op.name == "hypot" and x.shape[ax]:
+        # NumPy starts from the first element, not hypot(0, x0) = |x0|
+        r = _red.scan(rname, x, ax, dt, None, api=api)
+        first = (slice(None),) * ax + (slice(0, 1),)
+        r[first] = x[first]
+        return _red._store(r, out, api)
     return _red.scan(rname, x, ax, dt, out, api=api)
 
 
