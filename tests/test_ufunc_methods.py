@@ -413,6 +413,7 @@ _METHOD_CALLS = {
 }
 
 
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")   # NumPy, dtype=
 @pytest.mark.parametrize("method", sorted(_METHOD_CALLS))
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "float32", "float64",
                                    "complex64"])
