@@ -4,6 +4,7 @@
 One extension module made of one included file per concern (docs/architecture.md draws
 how a call travels through them):
   _memory.pxi           per-device memory pools (size classes, statistics, limit, retry)
+  _methods.pxi          the ndarray reduction methods (x.sum() ...), forwarded by name
   _operators.pxi        the ndarray operators, generated from the op table
   _ndarray.pxi          the ndarray cdef class (metadata as C arrays, views, dunders)
   _indexing.pxi         basic indexing (ints, slices, ..., None) -> views
@@ -44,6 +45,7 @@ from garray._device import Device
 
 include "_memory.pxi"
 include "_copy.pxi"
+include "_methods.pxi"
 include "_operators.pxi"
 include "_ndarray.pxi"
 include "_indexing.pxi"

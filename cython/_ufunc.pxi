@@ -401,6 +401,17 @@ cdef object _inplace(_Kernels k, ndarray self, object other):
     return self
 
 
+cdef object _ufunc_methods_mod = None
+
+
+cdef object _ufunc_methods():
+    global _ufunc_methods_mod
+    if _ufunc_methods_mod is None:
+        from garray import _ufunc_methods
+        _ufunc_methods_mod = _ufunc_methods
+    return _ufunc_methods_mod
+
+
 @cython.final
 cdef class ufunc:
     """An elementwise function of garray (``garray.add``, ``garray.sin`` ...).
@@ -440,6 +451,29 @@ cdef class ufunc:
             raise TypeError(f"{self.__name__}: unsupported operand types "
                             f"{type(args[0]).__name__} and {type(args[1]).__name__}")
         return r
+
+    # ---- methods (garray/_ufunc_methods.py, Note [ufunc reductions]) -----------------
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
+               initial=numpy._NoValue, where=True):
+        """Reduce ``array`` over ``axis`` (int, tuple or None) by repeated application
+        of this binary ufunc. See also numpy.ufunc.reduce."""
+        return _ufunc_methods().reduce(self, array, axis, dtype, out, keepdims, initial,
+                                       where)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        """The running reduction along ``axis``. See also numpy.ufunc.accumulate."""
+        return _ufunc_methods().accumulate(self, array, axis, dtype, out)
+
+    def outer(self, A, B, /, *, out=None):
+        """This ufunc on every pair (a, b) of A's and B's elements; the result has shape
+        A.shape + B.shape. See also numpy.ufunc.outer."""
+        return _ufunc_methods().outer(self, A, B, out)
+
+    @property
+    def identity(self):
+        """NumPy's identity of this ufunc (0 for add, 1 for multiply, None when it has
+        none)."""
+        return _ufunc_methods().identity(self.__name__)
 
     def __repr__(self):
         return f"<garray.ufunc '{self.__name__}'>"

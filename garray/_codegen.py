@@ -51,13 +51,14 @@ def operators_pxi():
              "# The ndarray operators, one per op-table row with an `operator` entry.  They",
              "# live in a base class of ndarray so that the table, not hand-written dunders,",
              "# decides them; CPython copies the slots into ndarray, so a call costs the same.",
+             "# Their base, _ArrayMethods (cython/_methods.pxi), holds the reduction methods.",
              ""]
     lines += [f"cdef _Kernels {var[n]}" for n in tables]
     lines += ["", "", "cdef int _init_operators() except -1:",
               "    global " + ", ".join(var[n] for n in tables)]
     lines += [f'    {var[n]} = _op_kernels("{n}")' for n in tables]
     lines += ["    return 0", "", "",
-              "cdef class _ArrayOperators:",
+              "cdef class _ArrayOperators(_ArrayMethods):",
               '    """The arithmetic, comparison and bitwise operators of ndarray."""', "",
               "    __array_ufunc__ = None   # NumPy defers to garray's reflected operators",
               "",

@@ -147,6 +147,41 @@ _ROWS = [
               "Index of the first smallest element ignoring NaN.", nonempty=True, scan=False),
 ]
 
+
+def _ordered(name, functor, accepts, summary):
+    return Reduction(name, f"ga::red::first<ga::op::{functor}, {{A}}, {{T}}>", accepts, "same",
+                     None, summary, ordered=True)
+
+
+# The other binary ufuncs' reduce/accumulate (garray/_ufunc_methods.py casts the input to
+# the ufunc's loop dtype first, so each row accepts only the loop dtypes it computes in).
+_ROWS += [
+    _ordered("divide", "divide", "fc", "divide.accumulate: x0, x0 / x1 ..."),
+    _ordered("floor_divide", "floor_divide", "iuf", "floor_divide.accumulate."),
+    _ordered("remainder", "remainder", "iuf", "remainder.accumulate."),
+    _ordered("fmod", "fmod", "iuf", "fmod.accumulate."),
+    _ordered("power", "power", "iufc", "power.accumulate (float_power: in float64)."),
+    _ordered("arctan2", "atan2", "f", "arctan2.accumulate."),
+    _ordered("copysign", "copysign", "f", "copysign.accumulate."),
+    _ordered("nextafter", "nextafter", "f", "nextafter.accumulate."),
+    _ordered("heaviside", "heaviside", "f", "heaviside.accumulate."),
+    _ordered("equal", "equal", "b", "equal.accumulate of booleans."),
+    _ordered("not_equal", "not_equal", "b", "not_equal.accumulate of booleans."),
+    _ordered("less", "less", "b", "less.accumulate of booleans."),
+    _ordered("less_equal", "less_equal", "b", "less_equal.accumulate of booleans."),
+    _ordered("greater", "greater", "b", "greater.accumulate of booleans."),
+    _ordered("greater_equal", "greater_equal", "b", "greater_equal.accumulate of booleans."),
+    _ordered("left_shift", "bitwise_left_shift", "iu", "left_shift.accumulate."),
+    _ordered("right_shift", "bitwise_right_shift", "iu", "right_shift.accumulate."),
+    Reduction("hypot", "ga::red::ufn<ga::op::hypot, {A}, {T}>", "f", "same", 0,
+              "hypot.reduce: sqrt of the sum of squares, without overflow."),
+    Reduction("logaddexp", "ga::red::ufn<ga::op::logaddexp, {A}, {T}>", "f", "same",
+              "lowest", "logaddexp.reduce: log of the sum of exponentials."),
+    # bitwise_and's identity -1 does not fit an unsigned dtype: all ones is "highest"
+    Reduction("bitwise_and_u", "ga::red::ufn<ga::op::bitwise_and, {A}, {T}>", "u", "same",
+              "highest", "Bitwise AND of unsigned elements."),
+]
+
 ROWS = {r.name: r for r in _ROWS}
 
 # Binary ufunc -> the row its reduce/accumulate run on.
@@ -155,6 +190,14 @@ UFUNC_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum
                     "logical_or": "any", "logical_xor": "logical_xor",
                     "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or",
                     "bitwise_xor": "bitwise_xor"}
+UFUNC_REDUCTIONS.update({
+    "subtract": "subtract", "divide": "divide", "floor_divide": "floor_divide",
+    "remainder": "remainder", "fmod": "fmod", "pow": "power", "float_power": "power",
+    "atan2": "arctan2", "hypot": "hypot", "copysign": "copysign", "nextafter": "nextafter",
+    "logaddexp": "logaddexp", "heaviside": "heaviside", "equal": "equal",
+    "not_equal": "not_equal", "less": "less", "less_equal": "less_equal",
+    "greater": "greater", "greater_equal": "greater_equal",
+    "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift"})
 
 
 def table(name):

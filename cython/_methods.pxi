@@ -1,0 +1,107 @@
+# The reduction methods of ndarray (x.sum(), x.argmax(axis=1), x.cumsum() ...): NumPy's
+# method signatures, forwarded to the module-level functions (garray.sum ...), looked up
+# by name at call time (garray.mean, var, std and ptp live in garray/_statistics.py).
+# A base class of _ArrayOperators, so of ndarray, to keep _ndarray.pxi about the type.
+
+cdef object _garray_namespace = None
+
+
+cdef object _array_function(str name):
+    global _garray_namespace
+    if _garray_namespace is None:
+        import garray
+        _garray_namespace = garray
+    f = getattr(_garray_namespace, name, None)
+    if f is None:
+        raise NotImplementedError(f"ndarray.{name}: garray.{name} is not available")
+    return f
+
+
+cdef inline object _initial_arg(object initial):
+    return None if initial is numpy._NoValue else initial
+
+
+cdef dict _given(dict kw):
+    """The keyword arguments that differ from NumPy's defaults (numpy._NoValue: not
+    given), so functions with narrower signatures still take the common calls."""
+    return {k: v for k, v in kw.items() if v is not numpy._NoValue}
+
+
+cdef class _ArrayMethods:
+    """The reduction methods of ndarray: NumPy's signatures, garray's functions."""
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=numpy._NoValue,
+            where=True):
+        """Sum over ``axis``. See garray.sum and numpy.ndarray.sum."""
+        return _array_function("sum")(self, axis=axis, dtype=dtype, out=out,
+                                      keepdims=keepdims, initial=_initial_arg(initial),
+                                      where=where)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=numpy._NoValue,
+             where=True):
+        """Product over ``axis``. See garray.prod and numpy.ndarray.prod."""
+        return _array_function("prod")(self, axis=axis, dtype=dtype, out=out,
+                                       keepdims=keepdims, initial=_initial_arg(initial),
+                                       where=where)
+
+    def max(self, axis=None, out=None, keepdims=False, initial=numpy._NoValue, where=True):
+        """Largest element over ``axis``. See garray.max and numpy.ndarray.max."""
+        return _array_function("max")(self, axis=axis, out=out, keepdims=keepdims,
+                                      initial=_initial_arg(initial), where=where)
+
+    def min(self, axis=None, out=None, keepdims=False, initial=numpy._NoValue, where=True):
+        """Smallest element over ``axis``. See garray.min and numpy.ndarray.min."""
+        return _array_function("min")(self, axis=axis, out=out, keepdims=keepdims,
+                                      initial=_initial_arg(initial), where=where)
+
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        """Index of the first largest element. See numpy.ndarray.argmax."""
+        return _array_function("argmax")(self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        """Index of the first smallest element. See numpy.ndarray.argmin."""
+        return _array_function("argmin")(self, axis=axis, out=out, keepdims=keepdims)
+
+    def all(self, axis=None, out=None, keepdims=False, *, where=True):
+        """True where every element over ``axis`` is nonzero. See numpy.ndarray.all."""
+        return _array_function("all")(self, axis=axis, out=out, keepdims=keepdims,
+                                      where=where)
+
+    def any(self, axis=None, out=None, keepdims=False, *, where=True):
+        """True where some element over ``axis`` is nonzero. See numpy.ndarray.any."""
+        return _array_function("any")(self, axis=axis, out=out, keepdims=keepdims,
+                                      where=where)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        """Running sum (of the flattened array when ``axis`` is None). See
+        numpy.ndarray.cumsum."""
+        return _array_function("cumsum")(self, axis=axis, dtype=dtype, out=out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        """Running product. See numpy.ndarray.cumprod."""
+        return _array_function("cumprod")(self, axis=axis, dtype=dtype, out=out)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *,
+             where=numpy._NoValue):
+        """Arithmetic mean over ``axis``. See garray.mean and numpy.ndarray.mean."""
+        return _array_function("mean")(self, **_given(dict(
+            axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)))
+
+    def var(self, axis=None, dtype=None, out=None, ddof=numpy._NoValue, keepdims=False, *,
+            where=numpy._NoValue, mean=numpy._NoValue, correction=numpy._NoValue):
+        """Variance over ``axis``. See garray.var and numpy.ndarray.var."""
+        return _array_function("var")(self, **_given(dict(
+            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where,
+            mean=mean, correction=correction)))
+
+    def std(self, axis=None, dtype=None, out=None, ddof=numpy._NoValue, keepdims=False, *,
+            where=numpy._NoValue, mean=numpy._NoValue, correction=numpy._NoValue):
+        """Standard deviation over ``axis``. See garray.std and numpy.ndarray.std."""
+        return _array_function("std")(self, **_given(dict(
+            axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where,
+            mean=mean, correction=correction)))
+
+    def ptp(self, axis=None, out=None, keepdims=False):
+        """Range (maximum - minimum) over ``axis``. See garray.ptp and numpy.ptp (NumPy 2
+        dropped the method; garray keeps NumPy 1's)."""
+        return _array_function("ptp")(self, axis=axis, out=out, keepdims=keepdims)

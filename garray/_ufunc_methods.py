@@ -1,0 +1,316 @@
+"""``ufunc.reduce``, ``ufunc.accumulate``, ``ufunc.outer`` and ``ufunc.identity`` with
+NumPy's semantics, over the reduction family (``garray/_redtable.py`` rows,
+``garray/_reductions.py`` argument handling).  ``cython/_ufunc.pxi`` imports this module
+lazily.
+
+Note [ufunc reductions]
+~~~~~~~~~~~~~~~~~~~~~~~
+1. Each binary ufunc maps to a row (``UFUNC_REDUCTIONS``).  The ufuncs that have a
+   reduction function of their own (add -> sum, maximum -> max, logical_and -> all ...)
+   run it on the input as is: its accumulator rule is NumPy's for the ufunc too
+   (``add.reduce(int8)`` is int64, bool ``add.reduce`` counts; ``maximum.reduce(int8)``
+   stays int8; ``logical_and.reduce(float)`` is bool).  The others first cast the
+   input to the ufunc's loop dtype (``divide.reduce(int32)`` computes in float64;
+   ``floor_divide.reduce(bool)`` is refused like ``floor_divide(bool, bool)``), and the
+   loop must give back its input dtype (comparisons reduce booleans only, as NumPy).
+2. Rows without identity that cannot be reordered (subtract, divide, power ...) are
+   *ordered*: reduce is the last element of the in-order scan along one axis; more
+   than one axis is NumPy's ValueError.  ``initial=`` is put in front of the axis.
+   ``where=`` (NumPy wants ``initial=`` then) replaces masked elements by a right
+   identity of the ufunc (x - 0, x / 1, x ** 1 ...); ufuncs without one raise
+   NotImplementedError.
+3. ``initial=`` is cast to the result dtype (OverflowError when a Python int does not
+   fit, as NumPy); ``initial=None`` means "no identity": an empty axis raises.
+   ``where=`` masks are applied here (masked elements become the identity, or for
+   maximum-like ufuncs the ``initial``), before the reduction.
+"""
+
+import math
+import operator
+
+import numpy
+
+from . import _core, _dtypes, _optable
+from ._core import ndarray
+from ._redtable import ROWS, UFUNC_REDUCTIONS
+from . import _reductions as _red
+
+_NoValue = numpy._NoValue
+
+# NumPy's ufunc.identity (ufuncs not listed: None).
+IDENTITY = {"add": 0, "multiply": 1, "hypot": 0, "logaddexp": -math.inf,
+            "logical_and": True, "logical_or": False, "logical_xor": False,
+            "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
+
+# Ufuncs whose row runs on the input as is (its accumulator rule is the ufunc's).
+_DIRECT = frozenset(("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and",
+                     "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+                     "bitwise_xor"))
+
+# A right identity e of an ordered ufunc (acc OP e == acc): masked elements of where=.
+# Per category of the loop dtype ("" = every one it accepts).
+_RIGHT_IDENTITY = {"subtract": 0, "divide": 1, "pow": 1, "float_power": 1,
+                   "bitwise_left_shift": 0, "bitwise_right_shift": 0, "equal": True,
+                   "not_equal": False, "greater": False, "greater_equal": True}
+_RIGHT_IDENTITY_INT = {"floor_divide": 1}     # floats: x // 1 is floor(x)
+
+
+def identity(name):
+    return IDENTITY.get(name)
+
+
+def _op(uf, method, what):
+    op = _optable.OPS[uf.__name__]
+    if op.nin != 2:
+        raise ValueError(f"{what} only supported for binary functions")
+    return op
+
+
+def _as_array(x, like=None):
+    if isinstance(x, ndarray):
+        return x
+    dev = like.device if isinstance(like, ndarray) else None
+    return _core.asarray(x, device=dev)
+
+
+def _cat(dt):
+    return numpy.dtype(dt).kind
+
+
+def _out_dtype(out):
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    return out.dtype if isinstance(out, ndarray) else None
+
+
+def _plan(op, x, dtype, out, api):
+    """(row name, x in the dtype the row reads, result dtype to cast to or None).
+
+    Without ``dtype=``, an ``out=`` takes part in choosing the loop as NumPy 2 does: the
+    loop of the promoted dtype of out and the input (float32 input, float64 out:
+    computed in float64)."""
+    name = op.name
+    rname = UFUNC_REDUCTIONS.get(name)
+    if rname is None:
+        raise TypeError(f"{api}: reduction is not supported for this ufunc")
+    dt = None if dtype is None else _dtypes.normalize_dtype(dtype, f"{api}: dtype")
+    odt = _out_dtype(out) if dt is None else None
+    if odt is not None and odt != x.dtype and not name.startswith("logical_"):
+        p = _dtypes.promote_types(odt, x.dtype)
+        if name in _DIRECT:
+            dt = p
+        else:
+            c = op.compute_code_pair(_optable.CODES[p], _optable.CODES[p])
+            if c < 0:
+                raise TypeError(f"{api}: no loop of {op.numpy_name} for the input dtype "
+                                f"{x.dtype} and out's {odt}")
+            if op.out_code(c) == c:          # (comparisons: the input's bool loop)
+                x = x.astype(p)
+    if name in _DIRECT:
+        if name.startswith("logical_") and dt is not None and _cat(dt) != "b":
+            raise TypeError(f"{api}: no loop for dtype={dt} (logical ufuncs give bool)")
+        if name == "bitwise_and" and _cat(dt if dt is not None else x.dtype) == "u":
+            rname = "bitwise_and_u"
+        if ROWS[rname].acc_code(_optable.CODES[dt if dt is not None else x.dtype]) < 0:
+            raise TypeError(f"{api}: unsupported dtype {dt if dt is not None else x.dtype}")
+        return rname, x, dt
+    codes = _optable.CODES
+    c = codes[dt] if dt is not None else op.compute_code_pair(codes[x.dtype], codes[x.dtype])
+    if c < 0 or op.compute_code_pair(c, c) != c or op.out_code(c) != c \
+            or ROWS[rname].acc_code(c) != c:
+        what = dt if dt is not None else x.dtype
+        raise TypeError(f"{api}: no reduction loop of {op.numpy_name} for dtype {what} "
+                        f"(its loop must give back its input dtype)")
+    ldt = _optable.RECORDS[c].dtype
+    if x.dtype != ldt:
+        x = x.astype(ldt)
+    return rname, x, None
+
+
+def _axes(axis, ndim, api):
+    if isinstance(axis, list):
+        raise TypeError(f"{api}: axis must be an integer, a tuple of integers or None, "
+                        f"not a list")
+    # NumPy reduces a 0-d array over axis 0 / -1 as over no axis
+    if ndim == 0 and axis is not None and not isinstance(axis, (tuple, list)):
+        try:
+            i = operator.index(axis)
+        except TypeError:
+            i = None
+        if i in (0, -1):
+            return ()
+    return _red.normalize_axes(axis, ndim, api)
+
+
+def _scalar_array(v, dtype, device):
+    """A 0-d array of ``dtype`` holding ``v`` (NumPy's casts: a Python int must fit)."""
+    if isinstance(v, ndarray):
+        return v.astype(dtype, copy=False)
+    return _core.asarray(v, dtype=dtype, device=device)
+
+
+def _identity_array(v, dtype, device):
+    """The identity ``v`` as a 0-d array of ``dtype``, wrapped as C casts (-1 -> all
+    ones for unsigned dtypes)."""
+    return _core.asarray(numpy.array(v).astype(dtype), device=device)
+
+
+def _mask(where, x, api):
+    m = where if isinstance(where, ndarray) else _core.asarray(where, device=x.device)
+    if m.dtype != numpy.bool_:
+        m = m.astype(numpy.bool_)
+    return _core.broadcast_to(m, x.shape)
+
+
+def _empty_error(name, x, axes):
+    for a in axes:
+        if x.shape[a] == 0:
+            raise ValueError(f"zero-size array to reduction operation {name} which has "
+                             f"no identity")
+
+
+def _take_last(s, ax, n, keepdims):
+    idx = (slice(None),) * ax + ((slice(n - 1, n),) if keepdims else (n - 1,))
+    return s[idx].copy()
+
+
+def _check_exponents(op, x, ax, start):
+    """NumPy refuses integer powers with negative integer exponents: the elements of x
+    from index ``start`` along ``ax`` are exponents."""
+    if op.name != "pow" or _cat(x.dtype) != "i" or x.shape[ax] <= start:
+        return
+    e = x[(slice(None),) * ax + (slice(start, None),)] if start else x
+    if e.size and bool(_red.any(e < 0)):
+        raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
+           where=True):
+    op = _op(uf, "reduce", "reduce")
+    name = op.numpy_name
+    api = f"{name}.reduce"
+    x = _as_array(array)
+    axes = _axes(axis, x.ndim, api)
+    rname, x, dt = _plan(op, x, dtype, out, api)                 # NumPy: dtypes first
+    row = ROWS[rname]
+    if len(axes) > 1 and row.ordered:
+        raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one "
+                         f"axis may be specified")
+    masked = where is not True
+    if row.ordered:
+        return _reduce_ordered(uf, op, rname, x, axes, out, keepdims, initial, where, api)
+    ident = IDENTITY.get(op.name)
+    no_initial = initial is _NoValue or initial is None
+    if masked and no_initial and (ident is None or initial is None):
+        raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
+                         f"use a where mask one has to specify 'initial'")
+    if initial is None or (ident is None and initial is _NoValue):
+        _empty_error(name, x, axes)
+    if masked:
+        if dt is not None and x.dtype != dt:
+            x = x.astype(dt)
+        m = _mask(where, x, api)
+        fill = (_identity_array(ident, x.dtype, x.device) if ident is not None
+                else _scalar_array(initial, x.dtype, x.device))
+        x = _core_where(m, x, fill)
+    init = None
+    if not no_initial:
+        rdt = dt if dt is not None else _optable.RECORDS[
+            row.out_code(_optable.CODES[x.dtype])].dtype
+        init = _scalar_array(initial, rdt, x.device)
+    return _red.reduce(rname, x, axes, keepdims, dt, out, init, True, uf, api)
+
+
+def _core_where(m, x, fill):
+    from ._elementwise import where
+    return where(m, x, fill)
+
+
+def _reduce_ordered(uf, op, rname, x, axes, out, keepdims, initial, where, api):
+    name = op.numpy_name
+    has_init = initial is not _NoValue and initial is not None
+    masked = where is not True
+    if masked and not has_init:
+        raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
+                         f"use a where mask one has to specify 'initial'")
+    if has_init:
+        init = _scalar_array(initial, x.dtype, x.device)
+    if not axes:                                    # no axis: the elements themselves
+        if masked:
+            r = _core_where(_mask(where, x, api), uf(init, x), init)
+            return _red._store(r, out, api)
+        r = uf(init, x) if has_init else x.copy()
+        return _red._store(r.astype(x.dtype, copy=False), out, api)
+    ax, = axes
+    n = x.shape[ax]
+    if masked:
+        e = _RIGHT_IDENTITY.get(op.name)
+        if e is None and _cat(x.dtype) in "iu":
+            e = _RIGHT_IDENTITY_INT.get(op.name)
+        if e is None:
+            raise NotImplementedError(f"{api}: where= is not supported for {name} "
+                                      f"(no right identity to skip masked elements with)")
+        x = _core_where(_mask(where, x, api), x, _identity_array(e, x.dtype, x.device))
+    if has_init:
+        shape = list(x.shape)
+        shape[ax] += 1
+        y = _core.empty(tuple(shape), dtype=x.dtype, device=x.device)
+        pre = (slice(None),) * ax
+        y[pre + (slice(0, 1),)] = init
+        y[pre + (slice(1, None),)] = x
+        x, n = y, n + 1
+    else:
+        _empty_error(name, x, axes)
+    _check_exponents(op, x, ax, 1)
+    s = _red.scan(rname, x, ax, api=api)
+    if s.size == 0:                                 # another axis is empty
+        shape = list(x.shape)
+        shape[ax] = 1
+        if not keepdims:
+            del shape[ax]
+        return _red._store(_core.empty(tuple(shape), dtype=x.dtype, device=x.device), out,
+                           api)
+    return _red._store(_take_last(s, ax, n, keepdims), out, api)
+
+
+def accumulate(uf, array, axis=0, dtype=None, out=None):
+    op = _op(uf, "accumulate", "accumulate")
+    name = op.numpy_name
+    api = f"{name}.accumulate"
+    x = _as_array(array)
+    if x.ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    if isinstance(axis, list):
+        raise TypeError(f"{api}: axis must be an integer, a tuple of one or None")
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            raise ValueError("accumulate does not allow multiple axes")
+        axis = axis[0]
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError("accumulate does not allow multiple axes")
+        axis = 0
+    rname, x, dt = _plan(op, x, dtype, out, api)
+    ax, = _red.normalize_axes(axis, x.ndim, api)
+    if ROWS[rname].ordered:
+        _check_exponents(op, x, ax, 1)
+    if op.name == "hypot" and x.shape[ax]:
+        # NumPy starts from the first element, not hypot(0, x0) = |x0|
+        r = _red.scan(rname, x, ax, dt, None, api=api)
+        first = (slice(None),) * ax + (slice(0, 1),)
+        r[first] = x[first]
+        return _red._store(r, out, api)
+    return _red.scan(rname, x, ax, dt, out, api=api)
+
+
+def outer(uf, A, B, out=None):
+    op = _op(uf, "outer", "outer product")
+    a = _as_array(A, B)
+    b = _as_array(B, a)
+    a = a.reshape(a.shape + (1,) * b.ndim)
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"{op.numpy_name}.outer: out must be an array or a tuple of "
+                             f"one array")
+        out = out[0]
+    return uf(a, b, out=out)
