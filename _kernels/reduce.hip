@@ -75,7 +75,9 @@ GA_DEVICE acc_t<R> reduce_chunk(const R& r, const char* base, const Strided<1>& 
     I k = 8;
     if (pr.ndim <= 1) {
         const char* p = base + j0 * s;
-        for (; k + 8 <= m; k += 8)
+#pragma unroll 1
+    #pragma unroll 1
+    for (; k + 8 <= m; k += 8)
             for (int u = 0; u < 8; ++u)
                 l[u] = r.combine(l[u], r.map(*(const T*)(p + (k + u) * s), (int64)(j0 + k + u)));
         for (; k < m; ++k) l[0] = r.combine(l[0], r.map(*(const T*)(p + k * s), (int64)(j0 + k)));
@@ -143,6 +145,7 @@ GA_GLOBAL void reduce_cols(char* out, const char* x, GA_BYVAL(Strided<2>) po,
             pr.offsets(j + k, r0);
             const T* q = (const T*)(base + r0[0]);
             if (wn == W)      // a constant trip count: the loop the compiler vectorises
+#pragma unroll 1
                 for (int w = 0; w < W; ++w) s[w] = r.combine(s[w], r.map(q[w], (int64)(j + k)));
             else
                 for (int w = 0; w < wn; ++w) s[w] = r.combine(s[w], r.map(q[w], (int64)(j + k)));
@@ -219,12 +222,12 @@ GA_GLOBAL void scan_nb(char* out, const char* x, GA_BYVAL(Strided<2>) po, I n_li
     R r;
     acc_t<R> a = R::ident(p);
     I j = 0;
-    if constexpr (red::starts_from_first<R>::value) {
-        if (n == 0) return;
-        a = r.map(*(const T*)(x + off[1]), (int64)0);
-        *(acc_t<R>*)(out + off[0]) = a;
-        j = 1;
-    }
+    if (n == 0) return;
+    // out[0] is x[0] (NumPy's accumulate copies it: cumsum([-0.0]) keeps the sign), and
+    // ordered rows have no identity to start from anyway
+    a = r.map(*(const T*)(x + off[1]), (int64)0);
+    *(acc_t<R>*)(out + off[0]) = a;
+    j = 1;
     for (; j < n; ++j) {
         a = r.combine(a, r.map(*(const T*)(x + off[1] + j * sx), (int64)j));
         *(acc_t<R>*)(out + off[0] + j * so) = a;
@@ -277,7 +280,8 @@ GA_GLOBAL void scan_bt(char* out, const char* x, const char* part, GA_BYVAL(Stri
     }
     a = r.combine(((const A*)part)[b], t > 0 ? sh[t - 1] : id);
     for (I j = j0; j < j1; ++j) {
-        a = r.combine(a, r.map(*(const T*)(x + off[1] + j * sx), (int64)j));
+        A v = r.map(*(const T*)(x + off[1] + j * sx), (int64)j);
+        a = j == 0 ? v : r.combine(a, v);         // the line's first element is x[0]
         *(A*)(out + off[0] + j * so) = a;
     }
 }

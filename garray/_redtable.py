@@ -91,6 +91,8 @@ class Reduction:
             return int(info.max if hi else info.min)
         if k == "b":
             return bool(ident)
+        if k == "u":        # bitwise_and's -1: all ones in the unsigned dtype
+            return int(ident) % (1 << (8 * RECORDS[c].itemsize))
         return complex(ident) if k == "c" else (float(ident) if k == "f" else int(ident))
 
     def expr(self, code):
@@ -177,9 +179,6 @@ _ROWS += [
               "hypot.reduce: sqrt of the sum of squares, without overflow."),
     Reduction("logaddexp", "ga::red::ufn<ga::op::logaddexp, {A}, {T}>", "f", "same",
               "lowest", "logaddexp.reduce: log of the sum of exponentials."),
-    # bitwise_and's identity -1 does not fit an unsigned dtype: all ones is "highest"
-    Reduction("bitwise_and_u", "ga::red::ufn<ga::op::bitwise_and, {A}, {T}>", "u", "same",
-              "highest", "Bitwise AND of unsigned elements."),
 ]
 
 ROWS = {r.name: r for r in _ROWS}

@@ -99,7 +99,7 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
         if initial is None and row.nonempty:
             raise ValueError(f"{api}: a where= mask needs initial= (the reduction has no "
                              f"identity)")
-        fill = initial if initial is not None else row.identity(code)
+        fill = row.identity(code)       # masked elements drop out; initial is added once
         from ._elementwise import where as _where
         x = _where(_array(where, api), x, _core.asarray(fill, dtype=x.dtype, device=x.device)
                    if not isinstance(fill, ndarray) else fill)

@@ -109,8 +109,6 @@ def _plan(op, x, dtype, out, api):
     if name in _DIRECT:
         if name.startswith("logical_") and dt is not None and _cat(dt) != "b":
             raise TypeError(f"{api}: no loop for dtype={dt} (logical ufuncs give bool)")
-        if name == "bitwise_and" and _cat(dt if dt is not None else x.dtype) == "u":
-            rname = "bitwise_and_u"
         if ROWS[rname].acc_code(_optable.CODES[dt if dt is not None else x.dtype]) < 0:
             raise TypeError(f"{api}: unsupported dtype {dt if dt is not None else x.dtype}")
         return rname, x, dt

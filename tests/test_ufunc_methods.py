@@ -473,9 +473,6 @@ def test_ndarray_methods_are_inherited_by_views_and_documented():
             g.mean()
 
 
-@pytest.mark.xfail(reason="garray.sum(where=, initial=) counts initial once per masked "
-                          "element as well (garray/_reductions.py fills masked elements "
-                          "with initial); reported", strict=True)
 def test_sum_where_and_initial():
     h = numpy.array([1.0, 2.0, 3.0])
     assert_xp_close(garray.asarray(h).sum(where=garray.asarray([True, False, True]),
@@ -483,9 +480,6 @@ def test_sum_where_and_initial():
                     h.sum(where=[True, False, True], initial=10.0))
 
 
-@pytest.mark.xfail(reason="garray.max/min(initial=) promote with the Python scalar "
-                          "(bool array, initial=3 gives int64; NumPy casts initial to the "
-                          "result dtype: bool); garray/_reductions.py; reported", strict=True)
 def test_max_initial_dtype():
     h = numpy.array([True, False])
     assert_xp_close(garray.asarray(h).max(initial=3), h.max(initial=3))

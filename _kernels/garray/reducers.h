@@ -37,15 +37,10 @@ template <class Op, class A, class T> struct ufn {
     GA_DEVICE acc combine(acc a, acc b) const { return convert<A>(Op()(a, b)); }
 };
 
-// An ufunc without an identity or a reorderable combine (subtract, divide, power ...):
-// only scan_nb runs it, in order, starting from the first element (NumPy's accumulate).
-template <class Op, class A, class T> struct first : ufn<Op, A, T> {
-    static constexpr bool from_first = true;
-};
-template <class R, class = void> struct starts_from_first { static constexpr bool value = false; };
-template <class R> struct starts_from_first<R, decltype((void)R::from_first)> {
-    static constexpr bool value = R::from_first;
-};
+// A ufunc without an identity or a reorderable combine (subtract, divide, power ...):
+// only scan_nb runs it, in order from the first element (NumPy's accumulate); the type
+// names the row's kernels apart from ufn's.
+template <class Op, class A, class T> struct first : ufn<Op, A, T> {};
 
 template <class Op, class A, class T, int Id> struct nan {
     typedef A acc;
@@ -143,7 +138,9 @@ template <class R, class T> struct chunk_lanes {
         for (int u = 0; u < 8; ++u) l[u] = r.map(p[u], j0 + u);
         l[0] = lead(r, id, l[0], j0);
         int k = 8;
-        for (; k + 8 <= m; k += 8)
+#pragma unroll 1
+    #pragma unroll 1
+    for (; k + 8 <= m; k += 8)
             for (int u = 0; u < 8; ++u) l[u] = r.combine(l[u], r.map(p[k + u], j0 + k + u));
         for (; k < m; ++k) l[0] = r.combine(l[0], r.map(p[k], j0 + k));
         return merge8(r, l);
@@ -157,6 +154,7 @@ template <bool Max, class T> GA_DEVICE T extreme(const T* p, int m, T start, boo
     int n8[8];
     for (int u = 0; u < 8; ++u) { l[u] = start; n8[u] = 0; }
     int k = 0;
+#pragma unroll 1
     for (; k + 8 <= m; k += 8)
         for (int u = 0; u < 8; ++u) {
             T v = p[k + u];
@@ -230,6 +228,7 @@ GA_DEVICE typename R::acc pairwise(const R& r, typename R::acc id, I n, F chunk_
     typename R::acc stack[64];
     int depth = 0;
     I count = 0;
+#pragma unroll 1
     for (I j = 0; j < n; j += GA_RED_CHUNK) {
         I m = n - j < GA_RED_CHUNK ? n - j : (I)GA_RED_CHUNK;
         typename R::acc s = chunk_of(j, m);
@@ -260,6 +259,7 @@ template <class Cmp, class T, bool Ok = real_ordered<T>::value> struct range_arg
 template <class Cmp, class T> struct range_arg<Cmp, T, true> {
     GA_DEVICE static valued<T> run(const arg<Cmp, T>&, const T* p, int64 n, valued<T> id) {
         valued<T> best = id;
+#pragma unroll 1
         for (int64 j = 0; j < n; j += GA_RED_CHUNK) {
             int m = n - j < GA_RED_CHUNK ? (int)(n - j) : GA_RED_CHUNK;
             bool nan;
