@@ -11,8 +11,8 @@
 //                and the CPU device's path.
 //   reduce_cols  barrier-free, one thread per W adjacent outputs, when the innermost kept
 //                axis is contiguous in x (sum(axis=0) of a C array): W accumulators the
-//                compiler vectorises, summed in blocks of 128 rows that are then added
-//                in order (error O(n/128), NumPy's own loop here is O(n)).  CPU device.
+//                compiler vectorises, one reduced row after another, as NumPy's own
+//                loop for this layout (same order, same error).  CPU device.
 //   reduce_bt    block tree: a block of RED_BLOCK threads per (output, segment), each
 //                thread accumulating its strided share, then a shared-memory tree down to
 //                one warp and warp shuffles for the last stage.  One segment per output
@@ -76,8 +76,7 @@ GA_DEVICE acc_t<R> reduce_chunk(const R& r, const char* base, const Strided<1>& 
     if (pr.ndim <= 1) {
         const char* p = base + j0 * s;
 #pragma unroll 1
-    #pragma unroll 1
-    for (; k + 8 <= m; k += 8)
+        for (; k + 8 <= m; k += 8)
             for (int u = 0; u < 8; ++u)
                 l[u] = r.combine(l[u], r.map(*(const T*)(p + (k + u) * s), (int64)(j0 + k + u)));
         for (; k < m; ++k) l[0] = r.combine(l[0], r.map(*(const T*)(p + k * s), (int64)(j0 + k)));
@@ -113,6 +112,7 @@ GA_GLOBAL void reduce_nb(char* out, const char* x, GA_BYVAL(Strided<2>) po,
 
 // Up to W adjacent outputs per thread along po's innermost axis, whose x stride is
 // sizeof(T): each reduced row is a contiguous run of x that W accumulators consume.
+// W = 4096 covers whole rows of most arrays, so memory streams row after row.
 template <class R, class T, class I, int W>
 GA_GLOBAL void reduce_cols(char* out, const char* x, GA_BYVAL(Strided<2>) po,
                            GA_BYVAL(Strided<1>) pr, I n_out, I n_red, typename R::param p) {
@@ -130,27 +130,20 @@ GA_GLOBAL void reduce_cols(char* out, const char* x, GA_BYVAL(Strided<2>) po,
     const char* base = x + off[1];
     R r;
     const A id = R::ident(p);
-    A acc[W], s[W];
-    for (int w = 0; w < wn; ++w) acc[w] = id;
-    for (I j = 0; j < n_red; j += GA_RED_CHUNK) {
-        I m = n_red - j < GA_RED_CHUNK ? n_red - j : (I)GA_RED_CHUNK;
-        {                   // the block's first row starts the accumulators
-            I r0[1];
-            pr.offsets(j, r0);
-            const T* q = (const T*)(base + r0[0]);
-            for (int w = 0; w < wn; ++w) s[w] = red::lead(r, id, r.map(q[w], (int64)j), (int64)j);
-        }
-        for (I k = 1; k < m; ++k) {
-            I r0[1];
-            pr.offsets(j + k, r0);
-            const T* q = (const T*)(base + r0[0]);
-            if (wn == W)      // a constant trip count: the loop the compiler vectorises
+    A acc[W];
+    {                       // the first row starts the accumulators (after the identity)
+        const T* q = (const T*)base;
+        for (int w = 0; w < wn; ++w) acc[w] = r.combine(id, r.map(q[w], (int64)0));
+    }
+    for (I k = 1; k < n_red; ++k) {
+        I r0[1];
+        pr.offsets(k, r0);
+        const T* q = (const T*)(base + r0[0]);
+        if (wn == W)          // a constant trip count: the loop the compiler vectorises
 #pragma unroll 1
-                for (int w = 0; w < W; ++w) s[w] = r.combine(s[w], r.map(q[w], (int64)(j + k)));
-            else
-                for (int w = 0; w < wn; ++w) s[w] = r.combine(s[w], r.map(q[w], (int64)(j + k)));
-        }
-        for (int w = 0; w < wn; ++w) acc[w] = j == 0 ? s[w] : r.combine(acc[w], s[w]);
+            for (int w = 0; w < W; ++w) acc[w] = r.combine(acc[w], r.map(q[w], (int64)k));
+        else
+            for (int w = 0; w < wn; ++w) acc[w] = r.combine(acc[w], r.map(q[w], (int64)k));
     }
     for (int w = 0; w < wn; ++w) *(out_t<R>*)(out + off[0] + w * so) = result_of(acc[w]);
 }

@@ -32,7 +32,7 @@ cdef enum:
     S_RBT32 = 4
     S_RBT64 = 5
     S_PART = 6
-    _COLS_W = 1024
+    _COLS_W = 4096
     _BT_TARGET_BLOCKS = 1024
     _BT_MIN_PER_BLOCK = 2048
 

@@ -31,7 +31,7 @@ INT64, UINT64 = 4, 8
 # Slots of a reduction table and of a scan table (cython/_reduce.pxi has the same enums).
 R_NB32, R_NB64, R_COLS32, R_COLS64, R_BT32, R_BT64, R_BTP = range(7)
 S_NB32, S_NB64, S_BT32, S_BT64, S_RBT32, S_RBT64, S_PART = range(7)
-COLS_WIDTH = 1024
+COLS_WIDTH = 4096
 # Kernels that use barriers or warp shuffles: fibers on the CPU device.
 BARRIER_KERNELS = ("ga::reduce_bt<", "ga::reduce_bt_part<", "ga::scan_bt<")
 

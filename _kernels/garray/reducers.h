@@ -139,8 +139,7 @@ template <class R, class T> struct chunk_lanes {
         l[0] = lead(r, id, l[0], j0);
         int k = 8;
 #pragma unroll 1
-    #pragma unroll 1
-    for (; k + 8 <= m; k += 8)
+        for (; k + 8 <= m; k += 8)
             for (int u = 0; u < 8; ++u) l[u] = r.combine(l[u], r.map(p[k + u], j0 + k + u));
         for (; k < m; ++k) l[0] = r.combine(l[0], r.map(p[k], j0 + k));
         return merge8(r, l);
