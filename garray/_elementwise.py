@@ -2,9 +2,10 @@
 op table): clip, isclose, nan_to_num; and where (cython/_where.pxi).
 """
 
-from ._core import where  # noqa: F401
-from ._ufuncs import (abs, add, equal, greater, imag, isinf, isnan, less, less_equal,
-                      logical_and, logical_or, maximum, minimum, multiply, real, subtract)
+from ._core import asarray, ndarray, where  # noqa: F401
+from ._ufuncs import (abs, add, equal, greater, imag, isfinite, isinf, isnan, less,
+                      less_equal, logical_and, logical_or, maximum, minimum, multiply, real,
+                      subtract)
 
 def clip(x, /, min=None, max=None, *, out=None):
     """Clamp x to [min, max] (either may be None). See also numpy.clip."""
@@ -21,10 +22,20 @@ def clip(x, /, min=None, max=None, *, out=None):
     return r
 
 
+def _inexact(v):
+    """Bool and integer operands as float64 (NumPy's isclose: no integer wrap-around in
+    a - b, e.g. int8 -128 and 127)."""
+    if not isinstance(v, ndarray):
+        v = asarray(v)
+    return v.astype("float64") if v.dtype.kind in "biu" else v
+
+
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Elementwise |a - b| <= atol + rtol * |b|. See also numpy.isclose."""
+    """Elementwise |a - b| <= atol + rtol * |b| where b is finite, or a == b.
+    See also numpy.isclose."""
+    a, b = _inexact(a), _inexact(b)
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
-    close = logical_or(close, equal(a, b))
+    close = logical_or(logical_and(close, isfinite(b)), equal(a, b))
     if equal_nan:
         close = logical_or(close, logical_and(isnan(a), isnan(b)))
     return close

@@ -322,6 +322,21 @@ def test_where_and_clip():
     assert_xp_close(garray.nan_to_num(garray.asarray(x)), numpy.nan_to_num(x))
 
 
+@pytest.mark.parametrize("a, b", [
+    ([numpy.inf, numpy.inf, -numpy.inf, numpy.nan], [-numpy.inf, numpy.inf, 1.0, numpy.nan]),
+    (numpy.array([-128, 127, 5], numpy.int8), numpy.array([127, -128, 5], numpy.int8)),
+    (numpy.array([0, 2**63 - 1], numpy.int64), numpy.array([2**63 - 1, 2**63 - 1], numpy.int64)),
+    (numpy.array([True, False]), numpy.array([1.0, 1e-9])),
+    ([1 + 1j, numpy.inf + 0j], [1 + 1.000001j, numpy.inf + 0j])])
+@pytest.mark.parametrize("equal_nan", [False, True])
+def test_isclose_special_values(a, b, equal_nan):
+    """NumPy's isclose: infinities equal only to themselves, integers compared as floats
+    (no wrap-around in a - b), NaN equal to NaN only with equal_nan."""
+    na, nb = numpy.asarray(a), numpy.asarray(b)
+    assert_xp_close(garray.isclose(garray.asarray(na), garray.asarray(nb), equal_nan=equal_nan),
+                    numpy.isclose(na, nb, equal_nan=equal_nan))
+
+
 # Real special values: signed zeros, infinities, NaN, halves, huge, tiny (subnormal in
 # float32) and overflowing (exp(88) in float32, 3e9 past int32).
 SPECIAL = numpy.array([0.0, -0.0, numpy.inf, -numpy.inf, numpy.nan, 1.0, -1.0, 0.5, -2.5,
