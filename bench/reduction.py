@@ -11,6 +11,8 @@ garray does not have yet prints "n/a" in its row.
 """
 
 import argparse
+import os
+import sys
 import time
 import timeit
 
@@ -18,15 +20,8 @@ import numpy
 
 import garray
 
-
-def best(fn, repeat):
-    fn()   # warm: compile / caches
-    ts = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return min(ts)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from elementwise import best  # noqa: E402  (best of N, after a warm-up call)
 
 
 def _fn(xp, name):

@@ -199,59 +199,51 @@ UFUNC_REDUCTIONS.update({
     "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift"})
 
 
+# (slot, kernel template) of each table; {r} the reducer, {t} the input's C++ type.
+_TABLES = {
+    "nb": [(R_NB32, "reduce_nb<{r}, {t}, ga::int32>"), (R_NB64, "reduce_nb<{r}, {t}, ga::int64>"),
+           (R_COLS32, "reduce_cols<{r}, {t}, ga::int32, " + str(COLS_WIDTH) + ">"),
+           (R_COLS64, "reduce_cols<{r}, {t}, ga::int64, " + str(COLS_WIDTH) + ">")],
+    "tree": [(R_BT32, "reduce_bt<{r}, {t}, ga::int32>"), (R_BT64, "reduce_bt<{r}, {t}, ga::int64>"),
+             (R_BTP, "reduce_bt_part<{r}, ga::int64>")],
+    "scan": [(S_NB32, "scan_nb<{r}, {t}, ga::int32>"), (S_NB64, "scan_nb<{r}, {t}, ga::int64>")],
+    "scan-tree": [(S_BT32, "scan_bt<{r}, {t}, ga::int32>"),
+                  (S_BT64, "scan_bt<{r}, {t}, ga::int64>"),
+                  (S_RBT32, "reduce_bt<{r}, {t}, ga::int32>"),
+                  (S_RBT64, "reduce_bt<{r}, {t}, ga::int64>"),
+                  (S_PART, "scan_part<{r}, ga::int64>")],
+}
+
+
+def _table(kind, name):
+    row = ROWS[name]
+    return "reduce.hip", [((c, slot), "ga::" + k.format(r=row.expr(c), t=CPP[c]))
+                          for c in row.compute_codes() for slot, k in _TABLES[kind]]
+
+
 def table(name):
     """A reduction's barrier-free kernels: (kernel file, [((input code, slot), expression)]).
 
     They use no warp operation, so the CPU device builds them once for every warp size
     (garray/_compiler/gxx.py); the block tree is ``tree_table``."""
-    row = ROWS[name]
-    if row.ordered:
+    if ROWS[name].ordered:
         raise ValueError(f"{name}: an ordered row has only a scan table")
-    entries = []
-    for c in row.compute_codes():
-        r, t = row.expr(c), CPP[c]
-        entries += [((c, R_NB32), f"ga::reduce_nb<{r}, {t}, ga::int32>"),
-                    ((c, R_NB64), f"ga::reduce_nb<{r}, {t}, ga::int64>"),
-                    ((c, R_COLS32), f"ga::reduce_cols<{r}, {t}, ga::int32, {COLS_WIDTH}>"),
-                    ((c, R_COLS64), f"ga::reduce_cols<{r}, {t}, ga::int64, {COLS_WIDTH}>")]
-    return "reduce.hip", entries
+    return _table("nb", name)
 
 
 def tree_table(name):
     """A reduction's block-tree kernels (both passes)."""
-    row = ROWS[name]
-    entries = []
-    for c in row.compute_codes():
-        r, t = row.expr(c), CPP[c]
-        entries += [((c, R_BT32), f"ga::reduce_bt<{r}, {t}, ga::int32>"),
-                    ((c, R_BT64), f"ga::reduce_bt<{r}, {t}, ga::int64>"),
-                    ((c, R_BTP), f"ga::reduce_bt_part<{r}, ga::int64>")]
-    return "reduce.hip", entries
+    return _table("tree", name)
 
 
 def scan_table(name):
     """A scan's barrier-free kernels (cumulative_sum, ufunc.accumulate ...)."""
-    row = ROWS[name]
-    entries = []
-    for c in row.compute_codes():
-        r, t = row.expr(c), CPP[c]
-        entries += [((c, S_NB32), f"ga::scan_nb<{r}, {t}, ga::int32>"),
-                    ((c, S_NB64), f"ga::scan_nb<{r}, {t}, ga::int64>")]
-    return "reduce.hip", entries
+    return _table("scan", name)
 
 
 def scan_tree_table(name):
     """A scan's reduce-then-scan kernels (three passes); not for ordered rows."""
-    row = ROWS[name]
-    entries = []
-    for c in row.compute_codes():
-        r, t = row.expr(c), CPP[c]
-        entries += [((c, S_BT32), f"ga::scan_bt<{r}, {t}, ga::int32>"),
-                    ((c, S_BT64), f"ga::scan_bt<{r}, {t}, ga::int64>"),
-                    ((c, S_RBT32), f"ga::reduce_bt<{r}, {t}, ga::int32>"),
-                    ((c, S_RBT64), f"ga::reduce_bt<{r}, {t}, ga::int64>"),
-                    ((c, S_PART), f"ga::scan_part<{r}, ga::int64>")]
-    return "reduce.hip", entries
+    return _table("scan-tree", name)
 
 
 def all_tables():

@@ -55,6 +55,14 @@ def _norm_dtype(dtype, name):
     return _dtypes.normalize_dtype(dtype, f"{name}: dtype")
 
 
+def _with_dtype(x, dtype, api):
+    """(x cast to ``dtype`` when given and different, the normalised dtype or None)."""
+    if dtype is None:
+        return x, None
+    dt = _norm_dtype(dtype, api)
+    return (x if x.dtype == dt else x.astype(dt)), dt
+
+
 def _code(dt):
     return _dtypes.DTYPE_CODE[dt]
 
@@ -83,14 +91,8 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
     sums, maximum for max ...); ``api`` is the public name for messages.
     """
     api = api or name
-    x = _array(x, api)
+    x, dt = _with_dtype(_array(x, api), dtype, api)
     row = ROWS[name]
-    if dtype is not None:
-        dt = _norm_dtype(dtype, api)
-        if x.dtype != dt:
-            x = x.astype(dt)
-    else:
-        dt = None
     code = _code(x.dtype)
     if row.acc_code(code) < 0:
         raise TypeError(f"{api}: unsupported dtype {x.dtype}")
@@ -123,13 +125,7 @@ def scan(name, x, axis, dtype=None, out=None, include_initial=False, api=None,
          flatten_none=True):
     """Inclusive scan of row ``name`` along one axis (None: of the flattened array)."""
     api = api or name
-    x = _array(x, api)
-    if dtype is not None:
-        dt = _norm_dtype(dtype, api)
-        if x.dtype != dt:
-            x = x.astype(dt)
-    else:
-        dt = None
+    x, dt = _with_dtype(_array(x, api), dtype, api)
     if axis is None:
         if not flatten_none and x.ndim > 1:
             raise ValueError(f"{api}: axis must be given for arrays of more than one "
