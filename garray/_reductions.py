@@ -34,6 +34,12 @@ def normalize_axes(axis, ndim, name):
     repeated, TypeError for non-integers."""
     if axis is None:
         return tuple(range(ndim))
+    if ndim == 0 and not isinstance(axis, (tuple, list)):
+        try:        # NumPy reduces a 0-d array over axis 0 or -1 as over ()
+            if operator.index(axis) in (0, -1):
+                return ()
+        except TypeError:
+            pass
     seq = axis if isinstance(axis, (tuple, list)) else (axis,)
     out = []
     for a in seq:
@@ -133,7 +139,11 @@ def scan(name, x, axis, dtype=None, out=None, include_initial=False, api=None,
         x = x.reshape(-1)
         axis = 0
     if x.ndim == 0:
-        raise ValueError(f"{api}: x must have at least one dimension")
+        if not flatten_none:
+            raise ValueError(f"{api}: x must have at least one dimension")
+        x = x.reshape(1)            # NumPy's cumsum of a 0-d array: as of shape (1,)
+    if isinstance(axis, (tuple, list)):
+        raise TypeError(f"{api}: axis must be an integer or None, got {type(axis).__name__}")
     ax, = normalize_axes(axis, x.ndim, api)
     row = ROWS[name]
     code = _code(x.dtype)

@@ -16,7 +16,7 @@ import sys
 import warnings
 
 import numpy
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -284,8 +284,60 @@ def fuzz_aliasing(examples, s):
     run()
 
 
+REDUCTIONS = ["sum", "prod", "max", "min", "argmax", "argmin", "count_nonzero", "all",
+              "any", "cumsum", "cumprod", "mean", "nansum", "nanmax", "ptp"]
+axis_values = st.one_of(st.none(), st.integers(-4, 4),
+                        st.lists(st.integers(-4, 4), max_size=3).map(tuple),
+                        st.sampled_from([2**63, -2**63 - 1, 1.0, "0"]))
+
+
+def fuzz_reductions(examples, s):
+    """Every reduction over random shapes (empty and 0-d included), axes (out of range,
+    repeated, wrong types), dtypes, strided and broadcast views and schedules."""
+    from garray import _core
+
+    @seed(s)
+    @settings(max_examples=examples, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(name=st.sampled_from(REDUCTIONS), dtype=dtypes, shape=small_shapes,
+           axis=axis_values, keepdims=st.booleans(), view=st.sampled_from(
+               ["plain", "reversed", "transposed", "broadcast"]),
+           strategy=st.sampled_from(["auto", "nb", "cols", "tree"]), rnd=st.integers(0, 2**16))
+    def run(name, dtype, shape, axis, keepdims, view, strategy, rnd):
+        COUNTS["reductions"] = COUNTS.get("reductions", 0) + 1
+        # numpy.mean and numpy.ptp refuse axis=0 of a 0-d array, numpy.sum takes it;
+        # garray takes it everywhere
+        assume(not (name in ("mean", "ptp") and shape == () and isinstance(axis, int)))
+        h = data_for(shape, dtype, rnd)
+        if name in ("prod", "cumprod"):
+            h = (h % 3).astype(dtype) if h.dtype.kind not in "bc" else h
+
+        def f(xp):
+            x = xp.asarray(h.copy())
+            if view == "reversed" and x.ndim:
+                x = x[::-1]
+            elif view == "transposed":
+                x = x.T
+            elif view == "broadcast":
+                x = xp.broadcast_to(x, (2,) + x.shape)
+            fn = getattr(xp, name)
+            if name in ("cumsum", "cumprod"):
+                return fn(x, axis=axis)
+            if name in ("argmax", "argmin") and xp is numpy and isinstance(axis, tuple):
+                raise TypeError("axis tuple")      # garray's TypeError; NumPy's varies
+            return fn(x, axis=axis, keepdims=keepdims)
+        old = _core._debug_reduce_strategy(strategy)
+        try:
+            compare(f"{name} {dtype}{shape} {view} axis={axis!r} keepdims={keepdims} "
+                    f"[{strategy}]", f, also={OverflowError: ValueError})
+        finally:
+            _core._debug_reduce_strategy(old)
+    run()
+
+
 CLASSES = {"shapes": fuzz_shapes, "elementwise": fuzz_elementwise,
-           "indexing": fuzz_indexing, "aliasing": fuzz_aliasing}
+           "indexing": fuzz_indexing, "aliasing": fuzz_aliasing,
+           "reductions": fuzz_reductions}
 
 
 def main(examples=150, seed=0, classes=None):

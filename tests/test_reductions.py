@@ -335,3 +335,16 @@ def test_threads_reduce_concurrently():
 
 def test_every_dtype_is_listed():
     assert len(ALL_DTYPES) == 13
+
+
+@xp_compare()
+def test_0d_reduced_over_axis_0_as_numpy(xp):
+    x = xp.asarray(3.5)
+    return [xp.sum(x, axis=0), xp.max(x, axis=-1), xp.argmax(x, axis=0), xp.cumsum(x, axis=0),
+            xp.prod(x, axis=())]
+
+
+@pytest.mark.parametrize("axis", [1, (0,), ()])
+@xp_compare()
+def test_cumsum_bad_axis(xp, axis):
+    return xp.cumsum(xp.ones(3), axis=axis)
