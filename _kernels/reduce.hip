@@ -59,31 +59,32 @@ template <class T, class I> GA_DEVICE T load_reduced(const char* base, const Str
     return *(const T*)(base + r[0]);
 }
 
-// Strided elements [j0, j0 + m) (m <= GA_RED_CHUNK) in 8 interleaved lanes.
+// Strided elements [j0, j0 + m) (m <= GA_RED_CHUNK): with one reduced axis (a constant
+// stride) in 8 interleaved lanes; otherwise in order, through the one general offset
+// computation (it divides: written once, so GPU compilers inline it once).
 template <class R, class T, class I>
 GA_DEVICE acc_t<R> reduce_chunk(const R& r, const char* base, const Strided<1>& pr, I j0, I m,
                                 acc_t<R> id) {
-    I s = pr.ndim == 1 ? (I)pr.strides[0][0] : (I)0;
-    acc_t<R> l[8];
-    if (m < 8) {
-        acc_t<R> a = red::lead(r, id, r.map(load_reduced<T>(base, pr, j0), (int64)j0), (int64)j0);
-        for (I k = 1; k < m; ++k) a = r.combine(a, r.map(load_reduced<T>(base, pr, j0 + k), (int64)(j0 + k)));
+    if (pr.ndim > 1 || m < 8) {
+        acc_t<R> a = id;
+#pragma unroll 1
+        for (I k = 0; k < m; ++k) {
+            acc_t<R> v = r.map(load_reduced<T>(base, pr, j0 + k), (int64)(j0 + k));
+            a = k == 0 ? red::lead(r, id, v, (int64)j0) : r.combine(a, v);
+        }
         return a;
     }
-    for (int u = 0; u < 8; ++u) l[u] = r.map(load_reduced<T>(base, pr, j0 + u), (int64)(j0 + u));
+    const I s = pr.ndim == 1 ? (I)pr.strides[0][0] : (I)0;
+    const char* p = base + j0 * s;
+    acc_t<R> l[8];
+    for (int u = 0; u < 8; ++u) l[u] = r.map(*(const T*)(p + u * s), (int64)(j0 + u));
     l[0] = red::lead(r, id, l[0], (int64)j0);
     I k = 8;
-    if (pr.ndim <= 1) {
-        const char* p = base + j0 * s;
 #pragma unroll 1
-        for (; k + 8 <= m; k += 8)
-            for (int u = 0; u < 8; ++u)
-                l[u] = r.combine(l[u], r.map(*(const T*)(p + (k + u) * s), (int64)(j0 + k + u)));
-        for (; k < m; ++k) l[0] = r.combine(l[0], r.map(*(const T*)(p + k * s), (int64)(j0 + k)));
-    } else {
-        for (; k < m; ++k)
-            l[k & 7] = r.combine(l[k & 7], r.map(load_reduced<T>(base, pr, j0 + k), (int64)(j0 + k)));
-    }
+    for (; k + 8 <= m; k += 8)
+        for (int u = 0; u < 8; ++u)
+            l[u] = r.combine(l[u], r.map(*(const T*)(p + (k + u) * s), (int64)(j0 + k + u)));
+    for (; k < m; ++k) l[0] = r.combine(l[0], r.map(*(const T*)(p + k * s), (int64)(j0 + k)));
     return red::merge8(r, l);
 }
 

@@ -170,16 +170,14 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
             part = _scratch(n_out * nblk * (_code_itemsize[ident_code] + 16), a._device)
         pp = part._ptr if part is not None else 0
         n64[0], n64[1], n64[2] = n_red, per_blk, nblk
-        for i in range(3):
-            n32[i] = <int32_t>n64[i]
         args[1] = &pp
         args[2] = &pa
         args[3] = &po
         args[4] = &pr
-        for i in range(3):
-            args[5 + i] = <void*>&n64[i] if wide else <void*>&n32[i]
+        for i in range(3):                      # block trees index in 64 bits
+            args[5 + i] = &n64[i]
         args[8] = &ident
-        kt.launch(o, a._code, R_BT64 if wide else R_BT32, n_out * nblk * _BLOCK, args)
+        kt.launch(o, a._code, R_BT64, n_out * nblk * _BLOCK, args)
         if nblk > 1:
             args[1] = &pp
             args[2] = &po
@@ -195,9 +193,11 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
     args[4] = <void*>&n64[0] if wide else <void*>&n32[0]
     args[5] = <void*>&n64[1] if wide else <void*>&n32[1]
     args[6] = &ident
-    if strat == 2:
+    if strat == 2:                              # 64-bit indices only (a CPU schedule)
         threads = (n_out // po.shape[po.ndim - 1]) * ((po.shape[po.ndim - 1] + _COLS_W - 1) // _COLS_W)
-        k.launch(o, a._code, R_COLS64 if wide else R_COLS32, threads, args)
+        args[4] = &n64[0]
+        args[5] = &n64[1]
+        k.launch(o, a._code, R_COLS64, threads, args)
     else:
         k.launch(o, a._code, R_NB64 if wide else R_NB32, n_out, args)
     return o
@@ -206,7 +206,7 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
 def _scan(str name, ndarray a, int axis, ndarray o):
     """Inclusive scan of a along ``axis`` into o (a new array of a's shape in the row's
     accumulator dtype, or a view of one, laid out like it or not)."""
-    cdef _Kernels k, kt
+    cdef _Kernels k, kt, kr
     cdef ndarray part
     cdef _Strided po
     cdef _Scalar ident
@@ -259,17 +259,17 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     pr.shape[0] = n
     pr.strides[0][0] = sx
     n64[:6] = [n, per_blk, nblk, n_lines, so, sx]
-    for i in range(6):
-        n32[i] = <int32_t>n64[i]
     args[0] = &op_
     args[1] = &pp
     args[2] = &pa
     args[3] = &po
     args[4] = &pr
     for i in range(3):
-        args[5 + i] = <void*>&n64[i] if wide else <void*>&n32[i]
+        args[5 + i] = &n64[i]
     args[8] = &ident
-    kt.launch(o, a._code, S_RBT64 if wide else S_RBT32, n_lines * nblk * _BLOCK, args)
+    # the first pass is the reduction's block tree (its table holds reduce_bt)
+    kr = <_Kernels>_reduction_info(name, False, a._code)[1]
+    kr.launch(o, a._code, R_BT64, n_lines * nblk * _BLOCK, args)
     args[0] = &pp
     args[1] = &n64[3]
     args[2] = &n64[2]
@@ -280,11 +280,11 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     args[1] = &pa
     args[2] = &pp
     args[3] = &po
-    args[4] = <void*>&n64[0] if wide else <void*>&n32[0]
-    args[5] = <void*>&n64[4] if wide else <void*>&n32[4]
-    args[6] = <void*>&n64[5] if wide else <void*>&n32[5]
-    args[7] = <void*>&n64[1] if wide else <void*>&n32[1]
-    args[8] = <void*>&n64[2] if wide else <void*>&n32[2]
+    args[4] = &n64[0]
+    args[5] = &n64[4]
+    args[6] = &n64[5]
+    args[7] = &n64[1]
+    args[8] = &n64[2]
     args[9] = &ident
-    kt.launch(o, a._code, S_BT64 if wide else S_BT32, n_lines * nblk * _BLOCK, args)
+    kt.launch(o, a._code, S_BT64, n_lines * nblk * _BLOCK, args)
     return o

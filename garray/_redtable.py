@@ -200,18 +200,15 @@ UFUNC_REDUCTIONS.update({
 
 
 # (slot, kernel template) of each table; {r} the reducer, {t} the input's C++ type.
+# 32-bit indexing only where it pays: the barrier-free kernels on GPUs.  The column
+# schedule (a CPU path) and the block trees (block-linear, few index operations) are
+# built with 64-bit indices only, and a scan's first pass is the reduction's block tree.
 _TABLES = {
     "nb": [(R_NB32, "reduce_nb<{r}, {t}, ga::int32>"), (R_NB64, "reduce_nb<{r}, {t}, ga::int64>"),
-           (R_COLS32, "reduce_cols<{r}, {t}, ga::int32, " + str(COLS_WIDTH) + ">"),
            (R_COLS64, "reduce_cols<{r}, {t}, ga::int64, " + str(COLS_WIDTH) + ">")],
-    "tree": [(R_BT32, "reduce_bt<{r}, {t}, ga::int32>"), (R_BT64, "reduce_bt<{r}, {t}, ga::int64>"),
-             (R_BTP, "reduce_bt_part<{r}, ga::int64>")],
+    "tree": [(R_BT64, "reduce_bt<{r}, {t}, ga::int64>"), (R_BTP, "reduce_bt_part<{r}, ga::int64>")],
     "scan": [(S_NB32, "scan_nb<{r}, {t}, ga::int32>"), (S_NB64, "scan_nb<{r}, {t}, ga::int64>")],
-    "scan-tree": [(S_BT32, "scan_bt<{r}, {t}, ga::int32>"),
-                  (S_BT64, "scan_bt<{r}, {t}, ga::int64>"),
-                  (S_RBT32, "reduce_bt<{r}, {t}, ga::int32>"),
-                  (S_RBT64, "reduce_bt<{r}, {t}, ga::int64>"),
-                  (S_PART, "scan_part<{r}, ga::int64>")],
+    "scan-tree": [(S_BT64, "scan_bt<{r}, {t}, ga::int64>"), (S_PART, "scan_part<{r}, ga::int64>")],
 }
 
 
@@ -242,7 +239,8 @@ def scan_table(name):
 
 
 def scan_tree_table(name):
-    """A scan's reduce-then-scan kernels (three passes); not for ordered rows."""
+    """A scan's reduce-then-scan kernels (its first pass is ``tree_table``'s reduce_bt);
+    not for ordered rows."""
     return _table("scan-tree", name)
 
 
