@@ -28,7 +28,7 @@ cdef enum:
     L_S32 = 3
     L_S64 = 4
     _BLOCK = 256
-    _MAX_SLOTS = 8
+    _MAX_SLOTS = 6
     # Blocks per grid row on GPUs: HIP refuses a launch of 2**32 threads or more in one
     # dimension, so larger launches use a 2-d grid of rows of 2**23 blocks (2**31 threads).
     _MAX_GRID_X = 1 << 23

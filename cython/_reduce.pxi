@@ -18,20 +18,17 @@
 #    schedule where it applies, so tests run every kernel on every device.
 
 cdef enum:
+    # Slots of the reduction tables (garray/_redtable.py has the same numbers); the
+    # column schedule, the block trees and scan_bt index in 64 bits only.
     R_NB32 = 0
     R_NB64 = 1
-    R_COLS32 = 2
-    R_COLS64 = 3
-    R_BT32 = 4
-    R_BT64 = 5
-    R_BTP = 6
+    R_COLS = 2
+    R_BT = 3
+    R_BTP = 4
     S_NB32 = 0
     S_NB64 = 1
-    S_BT32 = 2
-    S_BT64 = 3
-    S_RBT32 = 4
-    S_RBT64 = 5
-    S_PART = 6
+    S_BT = 2
+    S_PART = 3
     _COLS_W = 4096
     _BT_TARGET_BLOCKS = 1024
     _BT_MIN_PER_BLOCK = 2048
@@ -177,7 +174,7 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
         for i in range(3):                      # block trees index in 64 bits
             args[5 + i] = &n64[i]
         args[8] = &ident
-        kt.launch(o, a._code, R_BT64, n_out * nblk * _BLOCK, args)
+        kt.launch(o, a._code, R_BT, n_out * nblk * _BLOCK, args)
         if nblk > 1:
             args[1] = &pp
             args[2] = &po
@@ -197,7 +194,7 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
         threads = (n_out // po.shape[po.ndim - 1]) * ((po.shape[po.ndim - 1] + _COLS_W - 1) // _COLS_W)
         args[4] = &n64[0]
         args[5] = &n64[1]
-        k.launch(o, a._code, R_COLS64, threads, args)
+        k.launch(o, a._code, R_COLS, threads, args)
     else:
         k.launch(o, a._code, R_NB64 if wide else R_NB32, n_out, args)
     return o
@@ -269,7 +266,7 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     args[8] = &ident
     # the first pass is the reduction's block tree (its table holds reduce_bt)
     kr = <_Kernels>_reduction_info(name, False, a._code)[1]
-    kr.launch(o, a._code, R_BT64, n_lines * nblk * _BLOCK, args)
+    kr.launch(o, a._code, R_BT, n_lines * nblk * _BLOCK, args)
     args[0] = &pp
     args[1] = &n64[3]
     args[2] = &n64[2]
@@ -286,5 +283,5 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     args[7] = &n64[1]
     args[8] = &n64[2]
     args[9] = &ident
-    kt.launch(o, a._code, S_BT64, n_lines * nblk * _BLOCK, args)
+    kt.launch(o, a._code, S_BT, n_lines * nblk * _BLOCK, args)
     return o

@@ -29,8 +29,8 @@ CATEGORY = "".join(r.kind for r in RECORDS)
 INT64, UINT64 = 4, 8
 
 # Slots of a reduction table and of a scan table (cython/_reduce.pxi has the same enums).
-R_NB32, R_NB64, R_COLS32, R_COLS64, R_BT32, R_BT64, R_BTP = range(7)
-S_NB32, S_NB64, S_BT32, S_BT64, S_RBT32, S_RBT64, S_PART = range(7)
+R_NB32, R_NB64, R_COLS, R_BT, R_BTP = range(5)
+S_NB32, S_NB64, S_BT, S_PART = range(4)
 COLS_WIDTH = 4096
 # Kernels that use barriers or warp shuffles: fibers on the CPU device.
 BARRIER_KERNELS = ("ga::reduce_bt<", "ga::reduce_bt_part<", "ga::scan_bt<")
@@ -205,10 +205,10 @@ UFUNC_REDUCTIONS.update({
 # built with 64-bit indices only, and a scan's first pass is the reduction's block tree.
 _TABLES = {
     "nb": [(R_NB32, "reduce_nb<{r}, {t}, ga::int32>"), (R_NB64, "reduce_nb<{r}, {t}, ga::int64>"),
-           (R_COLS64, "reduce_cols<{r}, {t}, ga::int64, " + str(COLS_WIDTH) + ">")],
-    "tree": [(R_BT64, "reduce_bt<{r}, {t}, ga::int64>"), (R_BTP, "reduce_bt_part<{r}, ga::int64>")],
+           (R_COLS, "reduce_cols<{r}, {t}, ga::int64, " + str(COLS_WIDTH) + ">")],
+    "tree": [(R_BT, "reduce_bt<{r}, {t}, ga::int64>"), (R_BTP, "reduce_bt_part<{r}, ga::int64>")],
     "scan": [(S_NB32, "scan_nb<{r}, {t}, ga::int32>"), (S_NB64, "scan_nb<{r}, {t}, ga::int64>")],
-    "scan-tree": [(S_BT64, "scan_bt<{r}, {t}, ga::int64>"), (S_PART, "scan_part<{r}, ga::int64>")],
+    "scan-tree": [(S_BT, "scan_bt<{r}, {t}, ga::int64>"), (S_PART, "scan_part<{r}, ga::int64>")],
 }
 
 

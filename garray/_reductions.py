@@ -31,16 +31,19 @@ def _array(x, name):
 def normalize_axes(axis, ndim, name):
     """``axis`` (None, an integer or a tuple of them) as a sorted tuple of distinct
     non-negative axes; AxisError (a ValueError and an IndexError) when out of range or
-    repeated, TypeError for non-integers."""
+    repeated, TypeError for non-integers and for lists (as NumPy)."""
     if axis is None:
         return tuple(range(ndim))
-    if ndim == 0 and not isinstance(axis, (tuple, list)):
+    if isinstance(axis, list):
+        raise TypeError(f"{name}: axis must be an integer, a tuple of integers or None, "
+                        f"not a list")
+    if ndim == 0 and not isinstance(axis, tuple):
         try:        # NumPy reduces a 0-d array over axis 0 or -1 as over ()
             if operator.index(axis) in (0, -1):
                 return ()
         except TypeError:
             pass
-    seq = axis if isinstance(axis, (tuple, list)) else (axis,)
+    seq = axis if isinstance(axis, tuple) else (axis,)
     out = []
     for a in seq:
         try:
@@ -93,15 +96,14 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
            where=True, combine=None, api=None):
     """Run row ``name`` of the reduction table over ``axis``.
 
-    ``combine`` is the binary ufunc that folds ``initial=`` into the result (add for
-    sums, maximum for max ...); ``api`` is the public name for messages.
+    ``combine`` is the binary ufunc (or its name, looked up only when needed) that folds
+    ``initial=`` into the result (add for sums, maximum for max ...); ``api`` is the
+    public name for messages.
     """
     api = api or name
     x, dt = _with_dtype(_array(x, api), dtype, api)
     row = ROWS[name]
-    code = _code(x.dtype)
-    if row.acc_code(code) < 0:
-        raise TypeError(f"{api}: unsupported dtype {x.dtype}")
+    code = _code(x.dtype)   # (an unsupported dtype: the launch layer's TypeError)
     axes = normalize_axes(axis, x.ndim, api)
     if where is not True:
         if initial is None and row.nonempty:
@@ -121,6 +123,8 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
     if initial is not None:
         if combine is None:
             raise TypeError(f"{api}: initial= is not supported")
+        if isinstance(combine, str):
+            combine = _ufunc(combine)
         r = combine(r, _core.full((), initial, dtype=r.dtype, device=r.device))
     if dt is not None and r.dtype != dt:
         r = r.astype(dt)
@@ -178,24 +182,24 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, 
     Booleans and signed integers sum in int64, unsigned integers in uint64, floats and
     complex in their own dtype (pairwise, as NumPy); ``dtype=`` casts the input first.
     """
-    return reduce("sum", x, axis, keepdims, dtype, out, initial, where, _ufunc("add"), "sum")
+    return reduce("sum", x, axis, keepdims, dtype, out, initial, where, "add", "sum")
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, where=True):
     """Product of the elements over ``axis`` (dtypes as ``sum``). See also numpy.prod."""
-    return reduce("prod", x, axis, keepdims, dtype, out, initial, where, _ufunc("multiply"),
+    return reduce("prod", x, axis, keepdims, dtype, out, initial, where, "multiply",
                   "prod")
 
 
 def max(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
     """Largest element over ``axis``; NaN propagates; an empty axis raises ValueError
     unless ``initial`` is given. See also numpy.max."""
-    return reduce("max", x, axis, keepdims, None, out, initial, where, _ufunc("maximum"), "max")
+    return reduce("max", x, axis, keepdims, None, out, initial, where, "maximum", "max")
 
 
 def min(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
     """Smallest element over ``axis``; NaN propagates. See also numpy.min."""
-    return reduce("min", x, axis, keepdims, None, out, initial, where, _ufunc("minimum"), "min")
+    return reduce("min", x, axis, keepdims, None, out, initial, where, "minimum", "min")
 
 
 amax, amin = max, min

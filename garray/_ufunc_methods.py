@@ -26,7 +26,6 @@ Note [ufunc reductions]
 """
 
 import math
-import operator
 
 import numpy
 
@@ -125,21 +124,6 @@ def _plan(op, x, dtype, out, api):
     return rname, x, None
 
 
-def _axes(axis, ndim, api):
-    if isinstance(axis, list):
-        raise TypeError(f"{api}: axis must be an integer, a tuple of integers or None, "
-                        f"not a list")
-    # NumPy reduces a 0-d array over axis 0 / -1 as over no axis
-    if ndim == 0 and axis is not None and not isinstance(axis, (tuple, list)):
-        try:
-            i = operator.index(axis)
-        except TypeError:
-            i = None
-        if i in (0, -1):
-            return ()
-    return _red.normalize_axes(axis, ndim, api)
-
-
 def _scalar_array(v, dtype, device):
     """A 0-d array of ``dtype`` holding ``v`` (NumPy's casts: a Python int must fit)."""
     if isinstance(v, ndarray):
@@ -188,7 +172,7 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
     name = op.numpy_name
     api = f"{name}.reduce"
     x = _as_array(array)
-    axes = _axes(axis, x.ndim, api)
+    axes = _red.normalize_axes(axis, x.ndim, api)
     rname, x, dt = _plan(op, x, dtype, out, api)                 # NumPy: dtypes first
     row = ROWS[rname]
     if len(axes) > 1 and row.ordered:

@@ -154,7 +154,7 @@ def test_empty_kept_axes(xp):
     return [xp.sum(x, axis=1), xp.max(x, axis=1), xp.argmax(x, axis=1)]
 
 
-@pytest.mark.parametrize("axis", [2, -3, (0, 0), (1, -1), (0, 5)])
+@pytest.mark.parametrize("axis", [2, -3, (0, 0), (1, -1), (0, 5), [0], [0, 1]])
 @xp_compare()
 def test_bad_axes_raise_axis_error(xp, axis):
     return xp.sum(xp.ones((2, 3)), axis=axis)
