@@ -17,11 +17,7 @@ GA_GLOBAL void cast_c(To* out, const From* x, int64 n) {
 
 template <class To, class From, class I>
 GA_GLOBAL void cast_s(char* out, const char* x, GA_BYVAL(Strided<2>) p, I n) {
-    I i = flat_index<I>();
-    if (i >= n) return;
-    I off[2];
-    p.offsets(i, off);
-    *(To*)(out + off[0]) = convert<To>(*(const From*)(x + off[1]));
+    map_strided<To>(out, p, n, identity(), Ptr<From>{x});
 }
 
 }  // namespace ga

@@ -9,8 +9,9 @@
 //      *_s   strided: byte strides per operand, collapsed shape (Strided<N>)
 // 2. Template parameters: Op (a functor from functors.h), To (output dtype), T (the
 //    compute dtype every input already has), I (index type of the strided form).
-// 3. One thread per element (V per thread in the contiguous forms), grid =
-//    ceil(n / (block * V)): no grid-stride loop to mistune on the CPU device.
+// 3. One thread per element on GPUs (V per thread in the contiguous forms), grid =
+//    ceil(n / (block * V)): no grid-stride loop.  On the CPU device a thread walks a
+//    chunk in counted loops (garray/loops.h, Note [CPU inner loops]).
 #include "garray/functors.h"
 #include "garray/indexer.h"
 #include "garray/loops.h"
@@ -43,32 +44,23 @@ GA_GLOBAL void ew2_sc(To* out, T a, const T* b, int64 n) {
 
 template <class Op, class To, class T, class I>
 GA_GLOBAL void ew1_s(char* out, const char* x, GA_BYVAL(Strided<2>) p, I n) {
-    I i = flat_index<I>();
-    if (i >= n) return;
-    I off[2];
-    p.offsets(i, off);
-    *(To*)(out + off[0]) = convert<To>(Op()(*(const T*)(x + off[1])));
+    map_strided<To>(out, p, n, Op(), Ptr<T>{x});
 }
 
 template <class Op, class To, class T, class I>
 GA_GLOBAL void ew2_s(char* out, const char* a, const char* b, GA_BYVAL(Strided<3>) p, I n) {
-    I i = flat_index<I>();
-    if (i >= n) return;
-    I off[3];
-    p.offsets(i, off);
-    *(To*)(out + off[0]) = convert<To>(Op()(*(const T*)(a + off[1]), *(const T*)(b + off[2])));
+    map_strided<To>(out, p, n, Op(), Ptr<T>{a}, Ptr<T>{b});
 }
 
 // where(cond, x, y): cond is bool, x and y already in the output dtype.
+struct select {
+    template <class T> GA_DEVICE T operator()(bool c, T x, T y) const { return c ? x : y; }
+};
+
 template <class T, class I>
 GA_GLOBAL void where_s(char* out, const char* c, const char* x, const char* y,
                        GA_BYVAL(Strided<4>) p, I n) {
-    I i = flat_index<I>();
-    if (i >= n) return;
-    I off[4];
-    p.offsets(i, off);
-    *(T*)(out + off[0]) = *(const bool*)(c + off[1]) ? *(const T*)(x + off[2])
-                                                     : *(const T*)(y + off[3]);
+    map_strided<T>(out, p, n, select(), Ptr<bool>{c}, Ptr<T>{x}, Ptr<T>{y});
 }
 
 }  // namespace ga

@@ -29,6 +29,8 @@ cdef enum:
     L_S64 = 4
     _BLOCK = 256
     _MAX_SLOTS = 6
+    # Elements per CPU thread of an elementwise kernel (GA_CPU_CHUNK in platform.h).
+    _CPU_CHUNK = 256
     # Blocks per grid row on GPUs: HIP refuses a launch of 2**32 threads or more in one
     # dimension, so larger launches use a 2-d grid of rows of 2**23 blocks (2**31 threads).
     _MAX_GRID_X = 1 << 23
@@ -135,11 +137,15 @@ cdef class _Kernels:
 cdef inline int64_t _threads_for(_Kernels k, ndarray out, int code, int slot,
                                  int64_t n) noexcept:
     """Threads to launch: contiguous kernels handle V elements per thread on GPUs (and on
-    the CPU device in its vector-load test build); the rule of loops.h vec_width."""
+    the CPU device in its vector-load test build), the rule of loops.h vec_width; on the
+    CPU device every elementwise thread walks _CPU_CHUNK elements (Note [CPU inner
+    loops] in loops.h)."""
     cdef Py_ssize_t isz
-    if slot == L_S32 or slot == L_S64 or k.one_per_thread:
+    if k.one_per_thread:
         return n
     if out._is_cpu and not _cpu_vector_loads:
+        return (n + _CPU_CHUNK - 1) // _CPU_CHUNK
+    if slot == L_S32 or slot == L_S64:
         return n
     isz = _code_itemsize[code]
     if out._itemsize > isz:

@@ -1,23 +1,47 @@
-// The loop skeletons every kernel family shares: the flat thread index, and the
-// contiguous map (V elements per thread, moved as aligned vectors where possible).
+// The loop skeletons every elementwise kernel shares: the flat thread index, the
+// contiguous map (V elements per thread, moved as aligned vectors where possible) and
+// the strided map.  Kernel families call map_contiguous / map_strided and stay the same
+// on every device; how a "thread" walks its elements differs here, by platform.
 //
 // Note [Contiguous kernels]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
-// 1. Each thread handles V consecutive elements [base, base + V).  V = vec_width<To, T>:
+// 1. Each GPU thread handles V consecutive elements [base, base + V).  V = vec_width<To, T>:
 //    1 for 16-byte types, 2 for 8-byte, else 4 (16-byte moves for 4-byte types), taken
 //    from the larger of the input and output item sizes.  The launch layer sizes the
 //    grid by the same rule (cython/_launch.pxi, _threads_for).
 // 2. Vector moves need the pointer aligned to sizeof(T) * V; a misaligned operand
 //    (a slice starting at element 1) moves element by element, same result.
 // 3. The last thread may have fewer than V elements: it runs the scalar tail.
-// 4. The CPU device uses V = 1 unless built with GA_CPU_VECTOR_LOADS (tests), since one
-//    element per thread lets g++ vectorise the launch loop itself.
+// 4. The CPU device (GA_CPU_LOOPS, Note [CPU inner loops]) gives each thread a chunk of
+//    GA_CPU_CHUNK elements instead, walked by one counted loop the compiler vectorises.
+//    A test build (GA_CPU_VECTOR_LOADS) runs the GPU path on the CPU.
 // 5. Operands are wrappers with one interface: Arr (a contiguous array) loads V values,
 //    Val (a scalar passed by value) repeats one; so one body serves x, (a, b), (a, s)
 //    and (s, b) forms.
+//
+// Note [CPU inner loops]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// A GPU thread computes one element (a strided one decomposes its flat index into byte
+// offsets).  On the CPU that per-element index arithmetic and the bounds test in the
+// launch loop keep the compiler from vectorising, so the CPU build walks elements as
+// NumPy's inner loops do:
+// 1. a thread owns GA_CPU_CHUNK consecutive flat indices (the launch layer launches
+//    ceil(n / GA_CPU_CHUNK) threads: cython/_launch.pxi, _CPU_CHUNK);
+// 2. contiguous: one counted loop over the chunk;
+// 3. strided: the chunk's first index is decomposed once, then the chunk is walked row
+//    by row along the innermost (collapsed) axis, an odometer carrying into the outer
+//    axes.  Each row runs a counted loop specialised on the innermost byte strides: the
+//    output unit-stride and every input unit-stride or 0 (a broadcast operand, its value
+//    loaded once) selects a loop with those strides as constants, which vectorises;
+//    anything else runs the loop with run-time strides.  So broadcasting (a row against
+//    a matrix, a column against it) costs what a contiguous loop costs.
 #pragma once
 #include "platform.h"
 #include "types.h"
+#include "indexer.h"
+#if GA_CPU_LOOPS
+#include <utility>
+#endif
 
 namespace ga {
 
@@ -72,6 +96,11 @@ template <class T, int V> struct Val {
 // out[i] = convert<To>(f(in[i]...)) for this thread's V elements.
 template <int V, class To, class F, class... In>
 GA_DEVICE void map_contiguous(To* out, int64 n, F f, In... in) {
+#if GA_CPU_LOOPS
+    int64 base = flat_index<int64>() * GA_CPU_CHUNK;
+    int64 end = n - base < GA_CPU_CHUNK ? n : base + GA_CPU_CHUNK;
+    for (int64 i = base; i < end; ++i) out[i] = convert<To>(f(in.at(i)...));
+#else
     int64 base = flat_index<int64>() * V;
     if (base + V <= n) {
         (in.load(base), ...);
@@ -81,6 +110,144 @@ GA_DEVICE void map_contiguous(To* out, int64 n, F f, In... in) {
     } else {
         for (int64 i = base; i < n; ++i) out[i] = convert<To>(f(in.at(i)...));
     }
+#endif
+}
+
+// A strided operand: its base pointer and element type (offsets come from Strided<N>).
+template <class T> struct Ptr {
+    const char* p;
+    typedef T type;
+    GA_DEVICE T at(int64 off) const { return *(const T*)(p + off); }
+};
+
+// GPU: out = f(in...) at byte offsets off[0] (output), off[1..] (inputs).
+template <class To, class I, class F, class A>
+GA_DEVICE void map_at(char* out, const I* off, F f, A a) {
+    *(To*)(out + off[0]) = convert<To>(f(a.at(off[1])));
+}
+template <class To, class I, class F, class A, class B>
+GA_DEVICE void map_at(char* out, const I* off, F f, A a, B b) {
+    *(To*)(out + off[0]) = convert<To>(f(a.at(off[1]), b.at(off[2])));
+}
+template <class To, class I, class F, class A, class B, class C>
+GA_DEVICE void map_at(char* out, const I* off, F f, A a, B b, C c) {
+    *(To*)(out + off[0]) = convert<To>(f(a.at(off[1]), b.at(off[2]), c.at(off[3])));
+}
+
+#if GA_CPU_LOOPS
+namespace cpu {
+template <class To, class... A> struct sig {};
+template <int... K> using ks = std::integer_sequence<int, K...>;
+template <std::size_t> constexpr int any_stride = -1;
+
+// Element k of a row: K = 1 unit stride, 0 a broadcast value, -1 the run-time stride s.
+template <int K, class T> inline T ld(const char* p, int64 s, int64 k) {
+    if constexpr (K == 1) return ((const T*)p)[k];
+    else if constexpr (K == 0) { (void)k; return *(const T*)p; }
+    else return *(const T*)(p + k * s);
+}
+
+// One row of cnt elements; KO / K: the output's and the inputs' stride kinds.
+template <class To, class... A, int KO, int... K, std::size_t... J, class F>
+inline void row(sig<To, A...>, ks<KO, K...>, std::index_sequence<J...>, char* o, int64 so,
+                const char* const* p, const int64* s, int64 cnt, F f) {
+    const char* const q[] = {p[J]...};
+    const int64 t[] = {s[J]...};
+    (void)t;
+    if constexpr (KO == 1) {
+        To* O = (To*)o;
+        for (int64 k = 0; k < cnt; ++k) O[k] = convert<To>(f(ld<K, A>(q[J], t[J], k)...));
+    } else {
+        for (int64 k = 0; k < cnt; ++k)
+            *(To*)(o + k * so) = convert<To>(f(ld<K, A>(q[J], t[J], k)...));
+    }
+}
+
+// The loop for input-stride mask M (bit j set: input j unit-stride, else broadcast) with
+// the output unit-stride.
+template <int M, class To, class... A, std::size_t... J, class F>
+inline void row_mask(sig<To, A...> g, std::index_sequence<J...> js, char* o, int64 so,
+                     const char* const* p, const int64* s, int64 cnt, F f) {
+    row(g, ks<1, int((M >> J) & 1)...>{}, js, o, so, p, s, cnt, f);
+}
+
+template <class To, class... A, std::size_t... J, int... M, class F>
+inline void dispatch_row(sig<To, A...> g, std::index_sequence<J...> js, ks<M...>, char* o,
+                         int64 so, const char* const* p, const int64* s, int64 cnt, F f) {
+    typedef void (*fn)(sig<To, A...>, std::index_sequence<J...>, char*, int64,
+                       const char* const*, const int64*, int64, F);
+    static constexpr fn table[] = {static_cast<fn>(&row_mask<M>)...};
+    const int64 size[] = {(int64)sizeof(A)...};
+    int mask = 0;
+    bool fast = so == (int64)sizeof(To);
+    for (std::size_t j = 0; j < sizeof...(A); ++j) {
+        if (s[j] == size[j]) mask |= 1 << j;
+        else if (s[j] != 0) fast = false;
+    }
+    if (fast) table[mask](g, js, o, so, p, s, cnt, f);
+    else row(g, ks<-1, any_stride<J>...>{}, js, o, so, p, s, cnt, f);
+}
+}  // namespace cpu
+#endif
+
+// out = f(in...) at every index of a strided launch (Strided<1 + inputs>: byte strides
+// of the output, then of each input).  One element per thread on GPUs; a chunk walked
+// by rows on the CPU (Note [CPU inner loops]).
+template <class To, class I, int N, class F, class... In>
+GA_DEVICE void map_strided(char* out, GA_BYVAL(Strided<N>) p, I n, F f, In... in) {
+    static_assert(N == 1 + sizeof...(In), "Strided<N>: the output and each input");
+#if GA_CPU_LOOPS
+    int64 i = flat_index<int64>() * GA_CPU_CHUNK;
+    const int64 end = (int64)n - i < GA_CPU_CHUNK ? (int64)n : i + GA_CPU_CHUNK;
+    if (i >= end) return;
+    const int nd = p.ndim;
+    if (nd == 0) {     // a single element (every axis of size 1)
+        *(To*)out = convert<To>(f(in.at(0)...));
+        return;
+    }
+    int64 coord[GA_MAX_NDIM];
+    char* o = out;
+    const char* q[] = {in.p...};
+    int64 rem = i;
+    for (int d = nd - 1; d >= 0; --d) {
+        coord[d] = rem % p.shape[d];
+        rem /= p.shape[d];
+        o += coord[d] * p.strides[0][d];
+        for (int a = 1; a < N; ++a) q[a - 1] += coord[d] * p.strides[a][d];
+    }
+    const int last = nd - 1;
+    const int64 inner = p.shape[last], so = p.strides[0][last];
+    int64 s[N - 1];
+    for (int a = 1; a < N; ++a) s[a - 1] = p.strides[a][last];
+    for (;;) {
+        int64 cnt = inner - coord[last];
+        if (cnt > end - i) cnt = end - i;
+        cpu::dispatch_row(cpu::sig<To, typename In::type...>{}, std::index_sequence_for<In...>{},
+                          std::make_integer_sequence<int, 1 << sizeof...(In)>{}, o, so, q, s, cnt, f);
+        i += cnt;
+        if (i >= end) return;
+        // the row ended: back to its start, then carry into the outer axes
+        o -= coord[last] * so;
+        for (int a = 0; a < N - 1; ++a) q[a] -= coord[last] * s[a];
+        coord[last] = 0;
+        for (int d = last - 1; d >= 0; --d) {
+            if (++coord[d] < p.shape[d]) {
+                o += p.strides[0][d];
+                for (int a = 1; a < N; ++a) q[a - 1] += p.strides[a][d];
+                break;
+            }
+            o -= (p.shape[d] - 1) * p.strides[0][d];
+            for (int a = 1; a < N; ++a) q[a - 1] -= (p.shape[d] - 1) * p.strides[a][d];
+            coord[d] = 0;
+        }
+    }
+#else
+    I i = flat_index<I>();
+    if (i >= n) return;
+    I off[N];
+    p.offsets(i, off);
+    map_at<To>(out, off, f, in...);
+#endif
 }
 
 }  // namespace ga

@@ -20,9 +20,10 @@
 // parameters by value; on the CPU a const reference avoids copying ~800 bytes per
 // element in the launch loops.
 // GA_VECTOR_LOADS: contiguous kernels move several elements per thread as one aligned
-// vector on GPUs; on the CPU one element per thread keeps the compiler's own
-// vectorisation of the launch loop (measured 3x faster for exp there).  A test build
-// of the CPU device defines GA_CPU_VECTOR_LOADS=1 to run the GPU path here.
+// vector on GPUs.  GA_CPU_LOOPS: on the CPU a thread walks a chunk of GA_CPU_CHUNK
+// elements in counted loops the compiler vectorises (garray/loops.h, Note [CPU inner
+// loops]).  A test build of the CPU device defines GA_CPU_VECTOR_LOADS=1 to run the GPU
+// path here instead.
 // GA_BLOCK_LINEAR(I): the block's index in the grid.  GPU launches past 2**31 threads
 // use rows of gridDim.x blocks (blockIdx.y); the CPU device launches 1-d grids only.
 #if defined(GARRAY_HOST)
@@ -35,8 +36,10 @@
 #  include "cpu_runtime.h"
 #  if defined(GA_CPU_VECTOR_LOADS) && GA_CPU_VECTOR_LOADS
 #    define GA_VECTOR_LOADS 1
+#    define GA_CPU_LOOPS 0
 #  else
 #    define GA_VECTOR_LOADS 0
+#    define GA_CPU_LOOPS 1
 #  endif
 #  define GA_BYVAL(T) const T&
 #  define GA_DEVICE inline
@@ -59,6 +62,12 @@
 #else
 #  error "garray kernels compile with NVRTC, hiprtc or the CPU host runtime"
 #endif
+
+#ifndef GA_CPU_LOOPS
+#  define GA_CPU_LOOPS 0
+#endif
+// Elements per CPU thread in the elementwise skeletons (the launch layer's _CPU_CHUNK).
+#define GA_CPU_CHUNK 256
 
 // Fixed-width integers: NVRTC and hiprtc have no <cstdint> by default.
 namespace ga {
