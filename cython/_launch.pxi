@@ -16,6 +16,12 @@
 #    vector path; _debug_force_index64 (cython/_iter.pxi) forces 64-bit indexing.
 
 ctypedef int (*_host_entry)(unsigned int, unsigned int, void**) noexcept nogil
+
+cdef extern from "_cpu_pool.h" nogil:
+    ctypedef int (*ga_range_entry)(unsigned int, unsigned int, unsigned int, unsigned int,
+                                   void**) noexcept nogil
+    int ga_pool_run(ga_range_entry fn, unsigned int grid, unsigned int block, void** args,
+                    int threads)
 ctypedef int (*_drv_launch)(void*, unsigned int, unsigned int, unsigned int, unsigned int,
                             unsigned int, unsigned int, unsigned int, void*, void**,
                             void**) noexcept nogil
@@ -29,8 +35,10 @@ cdef enum:
     L_S64 = 4
     _BLOCK = 256
     _MAX_SLOTS = 6
-    # Elements per CPU thread of an elementwise kernel (GA_CPU_CHUNK in platform.h).
+    # Elements per CPU thread of an elementwise kernel (GA_CPU_CHUNK in platform.h), and
+    # threads per block there: a block of 16K elements is the launch pool's unit of work.
     _CPU_CHUNK = 256
+    _CPU_BLOCK = 64
     # Blocks per grid row on GPUs: HIP refuses a launch of 2**32 threads or more in one
     # dimension, so larger launches use a 2-d grid of rows of 2**23 blocks (2**31 threads).
     _MAX_GRID_X = 1 << 23
@@ -43,6 +51,34 @@ cdef dict _kernel_tables = {}
 cdef bint _cpu_vector_loads = False
 cdef bint _sync_launches = _env.flag("GARRAY_SYNC_LAUNCHES")
 cdef Py_ssize_t _code_itemsize[13]
+# The launch pool (cython/_cpu_pool.h, docs/performance.md): threads (0 until
+# GARRAY_CPU_THREADS is read, at the first large launch), and the work (elements) from
+# which a CPU launch releases the GIL and from which it splits over the pool.
+cdef int _cpu_threads = 0
+cdef int64_t _nogil_min_work = 1 << 14
+cdef int64_t _pool_min_work = 1 << 16
+
+
+cdef int _read_cpu_threads() except -1:
+    global _cpu_threads
+    _cpu_threads = _env.cpu_threads()
+    return _cpu_threads
+
+
+def _debug_cpu_pool(threads=None, min_work=None):
+    """Test hook: set the launch pool's thread count and the work (elements) from which
+    launches release the GIL and split over it; None keeps a setting.  Returns the
+    previous (threads, min_work)."""
+    global _cpu_threads, _nogil_min_work, _pool_min_work
+    old = (_cpu_threads or _read_cpu_threads(), _pool_min_work)
+    if threads is not None:
+        if threads < 1:
+            raise ValueError(f"threads must be >= 1, got {threads}")
+        _cpu_threads = threads
+    if min_work is not None:
+        _pool_min_work = min_work
+        _nogil_min_work = min(min_work, 1 << 14)
+    return old
 
 
 cdef int _init_launch() except -1:
@@ -90,6 +126,7 @@ cdef class _Kernels:
     cdef signed char compute2[13][13]  # binary op tables: input codes -> compute code
     cdef signed char out[13]         # op tables: compute code -> output code
     cdef void* cpu[13][_MAX_SLOTS]
+    cdef void* cpu_r[13][_MAX_SLOTS]   # range entries (blocks [b0, b1)) for the pool
     cdef bint one_per_thread         # creation kernels: never vectorised
     cdef bint cpu_ready
     cdef object cpu_module
@@ -103,20 +140,28 @@ cdef class _Kernels:
         mod = _compile_mod.compile_cpu(self.file, [e for _, e in self.entries],
                                        _cpu_warp_size(), defines)
         memset(self.cpu, 0, sizeof(self.cpu))
+        memset(self.cpu_r, 0, sizeof(self.cpu_r))
         for (code, slot), expr in self.entries:
             if not (0 <= code < 13 and 0 <= slot < _MAX_SLOTS):
                 raise ValueError(f"{self.name}: table entry ({code}, {slot}) outside the "
                                  f"launch table (13 dtypes x {_MAX_SLOTS} slots)")
             self.cpu[code][slot] = <void*><intptr_t>mod.functions[expr]
+            self.cpu_r[code][slot] = <void*><intptr_t>mod.ranges.get(expr, 0)
         self.cpu_module = mod
         self.cpu_ready = True
         return 0
 
-    cdef int launch(self, ndarray ref, int code, int slot, int64_t n, void** args) except -1:
-        """Run kernel [code][slot] over n elements on ref's device."""
+    cdef int launch(self, ndarray ref, int code, int slot, int64_t n, void** args,
+                    int64_t work=-1) except -1:
+        """Run kernel [code][slot] over n elements (threads, for one-per-thread tables) on
+        ref's device.  ``work``: elements the launch touches when that is not n (a
+        reduction's input), which decides whether a CPU launch releases the GIL and
+        splits over the launch pool (Note [CPU launch pool] in cython/_cpu_pool.h)."""
         cdef _host_entry fn
-        cdef int err
+        cdef ga_range_entry fr
+        cdef int err, nt
         cdef int64_t threads
+        cdef unsigned int grid, block
         if n == 0:
             return 0
         threads = _threads_for(self, ref, code, slot, n)
@@ -128,7 +173,22 @@ cdef class _Kernels:
         if fn == NULL:
             raise TypeError(f"{self.name}: no kernel for {_code_dtype[code]} "
                             f"(layout {_LAYOUTS[slot] if slot < 5 else slot})")
-        err = fn(<unsigned int>((threads + _BLOCK - 1) // _BLOCK), _BLOCK, args)
+        block = _BLOCK if self.one_per_thread or _cpu_vector_loads else _CPU_BLOCK
+        grid = <unsigned int>((threads + block - 1) // block)
+        if work < 0:
+            work = n
+        if work < _nogil_min_work:
+            err = fn(grid, block, args)
+        else:
+            nt = _cpu_threads if _cpu_threads else _read_cpu_threads()
+            fr = <ga_range_entry>self.cpu_r[code][slot]
+            if work < _pool_min_work or fr == NULL:
+                nt = 1
+            with nogil:
+                if nt > 1 and grid > 1:
+                    err = ga_pool_run(fr, grid, block, args, nt)
+                else:
+                    err = fn(grid, block, args)
         if err:
             _launch_error(self.cpu_module)
         return 0

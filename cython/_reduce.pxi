@@ -174,7 +174,7 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
         for i in range(3):                      # block trees index in 64 bits
             args[5 + i] = &n64[i]
         args[8] = &ident
-        kt.launch(o, a._code, R_BT, n_out * nblk * _BLOCK, args)
+        kt.launch(o, a._code, R_BT, n_out * nblk * _BLOCK, args, a._size)
         if nblk > 1:
             args[1] = &pp
             args[2] = &po
@@ -194,9 +194,9 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
         threads = (n_out // po.shape[po.ndim - 1]) * ((po.shape[po.ndim - 1] + _COLS_W - 1) // _COLS_W)
         args[4] = &n64[0]
         args[5] = &n64[1]
-        k.launch(o, a._code, R_COLS, threads, args)
+        k.launch(o, a._code, R_COLS, threads, args, a._size)
     else:
-        k.launch(o, a._code, R_NB64 if wide else R_NB32, n_out, args)
+        k.launch(o, a._code, R_NB64 if wide else R_NB32, n_out, args, a._size)
     return o
 
 
@@ -246,7 +246,7 @@ def _scan(str name, ndarray a, int axis, ndarray o):
         for i in range(4):
             args[3 + i] = <void*>&n64[i] if wide else <void*>&n32[i]
         args[7] = &ident
-        k.launch(o, a._code, S_NB64 if wide else S_NB32, n_lines, args)
+        k.launch(o, a._code, S_NB64 if wide else S_NB32, n_lines, args, a._size)
         return o
     # reduce-then-scan: segment totals, their exclusive scan per line, the segment scans
     nblk = _segments(n_lines, n, &per_blk)
@@ -266,7 +266,7 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     args[8] = &ident
     # the first pass is the reduction's block tree (its table holds reduce_bt)
     kr = <_Kernels>_reduction_info(name, False, a._code)[1]
-    kr.launch(o, a._code, R_BT, n_lines * nblk * _BLOCK, args)
+    kr.launch(o, a._code, R_BT, n_lines * nblk * _BLOCK, args, a._size)
     args[0] = &pp
     args[1] = &n64[3]
     args[2] = &n64[2]
@@ -283,5 +283,5 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     args[7] = &n64[1]
     args[8] = &n64[2]
     args[9] = &ident
-    kt.launch(o, a._code, S_BT, n_lines * nblk * _BLOCK, args)
+    kt.launch(o, a._code, S_BT, n_lines * nblk * _BLOCK, args, a._size)
     return o

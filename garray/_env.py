@@ -26,3 +26,22 @@ def choice(name, options, default):
         raise ValueError(f"{name}: expected one of {', '.join(map(repr, options))}, "
                          f"got {raw!r}")
     return raw
+
+
+def cpu_threads():
+    """``GARRAY_CPU_THREADS``: OS threads a large CPU launch splits over (a positive
+    integer); by default the cores this process may run on."""
+    raw = os.environ.get("GARRAY_CPU_THREADS", "").strip()
+    if not raw:
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except (AttributeError, OSError):
+            return os.cpu_count() or 1
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"GARRAY_CPU_THREADS: expected a positive integer (threads for CPU "
+                         f"launches), got {raw!r}")
+    return value

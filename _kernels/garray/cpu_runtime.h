@@ -7,11 +7,10 @@
 //    threads (ga_host::launch below), compiled in the same translation unit as the
 //    kernel so the body inlines into the loop.
 // 2. threadIdx/blockIdx/blockDim/gridDim, the error flag, the mode and the dynamic
-//    shared buffer are thread_local: a launch runs on one OS thread, and two threads
-//    may launch at once (the launch layer holds the GIL today, but a user kernel's
-//    dynamic shared size is set by a separate call, and a launcher may release the GIL
-//    or split a grid over threads later).  Static __shared__ variables are thread_local
-//    for the same reason.
+//    shared buffer are thread_local: a block runs on one OS thread, while the launch
+//    layer releases the GIL around large launches and splits a built-in kernel's grid
+//    over the launch pool (cython/_cpu_pool.h; the NAME_r range entries below).  Static
+//    __shared__ variables are thread_local for the same reason.
 // 3. A kernel that uses __syncthreads or warp operations is launched on fibers
 //    (GA_HOST_USER_ENTRY; the compile layer picks it from the source).  The same calls
 //    inside a loop-launched kernel are a kernel bug: they set an error flag that the
@@ -74,8 +73,11 @@ static thread_local int mode = 0;                  // 0: loop launch, 1: fiber l
 static std::atomic<size_t> fiber_stack{256 * 1024};  // GARRAY_CPU_FIBER_STACK, set by _raw.py
 
 inline void* dynamic_shared() { return shared_buf; }
+// The last failure's description, process-wide: a launch split over the pool fails on a
+// worker, and the launcher reads the message on its own thread.
+static std::atomic<const char*> last_what{""};
 inline int fail(const char* what, int code = KERNEL_BUG) {
-    if (!error) { error = code; error_what = what; }
+    if (!error) { error = code; error_what = what; last_what.store(what); }
     return error;
 }
 
@@ -394,15 +396,16 @@ inline unsigned long long ballot(int p) {
 }
 
 // Loop launch: unpack void** kernel arguments (the cuLaunchKernel convention) once, then
-// run the kernel for every (block, thread).  K is a template constant, and `flatten`
-// inlines its body (and what it calls) into the loop: by-value parameters (Strided<N>,
-// ~800 bytes) are not copied per element, and the thread_local index variables' address
-// is computed once per launch instead of by a __tls_get_addr call per element, which
-// made strided kernels 2x slower when the kernel stayed a call.
+// run the kernel for every (block, thread) of blocks [b0, b1).  K is a template constant,
+// and `flatten` inlines its body (and what it calls) into the loop: by-value parameters
+// (Strided<N>, ~800 bytes) are not copied per element, and the thread_local index
+// variables' address is computed once per launch instead of by a __tls_get_addr call per
+// element, which made strided kernels 2x slower when the kernel stayed a call.
 template <auto K, class... P>
-__attribute__((flatten)) inline void loops(unsigned grid, unsigned block, std::remove_reference_t<P>&... p) {
+__attribute__((flatten)) inline void loops(unsigned b0, unsigned b1, unsigned grid,
+                                           unsigned block, std::remove_reference_t<P>&... p) {
     gridDim.x = grid; blockDim.x = block;
-    for (unsigned b = 0; b < grid; ++b) {
+    for (unsigned b = b0; b < b1; ++b) {
         blockIdx.x = b;
         for (unsigned t = 0; t < block; ++t) {
             threadIdx.x = t;
@@ -412,16 +415,18 @@ __attribute__((flatten)) inline void loops(unsigned grid, unsigned block, std::r
 }
 
 template <auto K, class... P, std::size_t... I>
-inline void unpack(void (*)(P...), unsigned grid, unsigned block, void** args,
-                   std::index_sequence<I...>) {
-    loops<K, P...>(grid, block, *static_cast<std::remove_reference_t<P>*>(args[I])...);
+inline void unpack(void (*)(P...), unsigned b0, unsigned b1, unsigned grid, unsigned block,
+                   void** args, std::index_sequence<I...>) {
+    loops<K, P...>(b0, b1, grid, block, *static_cast<std::remove_reference_t<P>*>(args[I])...);
 }
 
+// Blocks [b0, b1) of a grid: the whole launch (0, grid), or one chunk of it on a thread
+// of the launch pool (cython/_cpu_pool.h, Note [CPU launch pool]).
 template <auto K>
-inline int launch(unsigned grid, unsigned block, void** args) {
+inline int launch(unsigned b0, unsigned b1, unsigned grid, unsigned block, void** args) {
     error = 0;
     mode = 0;
-    unpack<K>(K, grid, block, args, arity_seq(K));
+    unpack<K>(K, b0, b1, grid, block, args, arity_seq(K));
     return error;
 }
 
@@ -431,7 +436,7 @@ inline int launch(unsigned grid, unsigned block, void** args) {
 // gave on this OS thread just before (the GPU stubs call it the same way); it is
 // consumed here, so it never leaks into the next launch.
 template <auto K, bool Fibers, bool Guarded>
-inline int launch_user(unsigned grid, unsigned block, void** args) {
+inline int launch_user(unsigned b0, unsigned b1, unsigned grid, unsigned block, void** args) {
     const size_t shared = pending_shared;
     pending_shared = 0;
     error = 0;
@@ -442,7 +447,7 @@ inline int launch_user(unsigned grid, unsigned block, void** args) {
                     BAD_LAUNCH);
     if (!Guarded) {
         shared_buf = nullptr;
-        unpack<K>(K, grid, block, args, arity_seq(K));
+        unpack<K>(K, b0, b1, grid, block, args, arity_seq(K));
         return error;
     }
     unsigned char* buf = shared_buffer(shared);
@@ -468,12 +473,12 @@ inline int launch_user(unsigned grid, unsigned block, void** args) {
             body = thunk_of<K>(K);
             body_arg = args;
             mode = 1;
-            for (unsigned b = 0; b < grid && !error; ++b) {
+            for (unsigned b = b0; b < b1 && !error; ++b) {
                 blockIdx.x = b;
                 run_block(stacks, stack);
             }
         } else {
-            unpack<K>(K, grid, block, args, arity_seq(K));
+            unpack<K>(K, b0, b1, grid, block, args, arity_seq(K));
         }
     } else {
         fail(fault_code == STACK_OVERFLOW ? "fiber stack overflow"
@@ -527,31 +532,57 @@ template <class T> inline T atomicCAS(T* p, T cmp, T v) { T old = *p; if (old ==
 
 // One C entry point per instantiated kernel: int NAME(grid, block, void** args)
 // returns 0, or an ga_host error code (1 when the kernel used a barrier/warp operation
-// in a loop launch, see the Note; user kernels: the launch results above).
+// in a loop launch, see the Note; user kernels: the launch results above).  Built-in
+// kernels also export NAME_r(b0, b1, grid, block, args), blocks [b0, b1) only, which the
+// launch pool calls from several OS threads (cython/_cpu_pool.h).
 #define GA_HOST_ENTRY(entry, ...)                                                   \
     extern "C" __attribute__((visibility("default")))                               \
+    int entry##_r(unsigned b0, unsigned b1, unsigned grid, unsigned block, void** args) { \
+        return ga_host::launch<&__VA_ARGS__>(b0, b1, grid, block, args);            \
+    }                                                                               \
+    extern "C" __attribute__((visibility("default")))                               \
     int entry(unsigned grid, unsigned block, void** args) {                         \
-        return ga_host::launch<&__VA_ARGS__>(grid, block, args);                    \
+        return ga_host::launch<&__VA_ARGS__>(0, grid, grid, block, args);           \
     }
 // User kernels: fibers (0/1) and guarded (0/1) as chosen by garray/_compiler/gxx.py.
+// They run on the launching thread only: their atomics are plain read-modify-writes.
 #define GA_HOST_USER_ENTRY(entry, fibers, guarded, ...)                             \
     extern "C" __attribute__((visibility("default")))                               \
     int entry(unsigned grid, unsigned block, void** args) {                         \
-        return ga_host::launch_user<&__VA_ARGS__, fibers, guarded>(grid, block, args); \
+        return ga_host::launch_user<&__VA_ARGS__, fibers, guarded>(0, grid, grid, block, args); \
     }
-#define GA_HOST_FIBER_ENTRY(entry, ...) GA_HOST_USER_ENTRY(entry, 1, 1, __VA_ARGS__)
-extern "C" __attribute__((visibility("default"))) const char* ga_host_error_what() {
-    return ga_host::error_what;
+// Built-in barrier kernels (the reduction family's block trees) split over the pool too.
+#define GA_HOST_FIBER_ENTRY(entry, ...)                                             \
+    extern "C" __attribute__((visibility("default")))                               \
+    int entry##_r(unsigned b0, unsigned b1, unsigned grid, unsigned block, void** args) { \
+        return ga_host::launch_user<&__VA_ARGS__, 1, 1>(b0, b1, grid, block, args); \
+    }                                                                               \
+    extern "C" __attribute__((visibility("default")))                               \
+    int entry(unsigned grid, unsigned block, void** args) {                         \
+        return ga_host::launch_user<&__VA_ARGS__, 1, 1>(0, grid, grid, block, args); \
+    }
+// The module-level helpers.  The ahead-of-time library (garray/_compiler/aot.py) links
+// many translation units into one shared library, each naming its helpers with its own
+// GA_HOST_SYMBOL_PREFIX.
+#define GA_HOST_CAT2(a, b) a##b
+#define GA_HOST_CAT(a, b) GA_HOST_CAT2(a, b)
+#ifdef GA_HOST_SYMBOL_PREFIX
+#  define GA_HOST_SYM(name) GA_HOST_CAT(GA_HOST_SYMBOL_PREFIX, name)
+#else
+#  define GA_HOST_SYM(name) name
+#endif
+extern "C" __attribute__((visibility("default"))) const char* GA_HOST_SYM(ga_host_error_what)() {
+    return ga_host::last_what.load();
 }
 // The dynamic shared bytes of the next user-kernel launch on the calling OS thread.
-extern "C" __attribute__((visibility("default"))) int ga_host_set_dynamic_shared(size_t n) {
+extern "C" __attribute__((visibility("default"))) int GA_HOST_SYM(ga_host_set_dynamic_shared)(size_t n) {
     ga_host::pending_shared = n;
     return 0;
 }
 // The fiber stack size (bytes) of this module's later fiber launches.
-extern "C" __attribute__((visibility("default"))) void ga_host_set_fiber_stack(size_t n) {
+extern "C" __attribute__((visibility("default"))) void GA_HOST_SYM(ga_host_set_fiber_stack)(size_t n) {
     ga_host::fiber_stack.store(n, std::memory_order_relaxed);
 }
-extern "C" __attribute__((visibility("default"))) size_t ga_host_fiber_stack() {
+extern "C" __attribute__((visibility("default"))) size_t GA_HOST_SYM(ga_host_fiber_stack)() {
     return ga_host::fiber_stack.load(std::memory_order_relaxed);
 }

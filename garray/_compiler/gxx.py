@@ -71,14 +71,16 @@ def _compiler_version():
 
 
 class CpuModule:
-    """A compiled CPU unit: entry addresses by name expression.
+    """A compiled CPU unit: entry addresses by name expression (``functions``: the whole
+    grid; ``ranges``: blocks [b0, b1), for the launch pool; built-in units only).
 
     Holding ``lib`` keeps the shared library loaded for as long as the addresses are used.
     """
 
-    def __init__(self, lib, entries):
+    def __init__(self, lib, entries, ranges=None):
         self.lib = lib
         self.functions = entries
+        self.ranges = ranges or {}
         self._what = lib.ga_host_error_what
         self._what.restype = ctypes.c_char_p
 
@@ -122,7 +124,7 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
         return "\n".join(lines) + "\n"
 
     return _load_unit(f"cpu-{key}.so", key, text, flags, name_expressions,
-                      f"{relpath} ({len(name_expressions)} instantiations)")
+                      f"{relpath} ({len(name_expressions)} instantiations)", ranges=True)
 
 
 def compile_cpu_source(source, names, warp_size, options=()):
@@ -149,7 +151,7 @@ def compile_cpu_source(source, names, warp_size, options=()):
     return _load_unit(f"cpu-raw-{key}.so", key, text, flags, names, "RawModule source")
 
 
-def _load_unit(filename, key, text, flags, names, what):
+def _load_unit(filename, key, text, flags, names, what, ranges=False):
     """The CpuModule for ``key``: loaded once per process, built by g++ only when the
     cache has no verified library for it.  ``text()`` is called only to build.
 
@@ -162,9 +164,11 @@ def _load_unit(filename, key, text, flags, names, what):
             payload = _build_tu(text(), flags, what)
             write_entry(filename, payload)
         lib = load_library(payload, what)
-        entries = {n: ctypes.cast(getattr(lib, f"ga_entry_{i}"), ctypes.c_void_p).value
-                   for i, n in enumerate(names)}
-        return CpuModule(lib, entries)
+        def address(name):
+            return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+        entries = {n: address(f"ga_entry_{i}") for i, n in enumerate(names)}
+        return CpuModule(lib, entries, {n: address(f"ga_entry_{i}_r")
+                                        for i, n in enumerate(names)} if ranges else None)
 
     return memoized(key, make)
 

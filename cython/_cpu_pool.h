@@ -1,0 +1,156 @@
+/* The CPU device's launch pool (docs/performance.md, "Multi-core launches").
+ *
+ * Note [CPU launch pool]
+ * ~~~~~~~~~~~~~~~~~~~~~~
+ * 1. A kernel's CPU build exports a range entry, entry(b0, b1, grid, block, args), that
+ *    runs blocks [b0, b1) of a grid (_kernels/garray/cpu_runtime.h).  ga_pool_run splits
+ *    the grid into chunks of blocks that the calling thread and the pool's workers take
+ *    from one atomic counter until none is left, then returns the first error any chunk
+ *    reported.  Blocks are independent on every device (no grid-wide sync), so any
+ *    split gives the serial result, bit for bit.
+ * 2. One launch uses the pool at a time.  A launch that finds it busy (another Python
+ *    thread's launch, the GIL being released around launches) runs on its own thread:
+ *    never a wait on another launch, so no deadlock and no oversubscription.
+ * 3. Workers start on first use, up to threads - 1, and sleep on a condition variable
+ *    between launches.  A forked child starts with no workers (pthread_atfork), since
+ *    threads do not survive fork.
+ * 4. Launch state (threadIdx, blockIdx, the error flag, fiber stacks, guard regions) is
+ *    thread_local in the kernel runtime, so workers share nothing but the counter.
+ */
+#ifndef GARRAY_CPU_POOL_H
+#define GARRAY_CPU_POOL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+typedef int (*ga_range_entry)(unsigned int, unsigned int, unsigned int, unsigned int, void**);
+
+#define GA_POOL_MAX 256
+
+static pthread_mutex_t ga_pool_submit = PTHREAD_MUTEX_INITIALIZER;  /* one launch at a time */
+static pthread_mutex_t ga_pool_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ga_pool_work = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t ga_pool_done = PTHREAD_COND_INITIALIZER;
+static int ga_pool_workers = 0;          /* started */
+static int ga_pool_active = 0;           /* workers still inside the current job */
+static unsigned long ga_pool_generation = 0;
+static int ga_pool_atfork = 0;
+
+static struct {
+    ga_range_entry fn;
+    unsigned int grid, block, chunk;
+    void** args;
+    atomic_uint next;
+    atomic_int err;
+    atomic_int seats;                    /* workers that may still join this job */
+} ga_pool_job;
+
+static void ga_pool_chunks(void) {
+    unsigned int grid = ga_pool_job.grid, chunk = ga_pool_job.chunk;
+    for (;;) {
+        unsigned int b = atomic_fetch_add(&ga_pool_job.next, chunk);
+        if (b >= grid) return;
+        unsigned int e = grid - b < chunk ? grid : b + chunk;
+        int r = ga_pool_job.fn(b, e, grid, ga_pool_job.block, ga_pool_job.args);
+        if (r) {
+            int zero = 0;
+            atomic_compare_exchange_strong(&ga_pool_job.err, &zero, r);
+            atomic_store(&ga_pool_job.next, grid);    /* stop handing out chunks */
+        }
+    }
+}
+
+/* `start`: the generation when the worker was created (before the job it is created
+ * for is posted): reading it in the new thread instead could miss that job. */
+static void* ga_pool_worker(void* start) {
+    unsigned long seen = (unsigned long)(uintptr_t)start;
+    pthread_mutex_lock(&ga_pool_m);
+    for (;;) {
+        while (ga_pool_generation == seen) pthread_cond_wait(&ga_pool_work, &ga_pool_m);
+        seen = ga_pool_generation;
+        pthread_mutex_unlock(&ga_pool_m);
+        if (atomic_fetch_sub(&ga_pool_job.seats, 1) > 0) ga_pool_chunks();
+        pthread_mutex_lock(&ga_pool_m);
+        if (--ga_pool_active == 0) pthread_cond_signal(&ga_pool_done);
+    }
+    return NULL;
+}
+
+static void ga_pool_after_fork(void) {
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+    ga_pool_submit = m;
+    ga_pool_m = m;
+    ga_pool_work = c;
+    ga_pool_done = c;
+    ga_pool_workers = 0;
+    ga_pool_active = 0;
+}
+
+/* Start workers until `want` run (called with ga_pool_submit held); returns how many run. */
+static int ga_pool_grow(int want) {
+    if (want > GA_POOL_MAX) want = GA_POOL_MAX;
+    if (!ga_pool_atfork) {
+        pthread_atfork(NULL, NULL, ga_pool_after_fork);
+        ga_pool_atfork = 1;
+    }
+    while (ga_pool_workers < want) {
+        pthread_t t;
+        pthread_attr_t attr;
+        int ok;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        /* the fiber launches of barrier kernels run on workers too: room for their frames */
+        pthread_attr_setstacksize(&attr, 8u << 20);
+        ok = pthread_create(&t, &attr, ga_pool_worker,
+                            (void*)(uintptr_t)ga_pool_generation) == 0;
+        pthread_attr_destroy(&attr);
+        if (!ok) break;
+        pthread_mutex_lock(&ga_pool_m);
+        ga_pool_workers++;
+        pthread_mutex_unlock(&ga_pool_m);
+    }
+    return ga_pool_workers;
+}
+
+/* Run blocks [0, grid) of fn on up to `threads` OS threads (the caller included). */
+static int ga_pool_run(ga_range_entry fn, unsigned int grid, unsigned int block, void** args,
+                       int threads) {
+    int workers, err;
+    unsigned int chunk;
+    if (threads > (int)grid) threads = (int)grid;
+    if (threads <= 1 || pthread_mutex_trylock(&ga_pool_submit) != 0)
+        return fn(0, grid, grid, block, args);
+    workers = ga_pool_grow(threads - 1);
+    if (workers > threads - 1) workers = threads - 1;
+    if (workers == 0) {
+        pthread_mutex_unlock(&ga_pool_submit);
+        return fn(0, grid, grid, block, args);
+    }
+    /* about four chunks per thread: balance without contention on the counter */
+    chunk = grid / (unsigned int)(4 * (workers + 1));
+    if (chunk == 0) chunk = 1;
+    pthread_mutex_lock(&ga_pool_m);
+    ga_pool_job.fn = fn;
+    ga_pool_job.grid = grid;
+    ga_pool_job.block = block;
+    ga_pool_job.chunk = chunk;
+    ga_pool_job.args = args;
+    atomic_store(&ga_pool_job.next, 0u);
+    atomic_store(&ga_pool_job.err, 0);
+    atomic_store(&ga_pool_job.seats, workers);
+    ga_pool_active = ga_pool_workers;    /* every started worker wakes; `workers` of them join */
+    ga_pool_generation++;
+    pthread_cond_broadcast(&ga_pool_work);
+    pthread_mutex_unlock(&ga_pool_m);
+    ga_pool_chunks();
+    pthread_mutex_lock(&ga_pool_m);
+    while (ga_pool_active > 0) pthread_cond_wait(&ga_pool_done, &ga_pool_m);
+    pthread_mutex_unlock(&ga_pool_m);
+    err = atomic_load(&ga_pool_job.err);
+    pthread_mutex_unlock(&ga_pool_submit);
+    return err;
+}
+
+#endif

@@ -1,0 +1,235 @@
+"""Ahead-of-time CPU kernels: every built-in kernel unit, compiled at install into one
+shared library beside the extension (``garray/_cpu_kernels.so``).
+
+Note [Ahead-of-time CPU kernels]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+1. The build (meson.build) runs this file as a script: ``flags`` prints the C++ flags
+   the CPU compile layer (gxx.py) uses on this machine, ``emit DIR`` writes the
+   translation units.  Every unit of ``garray._optable.all_units()`` goes into one of
+   SHARDS_32 files at the canonical warp size 32; units with barrier kernels (which
+   depend on the warp size) also into one of SHARDS_64 files at warp size 64.  Meson
+   compiles the shards in parallel and links them.
+2. Entries are named ``ga_u<unit>_<i>`` (and ``..._r``, the range entry for the launch
+   pool); each shard prefixes its module helpers with ``ga_s<shard>_``.  The index
+   shard exports ``ga_aot_keys``, the key of every unit, in unit order.
+3. A unit's key (``unit_key``) covers what its machine code depends on: the kernel file
+   and every header it includes (``cache.source_hash``), the name expressions, the warp
+   size, which entries run on fibers, and the compile flags (ISA included).  At run time
+   ``compile_cpu`` computes the same key and takes the library's entries when it has
+   it, so a changed source, other flags (``GARRAY_CPU_ISA``, ``GARRAY_CXXFLAGS``) or
+   another machine's ISA never run a stale build: they fall back to the JIT.  The
+   compiler's version is not in the key (reading it runs the compiler): the library was
+   built by the compiler the build found.
+4. ``GARRAY_CPU_AOT=0`` ignores the library (every built-in unit compiles on first use,
+   as for GPUs); the JIT stays for user kernels, GPU devices and the vector-load test
+   build.
+"""
+
+import ctypes
+import os
+import sys
+
+if __name__ == "__main__" and __package__ in (None, ""):
+    # Run by the build: import garray's pure-Python tables without garray/__init__.py,
+    # which needs the extension that is being built.
+    import types
+    _root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    _pkg = types.ModuleType("garray")
+    _pkg.__path__ = [os.path.join(_root, "garray")]
+    sys.modules["garray"] = _pkg
+    __package__ = "garray._compiler"
+
+SHARDS_32 = 40
+SHARDS_64 = 6
+LIBRARY = "_cpu_kernels"
+
+
+def _gxx():
+    from . import gxx
+    return gxx
+
+
+def unit_key(relpath, exprs, warp_size, fibers, flags):
+    """The key of one unit's build (Note [Ahead-of-time CPU kernels], 3)."""
+    from .cache import cache_key, source_hash
+    return cache_key(["aot", relpath, source_hash(relpath), f"warp={warp_size}", flags,
+                      *exprs, "fibers:", *sorted(fibers)])
+
+
+def _units():
+    """[(relpath, exprs, warp_size, fibers)] for every unit the library holds."""
+    from .. import _optable
+    from .._redtable import BARRIER_KERNELS
+    out = []
+    for relpath, exprs in _optable.all_units():
+        fibers = frozenset(e for e in exprs if e.startswith(BARRIER_KERNELS))
+        for warp in ((32, 64) if fibers else (32,)):
+            out.append((relpath, list(exprs), warp, fibers))
+    return out
+
+
+def _flags(warp):
+    g = _gxx()
+    return " ".join(g._CXX_FLAGS + g._defines(warp, ()))
+
+
+def _cost(unit):
+    relpath, exprs, _, fibers = unit
+    return len(exprs) * (3 if relpath == "reduce.hip" else 1) + 20 * len(fibers)
+
+
+def _shards(units):
+    """Units spread over the shards, the costliest first onto the least loaded."""
+    shards = {32: [[] for _ in range(SHARDS_32)], 64: [[] for _ in range(SHARDS_64)]}
+    load = {32: [0] * SHARDS_32, 64: [0] * SHARDS_64}
+    for k in sorted(range(len(units)), key=lambda k: -_cost(units[k])):
+        w = units[k][2]
+        j = min(range(len(load[w])), key=load[w].__getitem__)
+        shards[w][j].append(k)
+        load[w][j] += _cost(units[k])
+    return shards
+
+
+def shard_names():
+    return ([f"aot_w32_{j:02d}.cpp" for j in range(SHARDS_32)] +
+            [f"aot_w64_{j:02d}.cpp" for j in range(SHARDS_64)] + ["aot_index.cpp"])
+
+
+def _write(path, text):
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def emit(outdir):
+    units = _units()
+    shards = _shards(units)
+    j = 0
+    for w in (32, 64):
+        for members in shards[w]:
+            lines = [f"// garray ahead-of-time CPU kernels, shard {j} (garray/_compiler/aot.py)",
+                     f"#define GA_WARP_SIZE {w}", "#define GARRAY_HOST 1",
+                     f"#define GA_HOST_SYMBOL_PREFIX ga_s{j}_"]
+            for relpath in sorted({units[k][0] for k in members}):
+                lines.append(f'#include "{relpath}"')
+            for k in members:
+                _, exprs, _, fibers = units[k]
+                lines += [f"GA_HOST_FIBER_ENTRY(ga_u{k}_{i}, {e})" if e in fibers else
+                          f"GA_HOST_ENTRY(ga_u{k}_{i}, {e})" for i, e in enumerate(exprs)]
+            if not members:
+                lines.append("// (no unit)")
+            _write(os.path.join(outdir, shard_names()[j]), "\n".join(lines) + "\n")
+            j += 1
+    shard_of = {k: j for j, members in enumerate(shards[32] + shards[64]) for k in members}
+    keys = [unit_key(r, e, w, f, _flags(w)) for r, e, w, f in units]
+    index = ["// garray ahead-of-time CPU kernels: the unit keys and shards (aot.py)",
+             'extern "C" __attribute__((visibility("default"))) const int ga_aot_count = '
+             f"{len(units)};",
+             'extern "C" __attribute__((visibility("default"))) const char* const '
+             "ga_aot_keys[] = {"]
+    index += [f'    "{key}",' for key in keys]
+    index += ["};",
+              'extern "C" __attribute__((visibility("default"))) const int ga_aot_shards[] = {']
+    index += [f"    {shard_of[k]}," for k in range(len(units))]
+    index += ["};"]
+    _write(os.path.join(outdir, "aot_index.cpp"), "\n".join(index) + "\n")
+
+
+# ---- run time ---------------------------------------------------------------------------
+
+_library = None        # (ctypes library, {key: (unit, shard)}), or False: none usable
+_library_error = None
+
+
+def _library_path():
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    import importlib.machinery
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES + [".so"]:
+        path = os.path.join(here, LIBRARY + suffix)
+        if os.path.exists(path):
+            return path
+    # an editable install: the extension lives in meson's build directory
+    try:
+        from .. import _core
+    except ImportError:
+        return None
+    d = os.path.dirname(os.path.abspath(_core.__file__))
+    for name in os.listdir(d):
+        if name.startswith(LIBRARY + ".") or name.startswith("lib" + LIBRARY + "."):
+            return os.path.join(d, name)
+    return None
+
+
+def _load():
+    global _library, _library_error
+    if _library is None:
+        _library = False
+        from .. import _env
+        if not _env.flag_default("GARRAY_CPU_AOT", True):
+            _library_error = "GARRAY_CPU_AOT=0"
+            return _library
+        path = _library_path()
+        if path is None:
+            _library_error = "the build installed no " + LIBRARY
+            return _library
+        try:
+            lib = ctypes.CDLL(path)
+            count = ctypes.c_int.in_dll(lib, "ga_aot_count").value
+            keys = (ctypes.c_char_p * count).in_dll(lib, "ga_aot_keys")
+            shards = (ctypes.c_int * count).in_dll(lib, "ga_aot_shards")
+        except (OSError, ValueError) as e:
+            _library_error = f"{path}: {e}"
+            return _library
+        _library = (lib, {keys[k].decode(): (k, shards[k]) for k in range(count)})
+    return _library
+
+
+def lookup(relpath, exprs, warp_size, fibers, flags):
+    """The CpuModule of this unit from the library, or None when it has no such build."""
+    lib = _load()
+    if not lib:
+        return None
+    lib, index = lib
+    hit = index.get(unit_key(relpath, exprs, warp_size, fibers, flags))
+    if hit is None:
+        return None
+    k, shard = hit
+    from .gxx import CpuModule
+
+    def address(name):
+        return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+    entries = {e: address(f"ga_u{k}_{i}") for i, e in enumerate(exprs)}
+    ranges = {e: address(f"ga_u{k}_{i}_r") for i, e in enumerate(exprs)}
+    return CpuModule(lib, entries, ranges, prefix=f"ga_s{shard}_")
+
+
+def status():
+    """(library path or None, units it holds, why it is not used or None)."""
+    lib = _load()
+    if not lib:
+        return None, 0, _library_error
+    return _library_path(), len(lib[1]), None
+
+
+def main(argv):
+    if argv[:1] == ["flags"]:
+        g = _gxx()
+        print("\n".join(f for f in g._CXX_FLAGS if f not in ("-shared", "-fPIC")))
+        print("\n".join(g.link_flags()))
+    elif argv[:1] == ["emit"] and len(argv) == 2:
+        emit(argv[1])
+    elif argv[:1] == ["shards"]:
+        print("\n".join(shard_names()))
+    else:
+        print("usage: aot.py flags | shards | emit OUTDIR", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
