@@ -29,12 +29,32 @@ _CXX_FLAGS = ["-O2", "-fvect-cost-model=cheap", "-std=c++17", "-shared", "-fPIC"
               "-fvisibility=hidden"]
 
 
+_CXX_LIBS = []     # after the source on the command line (the linker's --as-needed)
+
+
+def _libmvec_flags():
+    """-DGA_CPU_LIBMVEC=1 (and -lmvec) where the compiler finds glibc's vector math
+    library: the loops then call its AVX2 exp, log, sin ... (garray/cpu_runtime.h, Note
+    [CPU vector math]; docs/performance.md).  Only for x86-64-v3 builds: the baseline
+    ISA keeps the scalar libm calls."""
+    try:
+        out = subprocess.run([_CXX, "-print-file-name=libmvec.so"], capture_output=True,
+                             text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return []
+    if not (os.path.isabs(out) and os.path.exists(out)):
+        return []
+    _CXX_LIBS.append("-lmvec")
+    return ["-DGA_CPU_LIBMVEC=1"]
+
+
 def _host_isa_flags():
     """The instruction set to build CPU kernels for: x86-64-v3 (AVX2, FMA) where this CPU
     has it, as NumPy's own loops dispatch at run time; the baseline otherwise.  Kernels
     are built on the machine that runs them, and the flags are part of the cache key.
     -ffp-contract=off keeps a * b + c two roundings (NumPy's results), not one FMA.
-    GARRAY_CPU_ISA=baseline turns it off."""
+    x86-64-v3 builds also call libmvec's vector math where glibc has it (_libmvec_flags).
+    GARRAY_CPU_ISA=baseline turns both off."""
     from .. import _env
     if _env.choice("GARRAY_CPU_ISA", ("native", "baseline"), "native") == "baseline":
         return []
@@ -44,7 +64,7 @@ def _host_isa_flags():
                 if line.startswith("flags"):
                     have = set(line.split(":", 1)[1].split())
                     if {"avx2", "fma", "bmi2", "movbe"} <= have:
-                        return ["-march=x86-64-v3", "-ffp-contract=off"]
+                        return ["-march=x86-64-v3", "-ffp-contract=off", *_libmvec_flags()]
                     break
     except OSError:
         pass
@@ -214,7 +234,7 @@ def _build_tu(text, defines, what):
         with open(src, "w") as f:
             f.write(text)
         out = os.path.join(tmp, "unit.so")
-        cmd = [_CXX, *_CXX_FLAGS, *defines, "-I", root, src, "-o", out]
+        cmd = [_CXX, *_CXX_FLAGS, *defines, "-I", root, src, "-o", out, *_CXX_LIBS]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
         except (OSError, subprocess.SubprocessError) as e:
