@@ -136,6 +136,8 @@ cdef class _Kernels:
 
     cdef int _load_cpu(self) except -1:
         cdef int code, slot
+        if not _cpu_threads:
+            _read_cpu_threads()      # GARRAY_CPU_THREADS: a bad value fails the first launch
         defines = ("GA_CPU_VECTOR_LOADS=1",) if _cpu_vector_loads else ()
         mod = _compile_mod.compile_cpu(self.file, [e for _, e in self.entries],
                                        _cpu_warp_size(), defines)

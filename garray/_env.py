@@ -45,3 +45,10 @@ def cpu_threads():
         raise ValueError(f"GARRAY_CPU_THREADS: expected a positive integer (threads for CPU "
                          f"launches), got {raw!r}")
     return value
+
+
+def flag_default(name, default):
+    """A boolean variable as ``flag``, ``default`` when unset or empty."""
+    if not os.environ.get(name, "").strip():
+        return default
+    return flag(name)

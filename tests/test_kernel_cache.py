@@ -62,7 +62,9 @@ def _run(cache, body, timeout=600):
 
 
 def _start(cache, body):
-    e = dict(os.environ, GARRAY_CACHE_DIR=str(cache), GARRAY_DEVICE="cpu")
+    # GARRAY_CPU_AOT=0: built-in ops compile through the cache (the JIT under test here)
+    # instead of coming from the ahead-of-time library
+    e = dict(os.environ, GARRAY_CACHE_DIR=str(cache), GARRAY_DEVICE="cpu", GARRAY_CPU_AOT="0")
     return subprocess.Popen([sys.executable, "-c", _PRELUDE + textwrap.dedent(body)],
                             env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -91,10 +91,14 @@ struct ga_dim3 {
 // Launch state is per OS thread (Note [CPU launches], 2).  Constant-initialised
 // thread_local ints cost no init call; a launch loop hoists their address out of the
 // loop, so built-in kernels keep their speed (bench/elementwise.py).
-static thread_local ga_dim3 threadIdx = {0, 0, 0};
-static thread_local ga_dim3 blockIdx = {0, 0, 0};
-static thread_local ga_dim3 blockDim = {1, 1, 1};
-static thread_local ga_dim3 gridDim = {1, 1, 1};
+// Every variable of the runtime is `inline` (one definition per shared library), not
+// `static` (one per translation unit): the ahead-of-time library links many units, and
+// an inline function of one (fiber_main, flat_index ...) may be the copy another calls,
+// so they must all see the same state.  Hidden visibility keeps it per library.
+inline thread_local ga_dim3 threadIdx = {0, 0, 0};
+inline thread_local ga_dim3 blockIdx = {0, 0, 0};
+inline thread_local ga_dim3 blockDim = {1, 1, 1};
+inline thread_local ga_dim3 gridDim = {1, 1, 1};
 
 namespace ga_host {
 template <class... P> constexpr std::index_sequence_for<P...> arity_seq(void (*)(P...)) { return {}; }
@@ -103,17 +107,17 @@ template <class... P> constexpr std::index_sequence_for<P...> arity_seq(void (*)
 enum { OK = 0, KERNEL_BUG = 1, STACK_OVERFLOW = 2, SHARED_OVERRUN = 3, BAD_LAUNCH = 4,
        NO_MEMORY = 5 };
 
-static thread_local int error = 0;                 // set when a launch hit a kernel bug
-static thread_local const char* error_what = "";
-static thread_local unsigned char* shared_buf = nullptr;   // this launch's dynamic shared
-static thread_local size_t pending_shared = 0;     // bytes for the next launch (see entries)
-static thread_local int mode = 0;                  // 0: loop launch, 1: fiber launch
-static std::atomic<size_t> fiber_stack{256 * 1024};  // GARRAY_CPU_FIBER_STACK, set by _raw.py
+inline thread_local int error = 0;                 // set when a launch hit a kernel bug
+inline thread_local const char* error_what = "";
+inline thread_local unsigned char* shared_buf = nullptr;   // this launch's dynamic shared
+inline thread_local size_t pending_shared = 0;     // bytes for the next launch (see entries)
+inline thread_local int mode = 0;                  // 0: loop launch, 1: fiber launch
+inline std::atomic<size_t> fiber_stack{256 * 1024};  // GARRAY_CPU_FIBER_STACK, set by _raw.py
 
 inline void* dynamic_shared() { return shared_buf; }
 // The last failure's description, process-wide: a launch split over the pool fails on a
 // worker, and the launcher reads the message on its own thread.
-static std::atomic<const char*> last_what{""};
+inline std::atomic<const char*> last_what{""};
 inline int fail(const char* what, int code = KERNEL_BUG) {
     if (!error) { error = code; error_what = what; last_what.store(what); }
     return error;
@@ -151,10 +155,10 @@ struct Region {
 };
 static const size_t kGuard = 64 * 1024;
 static const int kMaxBlock = 1024;
-static thread_local Region stack_region;    // [guard][stack 0][guard][stack 1]...
-static thread_local size_t stack_slot = 0;  // guard + stack bytes per fiber
-static thread_local unsigned stack_slots = 0;
-static thread_local Region shared_region;   // [guard][data][guard]
+inline thread_local Region stack_region;    // [guard][stack 0][guard][stack 1]...
+inline thread_local size_t stack_slot = 0;  // guard + stack bytes per fiber
+inline thread_local unsigned stack_slots = 0;
+inline thread_local Region shared_region;   // [guard][data][guard]
 // The alternate signal stack garray gives a thread that has none; switched off before it
 // is unmapped at thread exit.
 struct AltStack : Region {
@@ -168,13 +172,13 @@ struct AltStack : Region {
         }
     }
 };
-static thread_local AltStack alt_stack;
+inline thread_local AltStack alt_stack;
 // volatile: only the signal handler reads them, so the compiler must not drop the stores
-static thread_local sigjmp_buf* volatile jump = nullptr;  // set while a guarded launch runs
-static thread_local volatile int fault_code = 0;
-static struct sigaction prev_segv;             // the handler on_fault replaced
-static int armed = 0;                          // guarded launches running (all threads)
-static std::atomic_flag arm_lock = ATOMIC_FLAG_INIT;
+inline thread_local sigjmp_buf* volatile jump = nullptr;  // set while a guarded launch runs
+inline thread_local volatile int fault_code = 0;
+inline struct sigaction prev_segv;             // the handler on_fault replaced
+inline int armed = 0;                          // guarded launches running (all threads)
+inline std::atomic_flag arm_lock = ATOMIC_FLAG_INIT;
 
 // Mappings are sized in 64 KiB units: a multiple of the page size on every Linux target
 // (4, 16 or 64 KiB pages), without <unistd.h>'s names (a kernel may be called `sync`).
@@ -308,12 +312,12 @@ inline void disarm() {
 // waiting at different barriers) is a kernel bug reported as an error, never a hang.
 enum { F_READY, F_DONE, F_WAIT_BLOCK, F_WAIT_WARP };
 struct Fiber { ucontext_t ctx; int state; long id; unsigned char slot[16]; };
-static thread_local Fiber* fibers = nullptr;   // this launch's block, slot = warp mailbox
-static thread_local int cur = 0;
-static thread_local unsigned nblock = 0;
-static thread_local ucontext_t sched_ctx;
-static thread_local void (*body)(void*) = nullptr;
-static thread_local void* body_arg = nullptr;
+inline thread_local Fiber* fibers = nullptr;   // this launch's block, slot = warp mailbox
+inline thread_local int cur = 0;
+inline thread_local unsigned nblock = 0;
+inline thread_local ucontext_t sched_ctx;
+inline thread_local void (*body)(void*) = nullptr;
+inline thread_local void* body_arg = nullptr;
 
 inline void fiber_main() {
     body(body_arg);

@@ -31,8 +31,10 @@ import sys
 
 if __name__ == "__main__" and __package__ in (None, ""):
     # Run by the build: import garray's pure-Python tables without garray/__init__.py,
-    # which needs the extension that is being built.
+    # which needs the extension that is being built, and without an editable install's
+    # import hook (which would start a build of its own).
     import types
+    sys.meta_path = [f for f in sys.meta_path if type(f).__name__ != "MesonpyMetaFinder"]
     _root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     _pkg = types.ModuleType("garray")
     _pkg.__path__ = [os.path.join(_root, "garray")]
@@ -147,21 +149,19 @@ _library_error = None
 
 
 def _library_path():
+    """garray/_cpu_kernels.so, or in an editable install the one in meson's build
+    directory (beside the extension module); None when the build made none."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    import importlib.machinery
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES + [".so"]:
-        path = os.path.join(here, LIBRARY + suffix)
-        if os.path.exists(path):
-            return path
-    # an editable install: the extension lives in meson's build directory
+    dirs = [here]
     try:
         from .. import _core
+        dirs.append(os.path.dirname(os.path.abspath(_core.__file__)))
     except ImportError:
-        return None
-    d = os.path.dirname(os.path.abspath(_core.__file__))
-    for name in os.listdir(d):
-        if name.startswith(LIBRARY + ".") or name.startswith("lib" + LIBRARY + "."):
-            return os.path.join(d, name)
+        pass
+    for d in dirs:
+        path = os.path.join(d, LIBRARY + ".so")
+        if os.path.isfile(path):
+            return path
     return None
 
 
@@ -195,17 +195,21 @@ def lookup(relpath, exprs, warp_size, fibers, flags):
     if not lib:
         return None
     lib, index = lib
-    hit = index.get(unit_key(relpath, exprs, warp_size, fibers, flags))
+    key = unit_key(relpath, exprs, warp_size, fibers, flags)
+    hit = index.get(key)
     if hit is None:
         return None
     k, shard = hit
+    from .cache import memoized
     from .gxx import CpuModule
 
-    def address(name):
-        return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-    entries = {e: address(f"ga_u{k}_{i}") for i, e in enumerate(exprs)}
-    ranges = {e: address(f"ga_u{k}_{i}_r") for i, e in enumerate(exprs)}
-    return CpuModule(lib, entries, ranges, prefix=f"ga_s{shard}_")
+    def make():
+        def address(name):
+            return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+        entries = {e: address(f"ga_u{k}_{i}") for i, e in enumerate(exprs)}
+        ranges = {e: address(f"ga_u{k}_{i}_r") for i, e in enumerate(exprs)}
+        return CpuModule(lib, entries, ranges, prefix=f"ga_s{shard}_")
+    return memoized("aot-" + key, make)
 
 
 def status():
@@ -220,13 +224,14 @@ def main(argv):
     if argv[:1] == ["flags"]:
         g = _gxx()
         print("\n".join(f for f in g._CXX_FLAGS if f not in ("-shared", "-fPIC")))
-        print("\n".join(g.link_flags()))
+    elif argv[:1] == ["libs"]:
+        print("\n".join(_gxx().link_flags()))
     elif argv[:1] == ["emit"] and len(argv) == 2:
         emit(argv[1])
     elif argv[:1] == ["shards"]:
         print("\n".join(shard_names()))
     else:
-        print("usage: aot.py flags | shards | emit OUTDIR", file=sys.stderr)
+        print("usage: aot.py flags | libs | shards | emit OUTDIR", file=sys.stderr)
         return 2
     return 0
 

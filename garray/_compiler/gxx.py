@@ -33,19 +33,26 @@ _CXX_LIBS = []     # after the source on the command line (the linker's --as-nee
 
 
 def _libmvec_flags():
-    """-DGA_CPU_LIBMVEC=1 (and -lmvec) where the compiler finds glibc's vector math
-    library: the loops then call its AVX2 exp, log, sin ... (garray/cpu_runtime.h, Note
-    [CPU vector math]; docs/performance.md).  Only for x86-64-v3 builds: the baseline
-    ISA keeps the scalar libm calls."""
+    """-DGA_CPU_LIBMVEC=1 (and -lmvec) where glibc has the vector math library with every
+    function garray declares (glibc 2.35 or later on x86-64): the loops then call its AVX2
+    exp, log, sin ... (garray/cpu_runtime.h, Note [CPU vector math]; docs/performance.md).
+    Only for x86-64-v3 builds: the baseline ISA keeps the scalar libm calls.  Decided from
+    the C library's version, without running the compiler: the ahead-of-time kernels
+    (aot.py) must find the same flags in a process where no compiler is installed."""
     try:
-        out = subprocess.run([_CXX, "-print-file-name=libmvec.so"], capture_output=True,
-                             text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return []
-    if not (os.path.isabs(out) and os.path.exists(out)):
+        name, version = os.confstr("CS_GNU_LIBC_VERSION").split()
+        ok = name == "glibc" and tuple(int(v) for v in version.split(".")[:2]) >= (2, 35)
+    except (AttributeError, ValueError, OSError):
+        ok = False
+    if not ok:
         return []
     _CXX_LIBS.append("-lmvec")
     return ["-DGA_CPU_LIBMVEC=1"]
+
+
+def link_flags():
+    """Libraries a CPU kernel library links (after its objects)."""
+    return list(_CXX_LIBS)
 
 
 def _host_isa_flags():
@@ -97,11 +104,11 @@ class CpuModule:
     Holding ``lib`` keeps the shared library loaded for as long as the addresses are used.
     """
 
-    def __init__(self, lib, entries, ranges=None):
+    def __init__(self, lib, entries, ranges=None, prefix=""):
         self.lib = lib
         self.functions = entries
         self.ranges = ranges or {}
-        self._what = lib.ga_host_error_what
+        self._what = getattr(lib, prefix + "ga_host_error_what")
         self._what.restype = ctypes.c_char_p
 
     def error_what(self):
@@ -133,6 +140,13 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
         # warp size: one build serves every warp size.
         warp_size = 32
     flags = _defines(warp_size, defines)
+    if not defines:
+        # the ahead-of-time library (aot.py), when it holds this very build
+        from . import aot
+        mod = aot.lookup(relpath, name_expressions, warp_size, fibers,
+                         " ".join(_CXX_FLAGS + flags))
+        if mod is not None:
+            return mod
     key = cache_key([source_hash(relpath), _compiler_version(), " ".join(_CXX_FLAGS + flags),
                      *name_expressions, "fibers:", *sorted(fibers)])
 
