@@ -32,7 +32,7 @@ cdef int _cast_into(ndarray dst, ndarray src) except -1:
     if _overlap(dst, src) and not _same_view(dst, src):
         src = _copy_array(src)
     _iter_init(&it, dst, src, None, None, True)
-    _iter_args(&it, args)
+    _iter_args(&it, args, _cpu_wide_index(dst))
     return _cast_kernels(dst._code).launch(dst, src._code, it.layout, it.n, args)
 
 

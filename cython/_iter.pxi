@@ -146,9 +146,11 @@ cdef int _iter_init(_Iter* it, ndarray o, ndarray a, ndarray b, ndarray c,
     return 0
 
 
-cdef int _iter_args(_Iter* it, void** args) noexcept:
+cdef int _iter_args(_Iter* it, void** args, bint wide_n=False) noexcept:
     """Kernel arguments (pointers..., n) or (pointers..., Strided<N>, n); returns how
-    many were written, so a launcher can append its own."""
+    many were written, so a launcher can append its own.  ``wide_n``: the kernel takes
+    n as int64 in the 32-bit-index slot too (the CPU device serves that slot of the
+    elementwise families with the int64 build: garray/_optable.py, cpu_alias)."""
     cdef int i
     for i in range(it.nop):
         args[i] = &it.ptr[i]
@@ -156,7 +158,7 @@ cdef int _iter_args(_Iter* it, void** args) noexcept:
         args[it.nop] = &it.n
         return it.nop + 1
     args[it.nop] = &it.p
-    args[it.nop + 1] = <void*>&it.n32 if it.layout == L_S32 else <void*>&it.n
+    args[it.nop + 1] = <void*>&it.n32 if it.layout == L_S32 and not wide_n else <void*>&it.n
     return it.nop + 2
 
 

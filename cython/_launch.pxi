@@ -196,6 +196,12 @@ cdef class _Kernels:
         return 0
 
 
+cdef inline bint _cpu_wide_index(ndarray out) noexcept:
+    """Whether a strided elementwise launch on out's device takes n as int64 in its
+    32-bit-index slot (Note [CPU inner loops]; _iter_args)."""
+    return out._is_cpu and not _cpu_vector_loads
+
+
 cdef inline int64_t _threads_for(_Kernels k, ndarray out, int code, int slot,
                                  int64_t n) noexcept:
     """Threads to launch: contiguous kernels handle V elements per thread on GPUs (and on

@@ -160,14 +160,16 @@ cdef ndarray _prepare_out(object out, int out_code, int nd, Py_ssize_t* shape, o
         raise ValueError(f"{opname}: out is on {o._device}, the inputs on {device}")
     if o._flags & FLAG_READONLY:
         raise ValueError(f"{opname}: out is read-only")
-    bad = o._nd != nd
+    # NumPy broadcasts the inputs to out's shape: out may be larger than the inputs'
+    # broadcast shape, never smaller
+    bad = o._nd < nd
     if not bad:
         for i in range(nd):
-            if o._shape[i] != shape[i]:
+            if shape[i] != 1 and o._shape[o._nd - nd + i] != shape[i]:
                 bad = True
     if bad:
         raise ValueError(f"{opname}: out has shape {o.shape}, the result has shape "
-                         f"{_shape_tuple(shape, nd)}")
+                         f"{_shape_tuple(shape, nd)}, which does not broadcast to it")
     return o
 
 
@@ -295,7 +297,7 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
     if scalar:
         o = _prepare_out(out, out_code, ref._nd, ref._shape, ref._device, k.name)
         ref = _unalias(o, ref)
-        if (o._flags & FLAG_C) and (ref._flags & FLAG_C):
+        if (o._flags & FLAG_C) and (ref._flags & FLAG_C) and ref._size == o._size:
             po, pr, n = o._ptr, ref._ptr, o._size
             args[0] = &po
             args[1] = <void*>sv if s_first else <void*>&pr
@@ -313,7 +315,7 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
         a = _unalias(o, a)
         b = _unalias(o, b)
     _iter_init(&it, o, a, b, None, True)
-    _iter_args(&it, args)
+    _iter_args(&it, args, _cpu_wide_index(o))
     k.launch(o, code, it.layout, it.n, args)
     return o
 
@@ -387,7 +389,7 @@ cdef object _unary(_Kernels k, object x, object out):
     o = _prepare_out(out, out_code, a._nd, a._shape, a._device, k.name)
     a = _unalias(o, a)
     _iter_init(&it, o, a, None, None, True)
-    _iter_args(&it, args)
+    _iter_args(&it, args, _cpu_wide_index(o))
     k.launch(o, code, it.layout, it.n, args)
     return o
 

@@ -47,6 +47,6 @@ def where(condition, x1, x2, /):
     if o._size == 0:
         return o
     _iter_init(&it, o, c, a, b, False)        # where_s: strided form only
-    _iter_args(&it, args)
+    _iter_args(&it, args, _cpu_wide_index(o))
     _where_kernels().launch(o, code, it.layout, it.n, args)
     return o

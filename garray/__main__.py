@@ -104,6 +104,11 @@ def precompile(argv):
     warp = props["warp_size"]
     units = _optable.all_units()
     if dev.kind == "cpu":
+        from garray._compiler import aot
+        path, count, why = aot.status()
+        print(f"built-in CPU kernels compiled at install: {path} ({count} units)" if path else
+              f"no built-in CPU kernels compiled at install ({why}): compiling them")
+
         def build(unit):
             _compiler.compile_cpu(unit[0], unit[1], warp)
     else:

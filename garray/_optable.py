@@ -332,6 +332,20 @@ def creation_table():
     return "creation.hip", entries
 
 
+# Kernels whose CPU build is the same code for both index types: map_strided walks
+# its chunk with 64-bit offsets on the CPU (garray/loops.h, Note [CPU inner loops]), so
+# the CPU device builds only the int64 instantiation and serves the int32 slot with it.
+_CPU_SAME_INDEX = ("ga::ew1_s<", "ga::ew2_s<", "ga::where_s<", "ga::cast_s<")
+
+
+def cpu_alias(expr):
+    """The name expression whose CPU build also serves ``expr`` (``expr`` itself if
+    none)."""
+    if expr.startswith(_CPU_SAME_INDEX) and expr.endswith(", ga::int32>"):
+        return expr[:-len(", ga::int32>")] + ", ga::int64>"
+    return expr
+
+
 def all_tables():
     """Every kernel table garray builds."""
     tables = [op.table() for op in OPS.values()]

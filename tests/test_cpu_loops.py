@@ -219,20 +219,14 @@ def test_binary_stride_classes(mode, kx):
                            f"{kx} {op} {ky} out={out_kind}", shape)
 
 
-OUT_BROADCAST_BUG = (
-    "garray bug: out= larger than the inputs' broadcast shape is refused (NumPy "
-    "broadcasts the inputs into out): garray.add(garray.ones((3, 1)), garray.ones((3, 1)), "
-    "out=garray.empty((3, 4))) raises ValueError (cython/_ufunc.pxi _prepare_out)")
 ORDERS = ("row+col", "col+row", "col+col", "row+row", "0d+col", "row+0d", "0d+0d")
-_FULL = ("row+col", "col+row")
 
 
-@pytest.mark.parametrize("order", [
-    o if o in _FULL else pytest.param(o, marks=pytest.mark.xfail(
-        strict=True, raises=ValueError, reason=OUT_BROADCAST_BUG)) for o in ORDERS])
+@pytest.mark.parametrize("order", ORDERS)
 def test_both_inputs_broadcast_into_out(mode, order):
     """Both inputs broadcast (stride 0 on the inner or the outer axis) into a full
-    (M, N) out=: (M, 1) + (M, 1) -> (M, N) is NumPy's broadcast of the inputs to out."""
+    (M, N) out=: (M, 1) + (M, 1) -> (M, N) is NumPy's broadcast of the inputs to out
+    (out= larger than the inputs' broadcast shape)."""
     kx, ky = order.split("+")
     for shape in ((5, 257), (300, 3)):
         for dtype in ("int8", "float64"):
@@ -505,3 +499,32 @@ def test_empty(mode, sx, sy):
     garray.add(base[:, 2:2], base[:, 3:3], out=base[:, 4:4])
     garray.negative(base[1:1, ::-2], out=base[2:2, ::2])
     check(base, numpy.ones((4, 6)), "buffer around empty views")
+
+
+@pytest.mark.parametrize("scalar", [1.5, 2, True, numpy.float32(0.5)])
+@pytest.mark.parametrize("in_shape", [(3, 1), (1, 4), (4,), ()])
+def test_out_larger_than_the_inputs_with_a_python_scalar(in_shape, scalar):
+    """The scalar-operand path: out= of shape (3, 4) for an input that broadcasts to it."""
+    h = sample(in_shape, "float64")
+    for first in (False, True):
+        ho, go = numpy.zeros((3, 4)), garray.zeros((3, 4))
+        if first:
+            numpy.add(scalar, h, out=ho)
+            garray.add(scalar, g(h), out=go)
+        else:
+            numpy.multiply(h, scalar, out=ho)
+            garray.multiply(g(h), scalar, out=go)
+        check(go, ho, f"{in_shape} scalar first={first}")
+    ho, go = numpy.zeros((3, 4)), garray.zeros((3, 4))
+    check(garray.negative(g(h), out=go), numpy.negative(h, out=ho), f"negative {in_shape}")
+
+
+@pytest.mark.parametrize("out_shape", [(3,), (2, 4), (3, 1), (4, 3)])
+def test_out_the_inputs_do_not_broadcast_to_is_refused(out_shape):
+    a = numpy.ones((3, 4))
+    with pytest.raises(ValueError):
+        numpy.add(a, 1.0, out=numpy.zeros(out_shape))
+    with pytest.raises(ValueError, match="out has shape"):
+        garray.add(g(a), 1.0, out=garray.zeros(out_shape))
+    with pytest.raises(ValueError, match="out has shape"):
+        garray.add(g(a), g(a), out=garray.zeros(out_shape))

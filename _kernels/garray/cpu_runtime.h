@@ -95,10 +95,18 @@ struct ga_dim3 {
 // `static` (one per translation unit): the ahead-of-time library links many units, and
 // an inline function of one (fiber_main, flat_index ...) may be the copy another calls,
 // so they must all see the same state.  Hidden visibility keeps it per library.
-inline thread_local ga_dim3 threadIdx = {0, 0, 0};
-inline thread_local ga_dim3 blockIdx = {0, 0, 0};
-inline thread_local ga_dim3 blockDim = {1, 1, 1};
-inline thread_local ga_dim3 gridDim = {1, 1, 1};
+// One thread_local object for the launch state a loop launch touches, so that a launch
+// pays one TLS address lookup (__tls_get_addr in a shared library), not one per variable.
+struct ga_launch_state {
+    ga_dim3 thread_idx, block_idx, block_dim, grid_dim;
+    int error;      // set when a launch hit a kernel bug
+    int mode;       // 0: loop launch, 1: fiber launch
+};
+inline thread_local ga_launch_state ga_launch = {{0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 0, 0};
+#define threadIdx (ga_launch.thread_idx)
+#define blockIdx (ga_launch.block_idx)
+#define blockDim (ga_launch.block_dim)
+#define gridDim (ga_launch.grid_dim)
 
 namespace ga_host {
 template <class... P> constexpr std::index_sequence_for<P...> arity_seq(void (*)(P...)) { return {}; }
@@ -107,11 +115,9 @@ template <class... P> constexpr std::index_sequence_for<P...> arity_seq(void (*)
 enum { OK = 0, KERNEL_BUG = 1, STACK_OVERFLOW = 2, SHARED_OVERRUN = 3, BAD_LAUNCH = 4,
        NO_MEMORY = 5 };
 
-inline thread_local int error = 0;                 // set when a launch hit a kernel bug
 inline thread_local const char* error_what = "";
 inline thread_local unsigned char* shared_buf = nullptr;   // this launch's dynamic shared
 inline thread_local size_t pending_shared = 0;     // bytes for the next launch (see entries)
-inline thread_local int mode = 0;                  // 0: loop launch, 1: fiber launch
 inline std::atomic<size_t> fiber_stack{256 * 1024};  // GARRAY_CPU_FIBER_STACK, set by _raw.py
 
 inline void* dynamic_shared() { return shared_buf; }
@@ -119,8 +125,8 @@ inline void* dynamic_shared() { return shared_buf; }
 // worker, and the launcher reads the message on its own thread.
 inline std::atomic<const char*> last_what{""};
 inline int fail(const char* what, int code = KERNEL_BUG) {
-    if (!error) { error = code; error_what = what; last_what.store(what); }
-    return error;
+    if (!ga_launch.error) { ga_launch.error = code; error_what = what; last_what.store(what); }
+    return ga_launch.error;
 }
 
 // ---- guarded memory (Note [CPU launch guards]) -------------------------------------
@@ -331,12 +337,12 @@ inline void wait_as(int state, long id) {
 }
 
 inline void barrier(long site) {
-    if (mode != 1) { fail("__syncthreads"); return; }
+    if (ga_launch.mode != 1) { fail("__syncthreads"); return; }
     wait_as(F_WAIT_BLOCK, site);
 }
 
 inline bool warp_sync(long id) {
-    if (mode != 1) { fail("a warp operation (shuffle/ballot)"); return false; }
+    if (ga_launch.mode != 1) { fail("a warp operation (shuffle/ballot)"); return false; }
     wait_as(F_WAIT_WARP, id);
     return true;
 }
@@ -358,7 +364,7 @@ inline int run_block(char* stacks, size_t stack) {
             cur = (int)t;
             threadIdx.x = t;
             swapcontext(&sched_ctx, &fibers[t].ctx);
-            if (error) return 1;
+            if (ga_launch.error) return 1;
         }
         unsigned done = 0;
         for (unsigned t = 0; t < nblock; ++t) done += fibers[t].state == F_DONE;
@@ -466,10 +472,10 @@ inline void unpack(void (*)(P...), unsigned b0, unsigned b1, unsigned grid, unsi
 // of the launch pool (cython/_cpu_pool.h, Note [CPU launch pool]).
 template <auto K>
 inline int launch(unsigned b0, unsigned b1, unsigned grid, unsigned block, void** args) {
-    error = 0;
-    mode = 0;
+    ga_launch.error = 0;
+    ga_launch.mode = 0;
     unpack<K>(K, b0, b1, grid, block, args, arity_seq(K));
-    return error;
+    return ga_launch.error;
 }
 
 // A user kernel's launch (RawKernel): Fibers for kernels with barriers or warp
@@ -481,16 +487,16 @@ template <auto K, bool Fibers, bool Guarded>
 inline int launch_user(unsigned b0, unsigned b1, unsigned grid, unsigned block, void** args) {
     const size_t shared = pending_shared;
     pending_shared = 0;
-    error = 0;
+    ga_launch.error = 0;
     error_what = "";
-    mode = 0;
+    ga_launch.mode = 0;
     if (grid == 0 || block == 0 || block > (unsigned)kMaxBlock)
         return fail("a launch shape outside 1..1024 threads per block or an empty grid",
                     BAD_LAUNCH);
     if (!Guarded) {
         shared_buf = nullptr;
         unpack<K>(K, b0, b1, grid, block, args, arity_seq(K));
-        return error;
+        return ga_launch.error;
     }
     unsigned char* buf = shared_buffer(shared);
     if (!buf) return fail("out of host memory for dynamic shared memory", NO_MEMORY);
@@ -514,8 +520,8 @@ inline int launch_user(unsigned b0, unsigned b1, unsigned grid, unsigned block, 
             nblock = block;
             body = thunk_of<K>(K);
             body_arg = args;
-            mode = 1;
-            for (unsigned b = b0; b < b1 && !error; ++b) {
+            ga_launch.mode = 1;
+            for (unsigned b = b0; b < b1 && !ga_launch.error; ++b) {
                 blockIdx.x = b;
                 run_block(stacks, stack);
             }
@@ -528,11 +534,11 @@ inline int launch_user(unsigned b0, unsigned b1, unsigned grid, unsigned block, 
     }
     jump = nullptr;
     disarm();
-    mode = 0;
+    ga_launch.mode = 0;
     fibers = nullptr;
     shared_buf = nullptr;
     std::free(fs);
-    return error;
+    return ga_launch.error;
 }
 }  // namespace ga_host
 
@@ -573,7 +579,7 @@ template <class T> inline T atomicExch(T* p, T v) { T old = *p; *p = v; return o
 template <class T> inline T atomicCAS(T* p, T cmp, T v) { T old = *p; if (old == cmp) *p = v; return old; }
 
 // One C entry point per instantiated kernel: int NAME(grid, block, void** args)
-// returns 0, or an ga_host error code (1 when the kernel used a barrier/warp operation
+// returns 0, or a ga_host error code (1 when the kernel used a barrier/warp operation
 // in a loop launch, see the Note; user kernels: the launch results above).  Built-in
 // kernels also export NAME_r(b0, b1, grid, block, args), blocks [b0, b1) only, which the
 // launch pool calls from several OS threads (cython/_cpu_pool.h).

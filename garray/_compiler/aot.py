@@ -65,6 +65,7 @@ def _units():
     out = []
     for relpath, exprs in _optable.all_units():
         fibers = frozenset(e for e in exprs if e.startswith(BARRIER_KERNELS))
+        exprs, _ = _gxx().cpu_unit(exprs)
         for warp in ((32, 64) if fibers else (32,)):
             out.append((relpath, list(exprs), warp, fibers))
     return out

@@ -121,6 +121,31 @@ def _defines(warp_size, extra):
             *(d if d.startswith("-D") else f"-D{d}" for d in extra)]
 
 
+def cpu_unit(name_expressions, defines=()):
+    """(expressions to build, {expression: the built one serving it}) for a built-in unit:
+    without extra defines, instantiations whose CPU code is another's are not built
+    again (garray/_optable.py, cpu_alias)."""
+    if defines:
+        return list(name_expressions), {}
+    from .._optable import cpu_alias
+    names = set(name_expressions)
+    alias = {e: a for e in name_expressions if (a := cpu_alias(e)) != e and a in names}
+    return [e for e in name_expressions if e not in alias], alias
+
+
+def _with_aliases(mod, alias):
+    if not alias:
+        return mod
+    functions, ranges = dict(mod.functions), dict(mod.ranges)
+    for e, a in alias.items():
+        functions[e] = functions[a]
+        if a in ranges:
+            ranges[e] = ranges[a]
+    out = CpuModule.__new__(CpuModule)
+    out.lib, out.functions, out.ranges, out._what = mod.lib, functions, ranges, mod._what
+    return out
+
+
 def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
     """Compile a unit for the CPU device; returns a CpuModule.
 
@@ -140,13 +165,14 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
         # warp size: one build serves every warp size.
         warp_size = 32
     flags = _defines(warp_size, defines)
+    name_expressions, alias = cpu_unit(name_expressions, defines)
     if not defines:
         # the ahead-of-time library (aot.py), when it holds this very build
         from . import aot
         mod = aot.lookup(relpath, name_expressions, warp_size, fibers,
                          " ".join(_CXX_FLAGS + flags))
         if mod is not None:
-            return mod
+            return _with_aliases(mod, alias)
     key = cache_key([source_hash(relpath), _compiler_version(), " ".join(_CXX_FLAGS + flags),
                      *name_expressions, "fibers:", *sorted(fibers)])
 
@@ -157,8 +183,9 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
                   for i, expr in enumerate(name_expressions)]
         return "\n".join(lines) + "\n"
 
-    return _load_unit(f"cpu-{key}.so", key, text, flags, name_expressions,
-                      f"{relpath} ({len(name_expressions)} instantiations)", ranges=True)
+    return _with_aliases(
+        _load_unit(f"cpu-{key}.so", key, text, flags, name_expressions,
+                   f"{relpath} ({len(name_expressions)} instantiations)", ranges=True), alias)
 
 
 def compile_cpu_source(source, names, warp_size, options=()):
