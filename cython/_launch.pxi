@@ -35,10 +35,8 @@ cdef enum:
     L_S64 = 4
     _BLOCK = 256
     _MAX_SLOTS = 6
-    # Elements per CPU thread of an elementwise kernel (GA_CPU_CHUNK in platform.h), and
-    # threads per block there: a block of 16K elements is the launch pool's unit of work.
+    # Elements per CPU thread of an elementwise kernel (GA_CPU_CHUNK in platform.h).
     _CPU_CHUNK = 256
-    _CPU_BLOCK = 64
     # Blocks per grid row on GPUs: HIP refuses a launch of 2**32 threads or more in one
     # dimension, so larger launches use a 2-d grid of rows of 2**23 blocks (2**31 threads).
     _MAX_GRID_X = 1 << 23
@@ -127,6 +125,7 @@ cdef class _Kernels:
     cdef signed char out[13]         # op tables: compute code -> output code
     cdef void* cpu[13][_MAX_SLOTS]
     cdef void* cpu_r[13][_MAX_SLOTS]   # range entries (blocks [b0, b1)) for the pool
+    cdef bint cpu_fibers[13][_MAX_SLOTS]  # barrier kernels: launched with _BLOCK threads
     cdef bint one_per_thread         # creation kernels: never vectorised
     cdef bint cpu_ready
     cdef object cpu_module
@@ -143,12 +142,15 @@ cdef class _Kernels:
                                        _cpu_warp_size(), defines)
         memset(self.cpu, 0, sizeof(self.cpu))
         memset(self.cpu_r, 0, sizeof(self.cpu_r))
+        memset(self.cpu_fibers, 0, sizeof(self.cpu_fibers))
+        from garray._redtable import BARRIER_KERNELS
         for (code, slot), expr in self.entries:
             if not (0 <= code < 13 and 0 <= slot < _MAX_SLOTS):
                 raise ValueError(f"{self.name}: table entry ({code}, {slot}) outside the "
                                  f"launch table (13 dtypes x {_MAX_SLOTS} slots)")
             self.cpu[code][slot] = <void*><intptr_t>mod.functions[expr]
             self.cpu_r[code][slot] = <void*><intptr_t>mod.ranges.get(expr, 0)
+            self.cpu_fibers[code][slot] = expr.startswith(BARRIER_KERNELS)
         self.cpu_module = mod
         self.cpu_ready = True
         return 0
@@ -175,7 +177,11 @@ cdef class _Kernels:
         if fn == NULL:
             raise TypeError(f"{self.name}: no kernel for {_code_dtype[code]} "
                             f"(layout {_LAYOUTS[slot] if slot < 5 else slot})")
-        block = _BLOCK if self.one_per_thread or _cpu_vector_loads else _CPU_BLOCK
+        # A CPU block of one thread, unless the kernel has barriers (its block is a tree
+        # of _BLOCK threads): every thread of a loop launch costs an iteration even when
+        # it has nothing to do, and the pool splits a grid by blocks.
+        block = _BLOCK if (self.cpu_fibers[code][slot] or _cpu_vector_loads
+                           or threads >= (<int64_t>1 << 31)) else 1
         grid = <unsigned int>((threads + block - 1) // block)
         if work < 0:
             work = n
