@@ -11,8 +11,11 @@
  * 2. One launch uses the pool at a time.  A launch that finds it busy (another Python
  *    thread's launch, the GIL being released around launches) runs on its own thread:
  *    never a wait on another launch, so no deadlock and no oversubscription.
- * 3. Workers start on first use, up to threads - 1, and sleep on a condition variable
- *    between launches.  A forked child starts with no workers (pthread_atfork), since
+ * 3. Workers start on first use, up to threads - 1.  Between launches a worker spins for
+ *    about GA_POOL_SPIN polls (some 50-100 microseconds) watching for the next launch, then
+ *    sleeps on a condition variable: back-to-back launches (a script's loop over array
+ *    ops) skip the wake-up latency, an idle pool costs nothing.  The launching thread
+ *    waits for the workers the same way.  A forked child starts with no workers (pthread_atfork), since
  *    threads do not survive fork.
  * 4. Launch state (threadIdx, blockIdx, the error flag, fiber stacks, guard regions) is
  *    thread_local in the kernel runtime, so workers share nothing but the counter.
@@ -32,9 +35,10 @@ static pthread_mutex_t ga_pool_submit = PTHREAD_MUTEX_INITIALIZER;  /* one launc
 static pthread_mutex_t ga_pool_m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ga_pool_work = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t ga_pool_done = PTHREAD_COND_INITIALIZER;
+#define GA_POOL_SPIN 4000
 static int ga_pool_workers = 0;          /* started */
-static int ga_pool_active = 0;           /* workers still inside the current job */
-static unsigned long ga_pool_generation = 0;
+static atomic_int ga_pool_active;        /* workers still inside the current job */
+static atomic_ulong ga_pool_generation;  /* bumped (under ga_pool_m) per launch */
 static int ga_pool_atfork = 0;
 
 static struct {
@@ -63,16 +67,28 @@ static void ga_pool_chunks(void) {
 
 /* `start`: the generation when the worker was created (before the job it is created
  * for is posted): reading it in the new thread instead could miss that job. */
+static inline void ga_pool_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
 static void* ga_pool_worker(void* start) {
     unsigned long seen = (unsigned long)(uintptr_t)start;
-    pthread_mutex_lock(&ga_pool_m);
     for (;;) {
-        while (ga_pool_generation == seen) pthread_cond_wait(&ga_pool_work, &ga_pool_m);
-        seen = ga_pool_generation;
+        for (int k = 0; k < GA_POOL_SPIN && atomic_load(&ga_pool_generation) == seen; ++k)
+            ga_pool_pause();
+        pthread_mutex_lock(&ga_pool_m);
+        while (atomic_load(&ga_pool_generation) == seen)
+            pthread_cond_wait(&ga_pool_work, &ga_pool_m);
+        seen = atomic_load(&ga_pool_generation);
         pthread_mutex_unlock(&ga_pool_m);
         if (atomic_fetch_sub(&ga_pool_job.seats, 1) > 0) ga_pool_chunks();
-        pthread_mutex_lock(&ga_pool_m);
-        if (--ga_pool_active == 0) pthread_cond_signal(&ga_pool_done);
+        if (atomic_fetch_sub(&ga_pool_active, 1) == 1) {
+            pthread_mutex_lock(&ga_pool_m);      /* the launcher may be asleep */
+            pthread_cond_signal(&ga_pool_done);
+            pthread_mutex_unlock(&ga_pool_m);
+        }
     }
     return NULL;
 }
@@ -85,7 +101,7 @@ static void ga_pool_after_fork(void) {
     ga_pool_work = c;
     ga_pool_done = c;
     ga_pool_workers = 0;
-    ga_pool_active = 0;
+    atomic_store(&ga_pool_active, 0);
 }
 
 /* Start workers until `want` run (called with ga_pool_submit held); returns how many run. */
@@ -104,7 +120,7 @@ static int ga_pool_grow(int want) {
         /* the fiber launches of barrier kernels run on workers too: room for their frames */
         pthread_attr_setstacksize(&attr, 8u << 20);
         ok = pthread_create(&t, &attr, ga_pool_worker,
-                            (void*)(uintptr_t)ga_pool_generation) == 0;
+                            (void*)(uintptr_t)atomic_load(&ga_pool_generation)) == 0;
         pthread_attr_destroy(&attr);
         if (!ok) break;
         pthread_mutex_lock(&ga_pool_m);
@@ -140,14 +156,19 @@ static int ga_pool_run(ga_range_entry fn, unsigned int grid, unsigned int block,
     atomic_store(&ga_pool_job.next, 0u);
     atomic_store(&ga_pool_job.err, 0);
     atomic_store(&ga_pool_job.seats, workers);
-    ga_pool_active = ga_pool_workers;    /* every started worker wakes; `workers` of them join */
-    ga_pool_generation++;
+    /* every started worker wakes; `workers` of them join */
+    atomic_store(&ga_pool_active, ga_pool_workers);
+    atomic_fetch_add(&ga_pool_generation, 1);
     pthread_cond_broadcast(&ga_pool_work);
     pthread_mutex_unlock(&ga_pool_m);
     ga_pool_chunks();
-    pthread_mutex_lock(&ga_pool_m);
-    while (ga_pool_active > 0) pthread_cond_wait(&ga_pool_done, &ga_pool_m);
-    pthread_mutex_unlock(&ga_pool_m);
+    for (int k = 0; k < GA_POOL_SPIN && atomic_load(&ga_pool_active) > 0; ++k)
+        ga_pool_pause();
+    if (atomic_load(&ga_pool_active) > 0) {
+        pthread_mutex_lock(&ga_pool_m);
+        while (atomic_load(&ga_pool_active) > 0) pthread_cond_wait(&ga_pool_done, &ga_pool_m);
+        pthread_mutex_unlock(&ga_pool_m);
+    }
     err = atomic_load(&ga_pool_job.err);
     pthread_mutex_unlock(&ga_pool_submit);
     return err;
