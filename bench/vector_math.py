@@ -8,24 +8,18 @@ float32 and float64 elements, contiguous.
 """
 
 import argparse
-import time
+import os
+import sys
 
 import numpy
 
 import garray
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from elementwise import best  # noqa: E402  (best of N, after a warm-up call)
+
 FUNCS = {"exp": (-20, 20), "log": (1e-3, 1e3), "sin": (-100, 100), "cos": (-100, 100),
          "tanh": (-10, 10)}
-
-
-def best(fn, repeat):
-    fn()
-    ts = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return min(ts)
 
 
 def main():

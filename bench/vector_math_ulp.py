@@ -23,15 +23,7 @@ import numpy
 
 import garray
 
-UNARY = {  # function: domain of the uniform part of the sample
-    "exp": (-110, 110), "exp2": (-160, 160), "expm1": (-100, 100), "log": (0, 100),
-    "log2": (0, 100), "log10": (0, 100), "log1p": (-1, 100), "sin": (-100, 100),
-    "cos": (-100, 100), "tan": (-100, 100), "arcsin": (-1, 1), "arccos": (-1, 1),
-    "arctan": (-100, 100), "sinh": (-100, 100), "cosh": (-100, 100), "tanh": (-20, 20),
-    "arcsinh": (-100, 100), "arccosh": (1, 100), "arctanh": (-1, 1), "cbrt": (-100, 100),
-}
-BINARY = {"arctan2": (-100, 100), "hypot": (-100, 100), "power": (0, 10)}
-REF = {"float32": numpy.float64, "float64": numpy.longdouble}
+from garray.testing.vector_math import BINARY, REF, UNARY, ulp_error
 
 
 def special_values(dt):
@@ -58,17 +50,6 @@ def inputs(dt, n, lo, hi, rng):
     rand = rand[numpy.isfinite(rand)]
     uni = rng.uniform(lo, hi, n).astype(dt)
     return numpy.concatenate([special_values(dt), rand, uni])
-
-
-def ulp_error(got, ref, dt):
-    """Per element ULP error of ``got`` (dtype dt) against ``ref`` (higher precision);
-    NaN where the reference or result is not finite."""
-    with numpy.errstate(all="ignore"):
-        r = ref.astype(dt)
-        ok = numpy.isfinite(r) & numpy.isfinite(got)
-        ulp = numpy.spacing(numpy.abs(r)).astype(ref.dtype)
-        err = numpy.abs(got.astype(ref.dtype) - ref) / ulp
-    return numpy.where(ok, err, numpy.nan)
 
 
 def special_mismatch(a, b):

@@ -57,6 +57,17 @@ cdef int64_t _nogil_min_work = 1 << 14
 cdef int64_t _pool_min_work = 1 << 16
 
 
+def _debug_pool_run(intptr_t entry, unsigned int grid, unsigned int block, intptr_t args,
+                    int threads):
+    """Test hook: run a range entry (NAME_r of a CPU kernel library) over the launch pool
+    with ``threads`` threads; returns the launch's error code (0: none)."""
+    cdef ga_range_entry fn = <ga_range_entry>entry
+    cdef int err
+    with nogil:
+        err = ga_pool_run(fn, grid, block, <void**>args, threads)
+    return err
+
+
 cdef int _read_cpu_threads() except -1:
     global _cpu_threads
     _cpu_threads = _env.cpu_threads()

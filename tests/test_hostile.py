@@ -8,14 +8,13 @@ The Hypothesis fuzzer over the same classes is tests/fuzz_hostile.py (test_fuzze
 import operator
 import os
 import sys
-import threading
 
 import numpy
 import pytest
 
 import garray
 from isolated import run_isolated
-from xp import ALL_DTYPES, assert_xp_close, expected_exception
+from xp import ALL_DTYPES, assert_xp_close, expected_exception, run_in_threads
 
 INT_DTYPES = [d for d in ALL_DTYPES if numpy.dtype(d).kind in "iu"]
 
@@ -391,30 +390,21 @@ def test_bad_environment_values_name_the_variable(var, value):
 @pytest.mark.concurrent_device
 def test_threads_computing_at_once_agree_with_numpy():
     shared = garray.asarray(numpy.linspace(-3, 3, 1001))
-    errors = []
 
     def work(seed):
         rng = numpy.random.default_rng(seed)
-        try:
-            for _ in range(30):
-                h = rng.standard_normal(257)
-                g = garray.asarray(h)
-                r = (garray.sin(g) * 2 + shared[:257]) ** 2
-                expected = (numpy.sin(h) * 2 + numpy.linspace(-3, 3, 1001)[:257]) ** 2
-                # atol: sin is within a few ULP of NumPy's (libmvec on the CPU device,
-                # docs/performance.md), and sin(h) * 2 + c may cancel to near 0
-                numpy.testing.assert_allclose(r.get(), expected, rtol=1e-12, atol=1e-13)
-                g[::2] = 0
-                assert float(g[0]) == 0
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+        for _ in range(30):
+            h = rng.standard_normal(257)
+            g = garray.asarray(h)
+            r = (garray.sin(g) * 2 + shared[:257]) ** 2
+            expected = (numpy.sin(h) * 2 + numpy.linspace(-3, 3, 1001)[:257]) ** 2
+            # atol: sin is within a few ULP of NumPy's (libmvec on the CPU device,
+            # docs/performance.md), and sin(h) * 2 + c may cancel to near 0
+            numpy.testing.assert_allclose(r.get(), expected, rtol=1e-12, atol=1e-13)
+            g[::2] = 0
+            assert float(g[0]) == 0
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors[:3]
+    run_in_threads(work, 8)
 
 
 # ---- the fuzzer ------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ operands in every layout of ``LAYOUTS``).
 
 import functools
 import inspect
+import threading
 
 import numpy
 import pytest
@@ -260,3 +261,25 @@ def layout_operands(layout, dtypes, small=(), scalar_pos=None):
         n_args.append(n)
         g_args.append(g)
     return n_args, g_args
+
+
+# ---- threads ------------------------------------------------------------------------
+
+
+def run_in_threads(work, n=8):
+    """Run ``work(i)`` for i in range(n) on n threads at once; fails with the first
+    exceptions any of them raised."""
+    errors = []
+
+    def run(i):
+        try:
+            work(i)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:3]
