@@ -4,9 +4,11 @@
 #    one dtype, where, all/any, creation): a compile unit plus its (dtype code, slot)
 #    -> name-expression entries.  The launch layer indexes a C array by (code, slot):
 #    no dict and no tuple key on the hot path.
-# 2. CPU device: the first launch compiles the unit (g++, every dtype at once, disk
-#    cache) and fills ``cpu`` with entry addresses; a launch is one C call of the entry
-#    with (grid, block, args).
+# 2. CPU device: the first launch takes the unit from the library compiled at install
+#    (garray/_compiler/aot.py), or compiles it (g++, every dtype at once, disk cache),
+#    and fills ``cpu`` with entry addresses (``cpu_r``: their range entries); a launch
+#    is one C call of the entry with (grid, block, args), or a large one split over the
+#    launch pool with the GIL released (cython/_cpu_pool.h).
 # 3. GPUs: the unit is compiled by NVRTC/hiprtc for the device's arch and warp size,
 #    loaded once per device, and launched through the driver's own entry point
 #    (cuLaunchKernel and hipModuleLaunchKernel share one C signature, resolved once).
@@ -50,8 +52,8 @@ cdef bint _cpu_vector_loads = False
 cdef bint _sync_launches = _env.flag("GARRAY_SYNC_LAUNCHES")
 cdef Py_ssize_t _code_itemsize[13]
 # The launch pool (cython/_cpu_pool.h, docs/performance.md): threads (0 until
-# GARRAY_CPU_THREADS is read, at the first large launch), and the work (elements) from
-# which a CPU launch releases the GIL and from which it splits over the pool.
+# GARRAY_CPU_THREADS is read, when the first kernel table loads), and the work (elements)
+# from which a CPU launch releases the GIL and from which it splits over the pool.
 cdef int _cpu_threads = 0
 cdef int64_t _nogil_min_work = 1 << 14
 cdef int64_t _pool_min_work = 1 << 16
