@@ -7,9 +7,12 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
 
 
-def flag(name):
-    """A boolean variable: unset, ``0``/``false``/``no``/``off`` or ``1``/``true``/``yes``/``on``."""
+def flag(name, default=False):
+    """A boolean variable: ``0``/``false``/``no``/``off`` or ``1``/``true``/``yes``/``on``;
+    ``default`` when unset or empty."""
     raw = os.environ.get(name, "").strip().lower()
+    if not raw:
+        return default
     if raw in _TRUE:
         return True
     if raw in _FALSE:
@@ -45,10 +48,3 @@ def cpu_threads():
         raise ValueError(f"GARRAY_CPU_THREADS: expected a positive integer (threads for CPU "
                          f"launches), got {raw!r}")
     return value
-
-
-def flag_default(name, default):
-    """A boolean variable as ``flag``, ``default`` when unset or empty."""
-    if not os.environ.get(name, "").strip():
-        return default
-    return flag(name)

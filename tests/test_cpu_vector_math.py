@@ -1,5 +1,5 @@
 """Transcendental functions on the CPU device, whose loops call glibc's libmvec on
-x86-64-v3 builds (garray/cpu_runtime.h, Note [CPU vector math]; docs/performance.md,
+x86-64-v3 builds (garray/cpu_vector_math.h, Note [CPU vector math]; docs/performance.md,
 "Vector math on the CPU device"): values against NumPy in every loop shape (the 8/4-wide
 AVX2 calls, the 16-byte epilogue, the scalar tail, strided rows), special values exactly
 (NaN positions, infinities, signed zeros), and a ULP bound against a higher-precision

@@ -171,7 +171,7 @@ def _load():
     if _library is None:
         _library = False
         from .. import _env
-        if not _env.flag_default("GARRAY_CPU_AOT", True):
+        if not _env.flag("GARRAY_CPU_AOT", default=True):
             _library_error = "GARRAY_CPU_AOT=0"
             return _library
         path = _library_path()

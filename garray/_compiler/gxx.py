@@ -8,6 +8,7 @@ the entry addresses.  The Cython launch path calls those addresses directly, so 
 call happens per launch.
 """
 
+import copy
 import ctypes
 import os
 import re
@@ -35,7 +36,7 @@ _CXX_LIBS = []     # after the source on the command line (the linker's --as-nee
 def _libmvec_flags():
     """-DGA_CPU_LIBMVEC=1 (and -lmvec) where glibc has the vector math library with every
     function garray declares (glibc 2.35 or later on x86-64): the loops then call its AVX2
-    exp, log, sin ... (garray/cpu_runtime.h, Note [CPU vector math]; docs/performance.md).
+    exp, log, sin ... (garray/cpu_vector_math.h, Note [CPU vector math]; docs/performance.md).
     Only for x86-64-v3 builds: the baseline ISA keeps the scalar libm calls.  Decided from
     the C library's version, without running the compiler: the ahead-of-time kernels
     (aot.py) must find the same flags in a process where no compiler is installed."""
@@ -136,13 +137,9 @@ def cpu_unit(name_expressions, defines=()):
 def _with_aliases(mod, alias):
     if not alias:
         return mod
-    functions, ranges = dict(mod.functions), dict(mod.ranges)
-    for e, a in alias.items():
-        functions[e] = functions[a]
-        if a in ranges:
-            ranges[e] = ranges[a]
-    out = CpuModule.__new__(CpuModule)
-    out.lib, out.functions, out.ranges, out._what = mod.lib, functions, ranges, mod._what
+    out = copy.copy(mod)
+    out.functions = {**mod.functions, **{e: mod.functions[a] for e, a in alias.items()}}
+    out.ranges = {**mod.ranges, **{e: mod.ranges[a] for e, a in alias.items() if a in mod.ranges}}
     return out
 
 
