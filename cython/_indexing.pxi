@@ -6,8 +6,9 @@
 #    a second pass builds the view's shape/strides and moves the data pointer.
 # 3. Out-of-range integers raise IndexError (garray never wraps silently), a zero
 #    slice step ValueError, too many indices IndexError, as NumPy does.
-# 4. Integer-array and boolean-array keys (advanced indexing) raise IndexError for
-#    now, naming the case: they need the gather/scatter kernels.
+# 4. A key holding an integer or boolean array, a list or a bool (advanced indexing)
+#    makes _basic_index return None; the caller hands it to garray/_indexing.py, which
+#    runs the gather/scatter kernels (cython/_gather.pxi).
 from cpython.slice cimport PySlice_Unpack, PySlice_AdjustIndices
 
 cdef object _ellipsis = Ellipsis
@@ -50,6 +51,8 @@ cdef ndarray _basic_index(ndarray a, object key):
         if isinstance(k, ndarray) and (<ndarray>k)._nd == 0 and 1 <= (<ndarray>k)._code <= 8:
             consumed += 1
             continue
+        if _is_advanced_key(k):
+            return None
         _bad_key(k)
     if n_ell > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -105,12 +108,24 @@ cdef ndarray _basic_index(ndarray a, object key):
     return r
 
 
+cdef object _indexing_mod = None
+
+
+cdef object _advanced(str name):
+    """garray/_indexing.py's getitem or setitem (imported on first use)."""
+    global _indexing_mod
+    if _indexing_mod is None:
+        from garray import _indexing
+        _indexing_mod = _indexing
+    return getattr(_indexing_mod, name)
+
+
+cdef inline bint _is_advanced_key(object k):
+    """An index entry of advanced indexing: an array (garray or NumPy), a list or a
+    nested tuple (read as arrays), or a bool."""
+    return isinstance(k, (ndarray, numpy.ndarray, list, tuple, bool, numpy.bool_))
+
+
 cdef int _bad_key(object k) except -1:
-    if isinstance(k, (bool, numpy.bool_)):
-        raise IndexError("boolean scalar indices are not supported yet (advanced indexing)")
-    if isinstance(k, (ndarray, numpy.ndarray, list)):
-        raise IndexError("integer and boolean array indices are not supported yet "
-                         "(advanced indexing); only integers, slices (`:`), ellipsis "
-                         "(`...`) and None are valid indices")
     raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid "
                      f"indices, got {type(k).__name__}")

@@ -140,6 +140,7 @@ cdef class _Kernels:
     cdef void* cpu_r[13][_MAX_SLOTS]   # range entries (blocks [b0, b1)) for the pool
     cdef bint cpu_fibers[13][_MAX_SLOTS]  # barrier kernels: launched with _BLOCK threads
     cdef bint one_per_thread         # creation kernels: never vectorised
+    cdef bint element_per_thread     # one element per GPU thread in every slot (indexing)
     cdef bint cpu_ready
     cdef object cpu_module
     cdef object file
@@ -232,7 +233,7 @@ cdef inline int64_t _threads_for(_Kernels k, ndarray out, int code, int slot,
         return n
     if out._is_cpu and not _cpu_vector_loads:
         return (n + _CPU_CHUNK - 1) // _CPU_CHUNK
-    if slot == L_S32 or slot == L_S64:
+    if slot == L_S32 or slot == L_S64 or k.element_per_thread:
         return n
     isz = _code_itemsize[code]
     if out._itemsize > isz:

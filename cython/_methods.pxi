@@ -105,3 +105,39 @@ cdef class _ArrayMethods:
         """Range (maximum - minimum) over ``axis``. See garray.ptp and numpy.ptp (NumPy 2
         dropped the method; garray keeps NumPy 1's)."""
         return _array_function("ptp")(self, axis=axis, out=out, keepdims=keepdims)
+
+    # ---- indexing methods (garray/_indexing_functions.py) ----------------------------
+    def nonzero(self):
+        """Indices of the nonzero elements. See garray.nonzero and numpy.ndarray.nonzero."""
+        return _array_function("nonzero")(self)
+
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        """Elements at ``indices``. See garray.take and numpy.ndarray.take."""
+        return _array_function("take")(self, indices, axis=axis, out=out, mode=mode)
+
+    def put(self, indices, values, mode="raise"):
+        """self.flat[indices] = values. See garray.put and numpy.ndarray.put."""
+        return _array_function("put")(self, indices, values, mode=mode)
+
+    def repeat(self, repeats, axis=None):
+        """Repeat elements. See garray.repeat and numpy.ndarray.repeat."""
+        return _array_function("repeat")(self, repeats, axis=axis)
+
+    def compress(self, condition, axis=None, out=None):
+        """Slices where ``condition`` holds. See garray.compress and numpy.ndarray.compress."""
+        return _array_function("compress")(condition, self, axis=axis, out=out)
+
+    def choose(self, choices, out=None, mode="raise"):
+        """Pick from ``choices`` by this index array. See garray.choose."""
+        return _array_function("choose")(self, choices, out=out, mode=mode)
+
+    @property
+    def flat(self):
+        """A flat (C order) iterator and index over the array. See numpy.ndarray.flat."""
+        from garray._indexing_functions import flatiter
+        return flatiter(self)
+
+    @flat.setter
+    def flat(self, value):
+        from garray._indexing_functions import flatiter
+        flatiter(self)[...] = value

@@ -272,12 +272,16 @@ cdef class ndarray(_ArrayOperators):
 
     # ---- views and shape ---------------------------------------------------------
     def __getitem__(self, key):
-        return _basic_index(self, key)
+        r = _basic_index(self, key)
+        return r if r is not None else _advanced("getitem")(self, key)
 
     def __setitem__(self, key, value):
         if self._flags & FLAG_READONLY:
             raise ValueError("assignment destination is read-only")
         dst = _basic_index(self, key)           # IndexError first, as NumPy
+        if dst is None:
+            _advanced("setitem")(self, key, value)
+            return
         if not _is_pyscalar(value) and _is_element_key(self, key):
             value = _element_value(value, self._dtype)
         _assign(dst, value)

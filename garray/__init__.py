@@ -26,6 +26,13 @@ from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  
                             stack, roll)
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
 from ._elementwise import clip, isclose, nan_to_num, where  # noqa: F401
+from ._indexing import nonzero  # noqa: F401
+from ._indexing_functions import (take, take_along_axis, put, put_along_axis, place,  # noqa: F401
+                                  putmask, compress, extract, choose, select, flatnonzero,
+                                  argwhere, where, ix_, unravel_index, ravel_multi_index,
+                                  indices, diag_indices, diag_indices_from, tril_indices,
+                                  tril_indices_from, triu_indices, triu_indices_from, repeat,
+                                  ndindex, ndenumerate)
 from ._core import ufunc, astype  # noqa: F401
 from .kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: F401
 from ._reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004

@@ -332,6 +332,32 @@ def creation_table():
     return "creation.hip", entries
 
 
+# Slots of the indexing table (_kernels/index.hip; cython/_gather.pxi has the same
+# enum).  Gathers and scatters are keyed by the unsigned dtype of their item size
+# (complex128 for 16 bytes), index steps by the index array's integer dtype, and the
+# three helper kernels sit in the bool row.
+IX_GATHER32, IX_GATHER64, IX_SCATTER32, IX_SCATTER64, IX_STEP32, IX_STEP64 = range(6)
+IX_WINNER, IX_KEEP, IX_NONZERO = range(3)
+MOVE_CODES = {1: 5, 2: 6, 4: 7, 8: 8, 16: 12}     # item size -> dtype code moved as
+
+
+def index_table():
+    entries = []
+    for code in MOVE_CODES.values():
+        t = CPP[code]
+        entries += [((code, IX_GATHER32), f"ga::gather_s<{t}, ga::int32>"),
+                    ((code, IX_GATHER64), f"ga::gather_s<{t}, ga::int64>"),
+                    ((code, IX_SCATTER32), f"ga::scatter_s<{t}, ga::int32>"),
+                    ((code, IX_SCATTER64), f"ga::scatter_s<{t}, ga::int64>")]
+    for code in range(13):
+        if CATEGORY[code] in "iu":
+            entries += [((code, IX_STEP32), f"ga::index_step_s<{CPP[code]}, ga::int32>"),
+                        ((code, IX_STEP64), f"ga::index_step_s<{CPP[code]}, ga::int64>")]
+    entries += [((BOOL, IX_WINNER), "ga::index_winner_c"), ((BOOL, IX_KEEP), "ga::index_keep_c"),
+                ((BOOL, IX_NONZERO), "ga::nonzero_c")]
+    return "index.hip", entries
+
+
 # Kernels whose CPU build is the same code for both index types: map_strided walks
 # its chunk with 64-bit offsets on the CPU (garray/loops.h, Note [CPU inner loops]), so
 # the CPU device builds only the int64 instantiation and serves the int32 slot with it.
@@ -350,7 +376,7 @@ def all_tables():
     """Every kernel table garray builds."""
     tables = [op.table() for op in OPS.values()]
     tables += [cast_table(c) for c in range(13)]
-    tables += [where_table(), creation_table()]
+    tables += [where_table(), creation_table(), index_table()]
     from . import _redtable
     return tables + _redtable.all_tables()
 

@@ -66,14 +66,6 @@ def test_out_of_range_message_names_axis():
         make(garray, (4, 5), "int8")[0, 7]
 
 
-def test_advanced_indexing_raises_clearly():
-    a = make(garray, (4,), "int64")
-    with pytest.raises(IndexError, match="advanced indexing"):
-        a[[0, 1]]
-    with pytest.raises(IndexError, match="advanced indexing"):
-        a[numpy.array([True, False, True, False])]
-
-
 def test_0d_integer_array_as_index():
     a = make(garray, (4, 3), "int64")
     assert_xp_close(a[garray.asarray(2)], make(numpy, (4, 3), "int64")[2])

@@ -527,19 +527,19 @@ inline int __all_sync(unsigned long long mask, int p) { return (ga_host::ballot(
 inline int __any(int p) { return ga_host::ballot(p) != 0; }
 inline int __all(int p) { return ga_host::ballot(!p) == 0; }
 
-// Atomics: one OS thread runs a launch (fibers switch only at barriers and warp
-// operations), so a plain read-modify-write is atomic with respect to the kernel's
-// other threads.  The integer atomicAdd overloads use real host atomics anyway; the
-// generic templates (float add, max, min, exch, CAS) are plain read-modify-writes and
-// would need __atomic builtins before launches ever run on several OS threads.
-template <class T> inline T atomicAdd(T* p, T v) { T old = *p; *p = old + v; return old; }
-inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-inline unsigned atomicAdd(unsigned* p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-template <class T> inline T atomicMax(T* p, T v) { T old = *p; if (v > old) *p = v; return old; }
-template <class T> inline T atomicMin(T* p, T v) { T old = *p; if (v < old) *p = v; return old; }
-template <class T> inline T atomicExch(T* p, T v) { T old = *p; *p = v; return old; }
-template <class T> inline T atomicCAS(T* p, T cmp, T v) { T old = *p; if (old == cmp) *p = v; return old; }
+// Atomics are real host atomics (a large launch runs on several OS threads of the
+// launch pool): one compare-and-swap loop serves every type and operation.
+template <class T, class F> inline T ga_atomic_update(T* p, F f) {
+    T old, nv;
+    __atomic_load(p, &old, __ATOMIC_SEQ_CST);
+    do { nv = f(old); } while (!__atomic_compare_exchange(p, &old, &nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+    return old;
+}
+template <class T> inline T atomicAdd(T* p, T v) { return ga_atomic_update(p, [v](T o) { return (T)(o + v); }); }
+template <class T> inline T atomicMax(T* p, T v) { return ga_atomic_update(p, [v](T o) { return v > o ? v : o; }); }
+template <class T> inline T atomicMin(T* p, T v) { return ga_atomic_update(p, [v](T o) { return v < o ? v : o; }); }
+template <class T> inline T atomicExch(T* p, T v) { T old; __atomic_exchange(p, &v, &old, __ATOMIC_SEQ_CST); return old; }
+template <class T> inline T atomicCAS(T* p, T cmp, T v) { __atomic_compare_exchange(p, &cmp, &v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return cmp; }
 
 // One C entry point per instantiated kernel: int NAME(grid, block, void** args)
 // returns 0, or a ga_host error code (1 when the kernel used a barrier/warp operation

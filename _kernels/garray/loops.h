@@ -190,6 +190,57 @@ inline void dispatch_row(sig<To, A...> g, std::index_sequence<J...> js, ks<M...>
 }  // namespace cpu
 #endif
 
+#if GA_CPU_LOOPS
+namespace cpu {
+// This thread's chunk of a strided launch, row by row (Note [CPU inner loops]):
+// row(q, s, cnt) gets every operand's pointer at the row's first element, the innermost
+// byte strides, and the row's length.  N operands, base pointers in base.
+template <int N, class Row>
+inline void walk_rows(char* const* base, const Strided<N>& p, int64 n, Row row) {
+    int64 i = flat_index<int64>() * GA_CPU_CHUNK;
+    const int64 end = n - i < GA_CPU_CHUNK ? n : i + GA_CPU_CHUNK;
+    if (i >= end) return;
+    char* q[N];
+    for (int a = 0; a < N; ++a) q[a] = base[a];
+    const int nd = p.ndim;
+    if (nd == 0) {     // a single element (every axis of size 1)
+        const int64 s0[N] = {};
+        row(q, s0, (int64)1);
+        return;
+    }
+    int64 coord[GA_MAX_NDIM];
+    int64 rem = i;
+    for (int d = nd - 1; d >= 0; --d) {
+        coord[d] = rem % p.shape[d];
+        rem /= p.shape[d];
+        for (int a = 0; a < N; ++a) q[a] += coord[d] * p.strides[a][d];
+    }
+    const int last = nd - 1;
+    const int64 inner = p.shape[last];
+    int64 s[N];
+    for (int a = 0; a < N; ++a) s[a] = p.strides[a][last];
+    for (;;) {
+        int64 cnt = inner - coord[last];
+        if (cnt > end - i) cnt = end - i;
+        row(q, s, cnt);
+        i += cnt;
+        if (i >= end) return;
+        // the row ended: back to its start, then carry into the outer axes
+        for (int a = 0; a < N; ++a) q[a] -= coord[last] * s[a];
+        coord[last] = 0;
+        for (int d = last - 1; d >= 0; --d) {
+            if (++coord[d] < p.shape[d]) {
+                for (int a = 0; a < N; ++a) q[a] += p.strides[a][d];
+                break;
+            }
+            for (int a = 0; a < N; ++a) q[a] -= (p.shape[d] - 1) * p.strides[a][d];
+            coord[d] = 0;
+        }
+    }
+}
+}  // namespace cpu
+#endif
+
 // out = f(in...) at every index of a strided launch (Strided<1 + inputs>: byte strides
 // of the output, then of each input).  One element per thread on GPUs; a chunk walked
 // by rows on the CPU (Note [CPU inner loops]).
@@ -197,56 +248,31 @@ template <class To, class I, int N, class F, class... In>
 GA_DEVICE void map_strided(char* out, GA_BYVAL(Strided<N>) p, I n, F f, In... in) {
     static_assert(N == 1 + sizeof...(In), "Strided<N>: the output and each input");
 #if GA_CPU_LOOPS
-    int64 i = flat_index<int64>() * GA_CPU_CHUNK;
-    const int64 end = (int64)n - i < GA_CPU_CHUNK ? (int64)n : i + GA_CPU_CHUNK;
-    if (i >= end) return;
-    const int nd = p.ndim;
-    if (nd == 0) {     // a single element (every axis of size 1)
-        *(To*)out = convert<To>(f(in.at(0)...));
-        return;
-    }
-    int64 coord[GA_MAX_NDIM];
-    char* o = out;
-    const char* q[] = {in.p...};
-    int64 rem = i;
-    for (int d = nd - 1; d >= 0; --d) {
-        coord[d] = rem % p.shape[d];
-        rem /= p.shape[d];
-        o += coord[d] * p.strides[0][d];
-        for (int a = 1; a < N; ++a) q[a - 1] += coord[d] * p.strides[a][d];
-    }
-    const int last = nd - 1;
-    const int64 inner = p.shape[last], so = p.strides[0][last];
-    int64 s[N - 1];
-    for (int a = 1; a < N; ++a) s[a - 1] = p.strides[a][last];
-    for (;;) {
-        int64 cnt = inner - coord[last];
-        if (cnt > end - i) cnt = end - i;
+    char* const base[] = {out, (char*)in.p...};
+    cpu::walk_rows<N>(base, p, (int64)n, [&](char* const* q, const int64* s, int64 cnt) {
         cpu::dispatch_row(cpu::sig<To, typename In::type...>{}, std::index_sequence_for<In...>{},
-                          std::make_integer_sequence<int, 1 << sizeof...(In)>{}, o, so, q, s, cnt, f);
-        i += cnt;
-        if (i >= end) return;
-        // the row ended: back to its start, then carry into the outer axes
-        o -= coord[last] * so;
-        for (int a = 0; a < N - 1; ++a) q[a] -= coord[last] * s[a];
-        coord[last] = 0;
-        for (int d = last - 1; d >= 0; --d) {
-            if (++coord[d] < p.shape[d]) {
-                o += p.strides[0][d];
-                for (int a = 1; a < N; ++a) q[a - 1] += p.strides[a][d];
-                break;
-            }
-            o -= (p.shape[d] - 1) * p.strides[0][d];
-            for (int a = 1; a < N; ++a) q[a - 1] -= (p.shape[d] - 1) * p.strides[a][d];
-            coord[d] = 0;
-        }
-    }
+                          std::make_integer_sequence<int, 1 << sizeof...(In)>{}, q[0], s[0],
+                          q + 1, s + 1, cnt, f);
+    });
 #else
     I i = flat_index<I>();
     if (i >= n) return;
     I off[N];
     p.offsets(i, off);
     map_at<To>(out, off, f, in...);
+#endif
+}
+
+// f(i) for every flat index i < n of a launch of one element per thread on GPUs; on
+// the CPU a thread's chunk of GA_CPU_CHUNK indices (the launch layer sizes the grid so).
+template <class F> GA_DEVICE void for_each_index(int64 n, F f) {
+#if GA_CPU_LOOPS
+    const int64 base = flat_index<int64>() * GA_CPU_CHUNK;
+    const int64 end = n - base < GA_CPU_CHUNK ? n : base + GA_CPU_CHUNK;
+    for (int64 i = base; i < end; ++i) f(i);
+#else
+    const int64 i = flat_index<int64>();
+    if (i < n) f(i);
 #endif
 }
 

@@ -1,0 +1,109 @@
+// The indexing family: gathers and scatters through an offset array, the index
+// arithmetic that builds it (bounds checked on the device), last-write-wins resolution
+// for repeated indices, and the compaction behind nonzero and boolean masks.
+//
+// Note [Advanced indexing kernels]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// 1. The launch layer (cython/_gather.pxi) turns every integer-array index into one
+//    int64 array `off` of the broadcast index shape B: the byte offset of each indexed
+//    element from the start of the view that basic indexing left (index_step_s, once
+//    per index array: off += normalise(idx) * stride).  An index outside its axis is
+//    recorded in err (a flag and the value) and reported on the host as IndexError.
+// 2. A gather is then out[r] = src[soff(r) + off[b(r)]] over the result shape R, where
+//    src and off are views broadcast to R (stride 0 on the axes the other owns): the
+//    iterator's Strided<3>, walked by rows on the CPU (cpu::walk_rows).
+// 3. A scatter writes dst[soff(r) + off[b(r)]] = val[r] where keep[b(r)].  NumPy's
+//    rule for repeated indices is that the last one (in C order of B) wins; kernels run
+//    in any order, so keep marks the winners first: index_winner_c takes the atomic
+//    maximum of b + 1 per target (lin: the target's flat index among the indexed
+//    axes), index_keep_c keeps the b that won.  Boolean masks never repeat and skip it.
+// 4. Gathers and scatters move bytes: one instantiation per item size (uint8 ... the
+//    16-byte complex), not per dtype.
+// 5. nonzero_c writes the flat index of every set element of a contiguous mask at its
+//    rank, which an inclusive scan of the mask (garray's cumsum) gives.
+#include "garray/indexer.h"
+#include "garray/loops.h"
+
+namespace ga {
+
+template <class T, class I>
+GA_GLOBAL void gather_s(char* out, const char* src, const char* off, GA_BYVAL(Strided<3>) p,
+                        I n) {
+#if GA_CPU_LOOPS
+    char* const base[] = {out, (char*)src, (char*)off};
+    cpu::walk_rows<3>(base, p, (int64)n, [](char* const* q, const int64* s, int64 cnt) {
+        for (int64 k = 0; k < cnt; ++k)
+            *(T*)(q[0] + k * s[0]) = *(const T*)(q[1] + k * s[1] + *(const int64*)(q[2] + k * s[2]));
+    });
+#else
+    I i = flat_index<I>();
+    if (i >= n) return;
+    I o[3];
+    p.offsets(i, o);
+    *(T*)(out + o[0]) = *(const T*)(src + o[1] + *(const int64*)(off + o[2]));
+#endif
+}
+
+template <class T, class I>
+GA_GLOBAL void scatter_s(char* dst, const char* val, const char* off, const char* keep,
+                         GA_BYVAL(Strided<4>) p, I n) {
+#if GA_CPU_LOOPS
+    char* const base[] = {dst, (char*)val, (char*)off, (char*)keep};
+    cpu::walk_rows<4>(base, p, (int64)n, [](char* const* q, const int64* s, int64 cnt) {
+        for (int64 k = 0; k < cnt; ++k)
+            if (*(const bool*)(q[3] + k * s[3]))
+                *(T*)(q[0] + k * s[0] + *(const int64*)(q[2] + k * s[2])) = *(const T*)(q[1] + k * s[1]);
+    });
+#else
+    I i = flat_index<I>();
+    if (i >= n) return;
+    I o[4];
+    p.offsets(i, o);
+    if (*(const bool*)(keep + o[3]))
+        *(T*)(dst + o[0] + *(const int64*)(off + o[2])) = *(const T*)(val + o[1]);
+#endif
+}
+
+// One step of the offset arithmetic: acc + normalise(idx) * stride, where
+// normalise maps [-size, size) onto [0, size).  Out-of-range indices set err[0] and
+// leave their value in err[1] (any one of them: the host reports it).
+template <class TI> struct index_step {
+    int64 size, stride;
+    int64* err;
+    GA_DEVICE int64 operator()(TI v, int64 acc) const {
+        int64 x = (int64)v;
+        bool bad = (TI)-1 > (TI)0 ? (uint64)v >= (uint64)size     // unsigned: no wrap
+                                  : (x < -size || x >= size);
+        if (bad) {
+            err[0] = 1;
+            err[1] = x;
+            return acc;
+        }
+        if (x < 0) x += size;
+        return acc + x * stride;
+    }
+};
+
+template <class TI, class I>
+GA_GLOBAL void index_step_s(char* out, const char* idx, const char* acc, GA_BYVAL(Strided<3>) p,
+                            I n, int64 size, int64 stride, int64* err) {
+    map_strided<int64>(out, p, n, index_step<TI>{size, stride, err}, Ptr<TI>{idx},
+                       Ptr<int64>{acc});
+}
+
+// win[lin[b]] = max(b) + 1 over the b that target it (win starts at zero).
+GA_GLOBAL void index_winner_c(unsigned long long* win, const int64* lin, int64 n) {
+    for_each_index(n, [=](int64 b) { atomicMax(win + lin[b], (unsigned long long)(b + 1)); });
+}
+
+GA_GLOBAL void index_keep_c(bool* keep, const unsigned long long* win, const int64* lin,
+                            int64 n) {
+    for_each_index(n, [=](int64 b) { keep[b] = win[lin[b]] == (unsigned long long)(b + 1); });
+}
+
+// out[rank] = i for every set element i of mask, rank = (inclusive count up to i) - 1.
+GA_GLOBAL void nonzero_c(int64* out, const bool* mask, const int64* count, int64 n) {
+    for_each_index(n, [=](int64 i) { if (mask[i]) out[count[i] - 1] = i; });
+}
+
+}  // namespace ga

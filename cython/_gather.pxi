@@ -1,0 +1,215 @@
+# Advanced indexing on the device: the offset arithmetic, gathers, scatters and the
+# mask compaction of _kernels/index.hip (Note [Advanced indexing kernels] there).
+# garray/_indexing.py parses the key and calls these with the view basic indexing left
+# (V), the V axes the integer arrays index, and where the broadcast index shape goes.
+
+cdef enum:
+    # Slots of garray._optable.index_table (tests/test_registry.py checks them).
+    IX_GATHER32 = 0
+    IX_GATHER64 = 1
+    IX_SCATTER32 = 2
+    IX_SCATTER64 = 3
+    IX_STEP32 = 4
+    IX_STEP64 = 5
+    IX_WINNER = 0
+    IX_KEEP = 1
+    IX_NONZERO = 2
+
+_INDEX_SLOTS = (IX_GATHER32, IX_GATHER64, IX_SCATTER32, IX_SCATTER64, IX_STEP32, IX_STEP64,
+                IX_WINNER, IX_KEEP, IX_NONZERO)
+
+
+cdef _Kernels _index_kernels():
+    cdef _Kernels k = _kernel_tables.get(("table", "index"))
+    if k is None:
+        k = _table("index", _optable_mod.index_table)
+        k.element_per_thread = True
+    return k
+
+
+cdef inline int _move_code(Py_ssize_t itemsize) except -1:
+    """The dtype code a gather/scatter of this item size moves (index_table)."""
+    if itemsize == 1:
+        return 5
+    if itemsize == 2:
+        return 6
+    if itemsize == 4:
+        return 7
+    if itemsize == 8:
+        return 8
+    if itemsize == 16:
+        return 12
+    raise TypeError(f"indexing: no gather kernel for items of {itemsize} bytes")
+
+
+def _index_step(ndarray acc, ndarray idx, int64_t size, int64_t stride, ndarray err,
+                int64_t err_at):
+    """acc += normalise(idx) * stride elementwise (idx broadcast to acc's shape), where
+    normalise maps [-size, size) onto [0, size); an index outside records a flag and its
+    value in err[err_at:err_at + 2] (on the device: the caller reads err once)."""
+    cdef _Iter it
+    cdef void* args[8]
+    cdef intptr_t pe = err._ptr + err_at * 8
+    if acc._size == 0:
+        return
+    if _CATEGORY[idx._code] not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    if idx._device is not acc._device:
+        raise ValueError(f"index: array on {idx._device} cannot index an array on "
+                         f"{acc._device}")
+    _iter_init(&it, acc, idx, acc, None, False)
+    _iter_args(&it, args)
+    args[5] = &size
+    args[6] = &stride
+    args[7] = &pe
+    _index_kernels().launch(acc, idx._code, IX_STEP32 if it.layout == L_S32 else IX_STEP64,
+                            it.n, args)
+
+
+cdef ndarray _spread(ndarray a, int nd, Py_ssize_t* shape, int first, int count,
+                     bint inner):
+    """A view of ``a`` with shape ``shape``: ``inner`` -- a's axes fill the axes
+    [first, first + count) and every other axis has stride 0; else a's axes fill the
+    others in order and [first, first + count) have stride 0."""
+    cdef ndarray r = _view(a)
+    cdef int i, j = 0
+    for i in range(nd):
+        r._shape[i] = shape[i]
+        if (first <= i < first + count) == inner:
+            r._strides[i] = a._strides[j]
+            j += 1
+        else:
+            r._strides[i] = 0
+    r._nd = nd
+    _update_flags(r)
+    return r
+
+
+cdef int _result_shape(ndarray v, tuple adv_axes, ndarray off, int insert_at,
+                       Py_ssize_t* shape) except -1:
+    """The shape of v[advanced]: v's axes less adv_axes, off's shape inserted at
+    insert_at; returns its ndim."""
+    cdef int nd = v._nd - len(adv_axes) + off._nd, i, j = 0, k
+    if nd > MAX_NDIM:
+        raise IndexError(f"the index makes more than {MAX_NDIM} dimensions")
+    for i in range(v._nd):
+        if i in adv_axes:
+            continue
+        if j == insert_at:
+            j += off._nd
+        shape[j] = v._shape[i]
+        j += 1
+    for k in range(off._nd):
+        shape[insert_at + k] = off._shape[k]
+    return nd
+
+
+cdef ndarray _rest_view(ndarray v, tuple adv_axes):
+    """v without the axes adv_axes (their offsets come from the offset array)."""
+    cdef ndarray r = _view(v)
+    cdef int i, j = 0
+    for i in range(v._nd):
+        if i not in adv_axes:
+            r._shape[j] = v._shape[i]
+            r._strides[j] = v._strides[i]
+            j += 1
+    r._nd = j
+    _update_flags(r)
+    return r
+
+
+def _gather(ndarray v, ndarray off, tuple adv_axes, int insert_at):
+    """v[advanced]: out[r] = v's element at (its other axes of r) + off[b(r)]."""
+    cdef Py_ssize_t shape[MAX_NDIM]
+    cdef int nd = _result_shape(v, adv_axes, off, insert_at, shape)
+    cdef ndarray o = _new_array(v._dtype, nd, shape, v._device)
+    cdef ndarray rest = _rest_view(v, adv_axes)
+    cdef _Iter it
+    cdef void* args[5]
+    if o._size == 0:
+        return o
+    _iter_init(&it, o, _spread(rest, nd, shape, insert_at, off._nd, False),
+               _spread(off, nd, shape, insert_at, off._nd, True), None, False)
+    _iter_args(&it, args)
+    _index_kernels().launch(o, _move_code(v._itemsize),
+                            IX_GATHER32 if it.layout == L_S32 else IX_GATHER64, it.n, args)
+    return o
+
+
+def _scatter(ndarray v, ndarray off, ndarray keep, tuple adv_axes, int insert_at,
+             object value):
+    """v[advanced] = value where keep[b] (keep: the winners among repeated targets, or
+    None when no target repeats); value is cast to v's dtype and broadcast (NumPy's
+    setitem rules)."""
+    cdef Py_ssize_t shape[MAX_NDIM]
+    cdef int nd = _result_shape(v, adv_axes, off, insert_at, shape)
+    cdef ndarray rest = _rest_view(v, adv_axes), dst, val
+    cdef _Iter it
+    cdef void* args[6]
+    cdef _Scalar one
+    dst = _spread(rest, nd, shape, insert_at, off._nd, False)
+    val = _value_array(value, dst)
+    if dst._size == 0:
+        return
+    if keep is None:
+        one.b = True
+        keep = _scalar_array(&one, 0, v._device)
+    if _overlap(v, val):
+        val = _copy_array(val)
+    _iter_init(&it, dst, val, _spread(off, nd, shape, insert_at, off._nd, True),
+               _spread(keep, nd, shape, insert_at, keep._nd, True) if keep._nd else keep,
+               False)
+    _iter_args(&it, args)
+    _index_kernels().launch(dst, _move_code(v._itemsize),
+                            IX_SCATTER32 if it.layout == L_S32 else IX_SCATTER64, it.n, args)
+
+
+cdef ndarray _value_array(object value, ndarray dst):
+    """value as an array of dst's dtype and device, broadcastable to dst's shape."""
+    cdef ndarray src
+    if isinstance(value, ndarray):
+        src = <ndarray>value
+        if src._device is not dst._device:
+            raise ValueError(f"value: array on {src._device} cannot be assigned into an "
+                             f"array on {dst._device}; use to_device() first")
+        if src._dtype is not dst._dtype:
+            src = _astype(src, dst._dtype, False, None)
+    else:
+        src = asarray(numpy.ascontiguousarray(_host_value(value, dst._dtype, dst._nd)),
+                      device=dst._device)
+    if src._nd > dst._nd:           # NumPy drops leading length-1 axes of the value
+        src = _drop_leading_ones(src, dst._nd)
+    return _broadcast_view(src, dst._shape, dst._nd, "value")
+
+
+def _keep_last(ndarray lin, int64_t targets):
+    """keep[b]: whether b is the last position of lin (C order) holding its value;
+    lin's values lie in [0, targets)."""
+    cdef ndarray win = zeros((targets,), dtype=numpy.uint64, device=lin._device)
+    cdef ndarray keep = _new_array(_code_dtype[0], lin._nd, lin._shape, lin._device)
+    cdef intptr_t pw = win._ptr, pl = lin._ptr, pk = keep._ptr
+    cdef int64_t n = lin._size
+    cdef void* args[4]
+    if n == 0:
+        return keep
+    args[0], args[1], args[2] = &pw, &pl, &n
+    _index_kernels().launch(lin, 0, IX_WINNER, n, args)
+    args[0], args[1], args[2], args[3] = &pk, &pw, &pl, &n
+    _index_kernels().launch(lin, 0, IX_KEEP, n, args)
+    return keep
+
+
+def _flat_nonzero(ndarray mask, ndarray count):
+    """The flat indices of the set elements of a C-contiguous bool ``mask``, given its
+    inclusive running count (int64, same shape); the total comes to the host."""
+    cdef int64_t n = mask._size, total
+    cdef ndarray o
+    cdef intptr_t po, pm = mask._ptr, pc = count._ptr
+    cdef void* args[4]
+    total = int(count.reshape(-1)[n - 1].get()) if n else 0
+    o = empty((total,), dtype=numpy.int64, device=mask._device)
+    po = o._ptr
+    if total:
+        args[0], args[1], args[2], args[3] = &po, &pm, &pc, &n
+        _index_kernels().launch(mask, 0, IX_NONZERO, n, args)
+    return o
