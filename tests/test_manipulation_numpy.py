@@ -283,3 +283,49 @@ def test_require_and_broadcast():
         iter(b)
     with pytest.raises(ValueError):
         garray.broadcast(make(garray, (3,), "int8"), make(garray, (4,), "int8"))
+
+
+# ---- 0-d inputs, stack's NumPy keywords, aliasing, foreign memory ------------------------
+
+
+@for_all_dtypes(dtypes=("bool", "int32", "float64", "complex64"))
+@xp_compare()
+def test_zero_d_inputs(xp, dtype):
+    z = make(xp, (), dtype)
+    return [xp.delete(z, 0), xp.insert(z, 0, z), xp.append(z, z), xp.resize(z, (2, 2)),
+            xp.atleast_2d(z), xp.tile(z, (2, 3)), xp.ravel(z, "K"), xp.block([[z, z]])]
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@xp_compare()
+def test_stack_numpy_keywords(xp):
+    a, b = make(xp, (2, 3), "int16"), make(xp, (2, 3), "float32")
+    out = xp.zeros((2, 2, 3), dtype="complex64")
+    r = xp.stack([a, b], axis=1, out=out)
+    return [r, out, xp.stack([a, b], dtype="float64"), xp.stack((a, b), -1, dtype="int8",
+                                                                casting="unsafe")]
+
+
+def test_copyto_aliasing_and_concatenate_out_alias():
+    for xp in (numpy, garray):
+        a = make(xp, (8,), "int32")
+        xp.copyto(a[1:], a[:-1])
+        b = make(xp, (2, 3), "float64")
+        xp.copyto(b, b[::-1], where=b > 2)
+        if xp is numpy:
+            expected = [a, b]
+        else:
+            assert_xp_close([a, b], expected)
+
+
+def test_foreign_and_readonly_memory():
+    h = numpy.arange(10, dtype=numpy.float64)
+    g = garray.asarray(h)                  # may wrap NumPy's memory on the CPU device
+    st = garray.lib.stride_tricks
+    assert_xp_close(st.as_strided(g, (4,), (16,)), h[::2][:4])
+    with pytest.raises(ValueError):
+        st.as_strided(g[5:], (6,), (8,))
+    ro = garray.broadcast_to(make(garray, (3,), "int8"), (2, 3))
+    assert not st.as_strided(ro, writeable=True).flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        garray.fill_diagonal(garray.diagonal(make(garray, (3, 3, 3), "int8")), 1)
