@@ -329,3 +329,23 @@ def test_foreign_and_readonly_memory():
     assert not st.as_strided(ro, writeable=True).flags.writeable
     with pytest.raises(ValueError, match="read-only"):
         garray.fill_diagonal(garray.diagonal(make(garray, (3, 3, 3), "int8")), 1)
+
+
+@pytest.mark.parametrize("case", ["tile", "tile_overflow", "pad", "resize", "strided_big",
+                                  "strided_stride", "strided_before", "insert", "window"])
+def test_hostile_sizes(case):
+    """Sizes that wrap or cannot be allocated raise (ValueError/MemoryError/IndexError);
+    nothing crashes or allocates a wrapped size."""
+    a = make(garray, (2, 3), "float64")
+    st = garray.lib.stride_tricks
+    calls = {"tile": lambda: garray.tile(a, 10**10),
+             "tile_overflow": lambda: garray.tile(a, (2**40, 2**40)),
+             "pad": lambda: garray.pad(a, 2**62),
+             "resize": lambda: garray.resize(a, (2**40, 2**40)),
+             "strided_big": lambda: st.as_strided(a, (2**62, 2**62), (0, 0)),
+             "strided_stride": lambda: st.as_strided(a, (3,), (2**70,)),
+             "strided_before": lambda: st.as_strided(a, (2,), (-8,)),
+             "insert": lambda: garray.insert(a, 2**70, 1),
+             "window": lambda: st.sliding_window_view(a, (2**62, 1))}
+    with pytest.raises((ValueError, MemoryError, IndexError)):
+        calls[case]()
