@@ -349,3 +349,39 @@ def test_hostile_sizes(case):
              "window": lambda: st.sliding_window_view(a, (2**62, 1))}
     with pytest.raises((ValueError, MemoryError, IndexError)):
         calls[case]()
+
+
+def test_odd_arguments_never_crash():
+    """Every new function with odd arguments (a bare ndarray, empty, 0-d, broadcast and
+    reversed views; ints, negative ints, tuples, None) raises or returns; it never
+    crashes the process (run in a child, tests/isolated.py)."""
+    from isolated import run_isolated
+    _, out, _ = run_isolated("""
+        import garray
+        st = garray.lib.stride_tricks
+        arrays = [garray.ndarray.__new__(garray.ndarray), garray.ones(0), garray.ones(()),
+                  garray.broadcast_to(garray.ones(3), (4, 3)), garray.ones((3, 4))[::-1, ::2],
+                  garray.ones((2, 2, 2), dtype="int8")]
+        names = ["tile", "resize", "ravel", "swapaxes", "rollaxis", "rot90", "fliplr",
+                 "flipud", "split", "array_split", "hsplit", "vsplit", "dsplit",
+                 "trim_zeros", "copyto", "require", "concatenate", "vstack", "hstack",
+                 "dstack", "column_stack", "block", "append", "insert", "delete", "pad",
+                 "diagonal", "diag", "diagflat", "trace", "fill_diagonal", "vander", "tri",
+                 "atleast_3d", "broadcast"]
+        fns = [getattr(garray, n) for n in names] + [st.as_strided, st.sliding_window_view]
+        extra = [(), (0,), (-1,), (1, 1), ((1, 2),), (None,), (3, -2), ((0, 0, 0),), (7, 2)]
+        for fn in fns:
+            for i, a in enumerate(arrays):
+                for args in extra:
+                    case(f"{fn.__name__} {i} {args}")
+                    try:
+                        fn(a, *args)
+                    except Exception:
+                        pass
+                    try:
+                        fn([a, a], *args)
+                    except Exception:
+                        pass
+        print("survived")
+    """)
+    assert "survived" in out
