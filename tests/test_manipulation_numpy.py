@@ -149,7 +149,7 @@ def test_axis_views(xp, dtype):
             xp.atleast_1d(z), xp.atleast_2d(m[0]), xp.atleast_3d(m), xp.atleast_3d(m[0]),
             xp.atleast_2d(z), xp.atleast_3d(z), list(xp.atleast_1d(z, m)),
             xp.squeeze(a[:1, :, :1]), xp.squeeze(a[:1], axis=0),
-            xp.expand_dims(m, (0, -1))]
+            xp.expand_dims(m, (0, -1)), xp.expand_dims(m, [1])]
 
 
 @pytest.mark.parametrize("case", ["rot_same", "rot_len", "rot_range", "fliplr", "flipud",
