@@ -236,10 +236,22 @@ def _runs(keep):
     return runs
 
 
+# Past this many runs of kept positions, delete gathers (garray.take, when this build has
+# it) instead of joining one slice per run: each slice copy is a launch.
+GATHER_RUNS = 64
+
+
 def _take_runs(arr, axis, keep):
     """arr restricted to the True positions of ``keep`` along ``axis``: a copy joined
-    from one slice per run."""
-    pieces = [arr[_at(axis, slice(a, b))] for a, b in _runs(keep)]
+    from one slice per run, or one gather when there are many runs."""
+    runs = _runs(keep)
+    import garray
+    take = getattr(garray, "take", None)
+    if take is not None and len(runs) > GATHER_RUNS:
+        from ._core import asarray
+        idx = asarray(numpy.flatnonzero(keep).astype(numpy.int64), device=arr.device)
+        return take(arr, idx, axis=axis)
+    pieces = [arr[_at(axis, slice(a, b))] for a, b in runs]
     if not pieces:
         return arr[_at(axis, slice(0, 0))].copy()
     return join(pieces, axis)

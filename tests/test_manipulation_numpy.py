@@ -385,3 +385,13 @@ def test_odd_arguments_never_crash():
         print("survived")
     """)
     assert "survived" in out
+
+
+@pytest.mark.skipif(not hasattr(garray, "take"), reason="garray.take is not in this build")
+def test_delete_many_runs_gathers(monkeypatch):
+    from garray import _joining
+    monkeypatch.setattr(_joining, "GATHER_RUNS", 0)
+    for dtype in ("bool", "int16", "complex128"):
+        g, n = _strided(garray, dtype, (6, 9)), _strided(numpy, dtype, (6, 9))
+        for obj, axis in ((slice(None, None, 2), 1), ([0, 2], 0), (3, None)):
+            assert_xp_close(garray.delete(g, obj, axis), numpy.delete(n, obj, axis))
