@@ -86,7 +86,7 @@ def test_concatenate_bad_input(xp, case):
     return xp.concatenate([a, a], out=xp.zeros((3, 3), dtype="float32"))
 
 
-@for_all_dtypes(dtypes=("bool", "int64", "float32", "complex128"))
+@for_all_dtypes()
 @xp_compare()
 def test_block(xp, dtype):
     a, b = make(xp, (2, 2), dtype), make(xp, (2, 1), dtype, start=9)
@@ -395,3 +395,23 @@ def test_delete_many_runs_gathers(monkeypatch):
         g, n = _strided(garray, dtype, (6, 9)), _strided(numpy, dtype, (6, 9))
         for obj, axis in ((slice(None, None, 2), 1), ([0, 2], 0), (3, None)):
             assert_xp_close(garray.delete(g, obj, axis), numpy.delete(n, obj, axis))
+
+
+@pytest.mark.parametrize("case", ["tile", "tile_float", "resize", "trim", "trim_axis",
+                                  "vander2d", "vander_n", "window_axis", "swap_float",
+                                  "column_gen"])
+@xp_compare()
+def test_more_bad_input(xp, case):
+    a = make(xp, (2, 3), "float32")
+    st = xp.lib.stride_tricks
+    calls = {"tile": lambda: xp.tile(a, (2, -1)),
+             "tile_float": lambda: xp.tile(a, 1.5),
+             "resize": lambda: xp.resize(a, (2, -3)),
+             "trim": lambda: xp.trim_zeros(a[0], "x"),
+             "trim_axis": lambda: xp.trim_zeros(a, axis=2),
+             "vander2d": lambda: xp.vander(a),
+             "vander_n": lambda: xp.vander(a[0], -1),
+             "window_axis": lambda: st.sliding_window_view(a, 2, axis=3),
+             "swap_float": lambda: xp.swapaxes(a, 0.0, 1),
+             "column_gen": lambda: xp.column_stack(x for x in (a, a))}
+    return calls[case]()
