@@ -4,11 +4,11 @@
 
 Times (best of --repeat, milliseconds) on a float32 side x side matrix: tile (2, 2),
 pad (reflect and constant, width side/16), concatenate along axis 1, delete of every
-second column (one slice per kept column, or a gather when garray.take exists), a copy of the diagonal, insert of one column,
-and sliding_window_view(3, 3) summed.  ratio = numpy time / garray time, so > 1 means
-garray is faster.  What limits each: tile, pad and concatenate are strided copies (memory
-bound); delete and insert join one slice per run of kept columns, so their cost grows
-with the number of runs (a gather kernel will replace that when garray.take lands).
+second column, a copy of the diagonal, insert of one column, and
+sliding_window_view(3, 3) summed.  ratio = numpy time / garray time, so > 1 means
+garray is faster.  What limits each: tile, pad and concatenate are strided copies
+(memory bound); delete joins one slice per run of kept columns (one gather instead when
+garray.take exists), insert one slice per run, so their cost grows with the runs.
 """
 
 import argparse
