@@ -264,7 +264,8 @@ def trim_zeros(filt, trim="fb", axis=None):
     (all axes when None): the slice of the bounding box of the nonzero elements (a view).
 
     The box is found on the device: per axis, argmax of the any-nonzero mask from each
-    end; only those indices come to the host. See also numpy.trim_zeros.
+    end; only those indices come to the host.  A 1-d list or tuple gives a list or tuple,
+    as NumPy's. See also numpy.trim_zeros.
     """
     from . import _reductions
     x = as_array(filt, "filt")
@@ -274,9 +275,12 @@ def trim_zeros(filt, trim="fb", axis=None):
     axes = tuple(range(x.ndim)) if axis is None else norm_axis_tuple(axis, x.ndim)
     if not axes:
         return filt
+    # a 1-d Python sequence is sliced itself (NumPy: list in, list out)
+    as_seq = isinstance(filt, (list, tuple)) and x.ndim == 1
     mask = x if x.dtype == _dtypes.normalize_dtype("bool") else x != 0
     if x.size == 0 or not bool(_reductions.any(mask)):
-        return x[tuple(slice(0, 0) if ax in axes else _S for ax in range(x.ndim))]
+        key = tuple(slice(0, 0) if ax in axes else _S for ax in range(x.ndim))
+        return filt[key[0]] if as_seq else x[key]
     key = []
     for ax in range(x.ndim):
         if ax not in axes:
@@ -287,7 +291,7 @@ def trim_zeros(filt, trim="fb", axis=None):
         start = int(_reductions.argmax(line)) if "f" in trim else None
         stop = x.shape[ax] - int(_reductions.argmax(line[::-1])) if "b" in trim else None
         key.append(slice(start, stop))
-    return x[tuple(key)]
+    return filt[key[0]] if as_seq else x[tuple(key)]
 
 
 # ---- copyto, require, broadcast ------------------------------------------------------

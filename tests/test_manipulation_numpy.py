@@ -183,6 +183,17 @@ def test_trim_zeros(xp, dtype):
             xp.trim_zeros(make(xp, (), dtype))]
 
 
+def test_trim_zeros_sequences():
+    for seq in ([0, 1, 2, 0], (0, 0, 3.5), [0, 0], [True, False]):
+        for trim in ("fb", "f", "b"):
+            expected = numpy.trim_zeros(seq, trim)
+            got = garray.trim_zeros(seq, trim)
+            if isinstance(expected, numpy.ndarray):
+                assert_xp_close(got, expected)
+            else:
+                assert type(got) is type(expected) and got == expected, (seq, trim, got)
+
+
 @for_all_dtypes()
 @xp_compare()
 def test_delete(xp, dtype):
