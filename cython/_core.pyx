@@ -21,6 +21,7 @@ how a call travels through them):
   _creation_kernels.pxi fill, arange, linspace, eye, tril/triu on the device
   _raw_kernels.pxi      the launch primitive under RawKernel
   _gather.pxi           advanced indexing: offsets, gathers, scatters, mask compaction
+  _strided.pxi          views with caller-given strides (as_strided, diagonal), checked
 
 Why one module and not cimported .pxd modules: the launchers call small cdef helpers
 (_new_array, _overlap, _iter_init ...) on every operation; inside one module Cython
@@ -62,6 +63,7 @@ include "_reduce.pxi"
 include "_creation_kernels.pxi"
 include "_raw_kernels.pxi"
 include "_gather.pxi"
+include "_strided.pxi"
 
 _init_launch()
 _init_ufuncs()

@@ -315,11 +315,11 @@ def squeeze(ndarray x, /, axis=None):
 
 
 def expand_dims(ndarray x, /, axis=0):
-    """Insert size-1 axes at ``axis`` (an int or a tuple of ints; a view).
+    """Insert size-1 axes at ``axis`` (an int, or a tuple or list of ints; a view).
 
     See also numpy.expand_dims.
     """
-    axes = axis if isinstance(axis, tuple) else (axis,)
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)   # NumPy takes lists
     cdef int nd = x._nd + len(axes)
     new = sorted(_norm_axis(a, nd, "axis") for a in axes)
     if len(set(new)) != len(new):

@@ -24,6 +24,17 @@ from ._creation import arange, linspace, eye, identity, meshgrid, tril, triu  # 
 from ._info import __array_namespace_info__  # noqa: F401
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
+# NumPy's manipulation functions (branch manip)
+from ._joining import (concatenate, vstack, hstack, dstack, column_stack,  # noqa: F401
+                       block, append, insert, delete)
+from ._shaping import (tile, resize, atleast_1d, atleast_2d, atleast_3d,  # noqa: F401
+                       ravel, swapaxes, rollaxis, rot90, fliplr, flipud, split,
+                       array_split, hsplit, vsplit, dsplit, trim_zeros, copyto, require,
+                       broadcast)
+from ._pad import pad  # noqa: F401
+from ._diagonal import (diagonal, diag, diagflat, trace, fill_diagonal,  # noqa: F401
+                        vander, tri, mask_indices)
+from . import lib  # noqa: F401
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
 from ._elementwise import clip, isclose, nan_to_num, where  # noqa: F401
 from ._indexing import nonzero  # noqa: F401

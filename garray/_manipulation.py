@@ -2,13 +2,17 @@
 
 ``flip``, ``moveaxis``, ``unstack`` and ``broadcast_arrays`` are views; ``concat``,
 ``stack`` and ``roll`` allocate the result and fill it slice by slice with garray's
-strided copies (and casts, when the inputs' dtypes differ).
+strided copies (and casts, when the inputs' dtypes differ).  NumPy's other manipulation
+functions live beside this module: _joining (concatenate, the stacks, block, insert,
+delete), _shaping (tile, splits, ravel, flips, copyto ...), _pad, _diagonal and
+garray.lib.stride_tricks.
 """
 
 import operator
 
-from . import _dtypes
-from ._core import broadcast_shapes, broadcast_to, empty, ndarray, permute_dims
+from ._core import broadcast_shapes, broadcast_to, ndarray, permute_dims
+from ._joining import join
+from ._manip_common import norm_axis
 
 __all__ = ["flip", "moveaxis", "unstack", "broadcast_arrays", "concat", "stack", "roll"]
 
@@ -26,18 +30,12 @@ def _arrays(arrays, argname):
     return arrays
 
 
-def _axis(axis, ndim, argname="axis"):
-    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
-        raise TypeError(f"{argname}: expected an integer, got {type(axis).__name__}")
-    a = operator.index(axis)
-    if not -ndim <= a < ndim:
-        from numpy.exceptions import AxisError
-        raise AxisError(f"{argname}: axis {a} is out of bounds for array of dimension {ndim}")
-    return a % ndim
+_axis = norm_axis
 
 
-def flip(x, /, *, axis=None):
-    """Reverse the order of elements along ``axis`` (all axes by default); a view."""
+def flip(x, /, axis=None):
+    """Reverse the order of elements along ``axis`` (all axes by default); a view.
+    ``axis`` may be given by position, as NumPy's. See also numpy.flip."""
     axes = range(x.ndim) if axis is None else (
         axis if isinstance(axis, tuple) else (axis,))
     axes = {_axis(a, x.ndim) for a in axes}
@@ -74,43 +72,28 @@ def broadcast_arrays(*arrays):
 
 
 def concat(arrays, /, *, axis=0):
-    """Join arrays along an existing axis (``axis=None`` flattens first)."""
-    arrays = _arrays(arrays, "arrays")
-    if axis is None:
-        arrays = tuple(a.reshape(-1) for a in arrays)
-        axis = 0
-    nd = arrays[0].ndim
-    if nd == 0:
-        raise ValueError("arrays: zero-dimensional arrays cannot be concatenated")
-    ax = _axis(axis, nd)
-    for i, a in enumerate(arrays):
-        if a.ndim != nd or any(a.shape[d] != arrays[0].shape[d] for d in range(nd) if d != ax):
-            raise ValueError(f"arrays[{i}]: shape {a.shape} does not match {arrays[0].shape} "
-                             f"outside axis {ax}")
-    dtype = _dtypes.result_type(*arrays)
-    shape = list(arrays[0].shape)
-    shape[ax] = sum(a.shape[ax] for a in arrays)
-    out = empty(tuple(shape), dtype=dtype, device=arrays[0].device)
-    start = 0
-    for a in arrays:
-        stop = start + a.shape[ax]
-        out[(slice(None),) * ax + (slice(start, stop),)] = a
-        start = stop
-    return out
+    """Join arrays along an existing axis (``axis=None`` flattens first); the result
+    dtype is the arrays' result_type. See also garray.concatenate (NumPy's form)."""
+    return join(_arrays(arrays, "arrays"), axis)
 
 
-def stack(arrays, /, *, axis=0):
-    """Join arrays along a new axis."""
+def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join arrays of one shape along a new axis (NumPy's ``out``, ``dtype`` and
+    ``casting`` as in concatenate). See also numpy.stack."""
+    if out is not None and dtype is not None:
+        raise TypeError("stack() only takes `out` or `dtype` as an argument, but both "
+                        "were provided.")
     arrays = _arrays(arrays, "arrays")
     shape = arrays[0].shape
     for i, a in enumerate(arrays):
         if a.shape != shape:
             raise ValueError(f"arrays[{i}]: shape {a.shape} differs from {shape}")
     ax = _axis(axis, len(shape) + 1)
-    return concat([a[(slice(None),) * ax + (None,)] for a in arrays], axis=ax)
+    expanded = [a[(slice(None),) * ax + (None,)] for a in arrays]
+    return join(expanded, ax, out, dtype, casting)
 
 
-def roll(x, /, shift, *, axis=None):
+def roll(x, /, shift, axis=None):
     """Roll elements along ``axis`` (flattened when None). See also numpy.roll."""
     if axis is None:
         return roll(x.reshape(-1), shift, axis=0).reshape(x.shape)
