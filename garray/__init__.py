@@ -22,6 +22,12 @@ from ._core import (ndarray, MemoryPool, asarray, asnumpy, empty, zeros, ones,  
                     expand_dims, set_implicit_transfer)
 from ._creation import arange, linspace, eye, identity, meshgrid, tril, triu  # noqa: F401
 from ._info import __array_namespace_info__  # noqa: F401
+# NumPy's signatures: dtype objects, scalar type names, small array functions, printing.
+from ._scalar_types import *  # noqa: F401,F403,A004  (see _scalar_types.__all__)
+from ._array_utils import (array, asanyarray, copy, ascontiguousarray,  # noqa: F401,A004
+                           asfortranarray, isscalar, ndim, shape, size, iterable)
+from ._printing import (set_printoptions, get_printoptions, printoptions,  # noqa: F401
+                        seterr, geterr, errstate, seterrcall, geterrcall)
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
@@ -48,8 +54,6 @@ pi = _math.pi
 inf = _math.inf
 nan = _math.nan
 newaxis = None
-
-array = asarray   # NumPy spelling; garray.array copies like numpy.array
 
 
 def get_default_memory_pool(device=None):

@@ -25,8 +25,9 @@ def _check_scalar(v, argname):
     return v
 
 
-def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
-    """Evenly spaced values in [start, stop). See also numpy.arange.
+def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
+    """Evenly spaced values in [start, stop); ``dtype`` may be given by position, as
+    NumPy's ``arange(start, stop, step, dtype)``. See also numpy.arange.
 
     >>> garray.arange(3)
     array([0, 1, 2])
@@ -53,12 +54,48 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     else:
         n = max(0, math.ceil(span)) if span == span else 0
     if dt.kind == "b" and n > 2:
-        raise ValueError("arange: no fill-function for dtype bool beyond 2 elements")
+        raise TypeError("arange: only supported for booleans when the result has at most "
+                        "length 2")   # NumPy 2's TypeError
+    if dt.kind == "b":      # at most the two first values, which the host computes anyway
+        return asarray([bool(start), bool(start + step)][:n], dtype=dt, device=device)
     return _core._arange_kernel(n, start, start + step, dt, device)
 
 
-def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
-    """``num`` evenly spaced samples over [start, stop]. See also numpy.linspace."""
+def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """``num`` evenly spaced samples over [start, stop] (or [start, stop) without
+    ``endpoint``), NumPy's positional signature and the Array API's keywords.
+
+    ``retstep`` also returns the spacing (a Python float or complex, NumPy's float64);
+    ``start`` and ``stop`` are scalars, so ``axis`` may only be 0 or -1 (array bounds:
+    NotImplementedError).
+
+    >>> garray.linspace(0, 1, 5)
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+
+    See also numpy.linspace.
+    """
+    for name, v in (("start", start), ("stop", stop)):
+        if isinstance(v, (ndarray, numpy.ndarray)) and v.ndim > 0:
+            raise NotImplementedError(f"linspace: array {name} (samples along an axis) "
+                                      "is not implemented; pass scalars")
+    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
+        raise TypeError(f"axis: expected an integer, got {type(axis).__name__}")
+    if operator.index(axis) not in (0, -1):
+        raise numpy.exceptions.AxisError(
+            f"axis: axis {axis} is out of bounds for array of dimension 1")
+    out = _linspace(start, stop, num, dtype, device, endpoint)
+    if not retstep:
+        return out
+    div = (num - 1) if endpoint else num
+    calc = complex if isinstance(start, complex) or isinstance(stop, complex) else float
+    if div <= 0:
+        return out, float("nan")            # NumPy's: a Python float
+    step = (calc(stop) - calc(start)) / div
+    return out, numpy.float64(step) if calc is float else numpy.complex128(step)
+
+
+def _linspace(start, stop, num, dtype, device, endpoint):
     if isinstance(num, bool) or not hasattr(type(num), "__index__"):
         raise TypeError(f"num: expected an integer, got {type(num).__name__}")
     num = operator.index(num)
@@ -92,13 +129,29 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
                                   dt, device)
 
 
-def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
-    """A 2-d array with ones on the k-th diagonal. See also numpy.eye."""
-    for name, v in (("n_rows", n_rows), ("n_cols", n_cols), ("k", k)):
+def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
+    """A 2-d array with ones on the k-th diagonal: N rows, M columns (N by default).
+
+    NumPy's positional ``eye(N, M, k, dtype, order)``; the Array API's ``eye(n_rows,
+    n_cols, *, k, dtype, device)`` calls are the same calls.  ``order`` 'C' or 'F'.
+
+    >>> garray.eye(2, dtype=int)
+    array([[1, 0],
+           [0, 1]])
+
+    See also numpy.eye.
+    """
+    code = _core._order_code_py(order)
+    if code == "F":
+        # eye(N, M, k) in F order is the transpose of the C-ordered eye(M, N, -k).
+        k_ = k if isinstance(k, bool) or not hasattr(type(k), "__index__") else -operator.index(k)
+        return eye(N if M is None else M, N, k_, dtype, device=device).T
+    n_rows, n_cols = N, M
+    for name, v in (("N", n_rows), ("M", n_cols), ("k", k)):
         if v is not None and (isinstance(v, bool) or not hasattr(type(v), "__index__")):
             raise TypeError(f"{name}: expected an integer, got {type(v).__name__}")
     n_cols = n_rows if n_cols is None else n_cols
-    for name, v in (("n_rows", n_rows), ("n_cols", n_cols)):
+    for name, v in (("N", n_rows), ("M", n_cols)):
         if operator.index(v) < 0:
             raise ValueError(f"{name}: negative dimensions are not allowed, got {v}")
     dt = _dtypes.normalize_dtype(dtype) if dtype is not None else numpy.dtype(_dtypes.default_float)
@@ -106,8 +159,8 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
                              dt, device)
 
 
-def identity(n, /, *, dtype=None, device=None):
-    """The n x n identity. See also numpy.identity."""
+def identity(n, dtype=None, *, device=None):
+    """The n x n identity; ``dtype`` may be given by position. See also numpy.identity."""
     return eye(n, dtype=dtype, device=device)
 
 
