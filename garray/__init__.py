@@ -27,7 +27,11 @@ from ._scalar_types import *  # noqa: F401,F403,A004  (see _scalar_types.__all__
 from ._array_utils import (array, asanyarray, copy, ascontiguousarray,  # noqa: F401,A004
                            asfortranarray, isscalar, ndim, shape, size, iterable)
 from ._printing import (set_printoptions, get_printoptions, printoptions,  # noqa: F401
-                        seterr, geterr, errstate, seterrcall, geterrcall)
+                        array2string, array_repr, array_str, seterr, geterr, errstate,
+                        seterrcall, geterrcall)
+from ._inquiry import (iscomplex, isreal, iscomplexobj, isrealobj, isfortran,  # noqa: F401
+                       isneginf, isposinf, asarray_chkfinite, may_share_memory,
+                       common_type, require)
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)

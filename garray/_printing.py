@@ -20,6 +20,7 @@ import contextvars
 import numpy
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions", "format_array",
+           "array2string", "array_repr", "array_str",
            "seterr", "geterr", "errstate", "seterrcall", "geterrcall"]
 
 # NumPy's defaults (numpy.get_printoptions() in a fresh process).
@@ -86,6 +87,35 @@ def format_array(h, is_repr):
     print options."""
     with numpy.printoptions(**_print_options.get()):
         return repr(h) if is_repr else str(h)
+
+
+def _host(a):
+    from ._core import asnumpy
+    return asnumpy(a)
+
+
+def array2string(a, max_line_width=None, precision=None, suppress_small=None, separator=" ",
+                 prefix="", *, formatter=None, threshold=None, edgeitems=None, sign=None,
+                 floatmode=None, suffix="", legacy=None):
+    """The values of ``a`` as a string, under garray's print options and the arguments
+    (host I/O). See also numpy.array2string."""
+    with numpy.printoptions(**_print_options.get()):
+        return numpy.array2string(
+            _host(a), max_line_width, precision, suppress_small, separator, prefix,
+            formatter=formatter, threshold=threshold, edgeitems=edgeitems, sign=sign,
+            floatmode=floatmode, suffix=suffix, legacy=legacy)
+
+
+def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
+    """repr of ``arr`` with these options (host I/O). See also numpy.array_repr."""
+    with numpy.printoptions(**_print_options.get()):
+        return numpy.array_repr(_host(arr), max_line_width, precision, suppress_small)
+
+
+def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+    """str of ``a`` with these options (host I/O). See also numpy.array_str."""
+    with numpy.printoptions(**_print_options.get()):
+        return numpy.array_str(_host(a), max_line_width, precision, suppress_small)
 
 
 # ---- floating-point error state (a documented no-op) ---------------------------------
