@@ -274,13 +274,20 @@ cdef ndarray _like(object x, object dtype, object order, object shape, object de
     return a
 
 
+cdef inline object _like_result(object x, ndarray a, object subok):
+    # subok (NumPy's default True): the result takes x's ndarray subclass
+    if subok and type(x) is not ndarray and isinstance(x, ndarray):
+        return _retype(a, type(x), x)
+    return a
+
+
 def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """An uninitialised array with the shape, dtype, device and layout of ``x``.
 
     NumPy's positional ``dtype``, ``order`` ('K': x's layout, 'A', 'C', 'F') and
     ``shape`` are taken; ``x`` may be any array-like.  See also numpy.empty_like.
     """
-    return _like(x, dtype, order, shape, device)
+    return _like_result(x, _like(x, dtype, order, shape, device), subok)
 
 
 def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
@@ -291,14 +298,14 @@ def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
             memset(<void*>a._ptr, 0, a._size * a._itemsize)
         else:
             a._device.runtime.memset(a._ptr, 0, a._size * a._itemsize)
-    return a
+    return _like_result(x, a, subok)
 
 
 def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """Ones with the shape (and dtype, device, layout) of ``x``. See also numpy.ones_like."""
     cdef ndarray a = _like(x, dtype, order, shape, device)
     _fill_kernel(a, 1)
-    return a
+    return _like_result(x, a, subok)
 
 
 def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *,
@@ -312,7 +319,7 @@ def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *
         fill_value = (<ndarray>fill_value).item()
     cdef ndarray a = _like(x, dtype, order, shape, device)
     _fill_kernel(a, fill_value)
-    return a
+    return _like_result(x, a, subok)
 
 
 cdef ndarray _require_array(object x, str argname):

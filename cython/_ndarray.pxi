@@ -359,7 +359,10 @@ cdef class ndarray(_ArrayOperators):
         array's) and ``casting`` check ('safe', 'same_kind', ...: TypeError when the cast
         is not allowed); ``copy=False`` may return self (Array API).
         See also numpy.ndarray.astype."""
-        return _keep_type(self, _astype_method(self, dtype, order, casting, copy, device))
+        r = _astype_method(self, dtype, order, casting, copy, device)
+        if not subok and type(r) is not ndarray:
+            return _retype(<ndarray>r, ndarray, self)
+        return _keep_type(self, r) if subok else r
 
     def view(self, dtype=None, type=None):
         """A view of the same memory: read as ``dtype`` (NumPy's rules; a different

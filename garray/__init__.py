@@ -32,6 +32,10 @@ from ._printing import (set_printoptions, get_printoptions, printoptions,  # noq
 from ._inquiry import (iscomplex, isreal, iscomplexobj, isrealobj, isfortran,  # noqa: F401
                        isneginf, isposinf, asarray_chkfinite, may_share_memory,
                        common_type, require)
+from ._io import (save, load, savetxt, loadtxt, frombuffer, fromiter,  # noqa: F401
+                  fromstring)
+from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # noqa: F401
+                         hanning, ediff1d)
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)

@@ -30,7 +30,7 @@ OUT_OF_SCOPE = {
     "a Python function per element or NumPy's C iterator over host memory: no kernel "
     "can run them":
         "frompyfunc vectorize piecewise nditer nested_iters",
-    "file I/O beyond save/load/savetxt/loadtxt":
+    "file I/O beyond save/load/savetxt/loadtxt (garray/_io.py has those)":
         "fromfile fromregex genfromtxt memmap savez savez_compressed",
     "docs, configuration, build and string-formatting helpers":
         "info show_config show_runtime test get_include getbufsize setbufsize typename "
@@ -63,12 +63,9 @@ NOT_YET = {
         "bitwise_count divmod fabs fix frexp gcd lcm ldexp logaddexp2 modf rint spacing "
         "i0",
     "not yet implemented: issue 13 (coverage: other NumPy functions)":
-        "around bartlett blackman hamming hanning kaiser "
-        "corrcoef cov ediff1d frombuffer fromiter fromstring fromfunction geomspace logspace "
-        "gradient interp trapezoid unwrap "
-        "shares_memory min_scalar_type mintypecode packbits unpackbits "
-        "real_if_close broadcast "
-        "apply_along_axis apply_over_axes save load savetxt loadtxt",
+        "around kaiser corrcoef cov fromfunction gradient interp trapezoid unwrap "
+        "shares_memory min_scalar_type mintypecode packbits unpackbits real_if_close "
+        "broadcast apply_along_axis apply_over_axes",
     "not yet implemented: issue 15 (GEMM and linear algebra)":
         "cross diagonal dot einsum einsum_path inner kron matmul matrix_transpose matvec "
         "outer tensordot trace vdot vecdot vecmat",

@@ -338,6 +338,11 @@ def test_subclass_kept_by_views_and_copies():
     assert type(garray.array(v)) is garray.ndarray
     assert type(garray.array(v, subok=True)) is Tagged
     assert type(garray.copy(v, subok=True)) is Tagged
+    for r in (garray.zeros_like(v), garray.ones_like(v), garray.empty_like(v),
+              garray.full_like(v, 2)):
+        assert type(r) is Tagged and r.info == "mine"
+    assert type(garray.zeros_like(v, subok=False)) is garray.ndarray
+    assert type(v.astype("f4", subok=False)) is garray.ndarray
 
 
 def test_subclass_with_own_new_and_pickle_free_of_crash():
