@@ -36,6 +36,7 @@ from ._io import (save, load, savetxt, loadtxt, frombuffer, fromiter,  # noqa: F
                   fromstring)
 from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # noqa: F401
                          hanning, ediff1d)
+from ._math_extras import around, fix, real_if_close, trapezoid  # noqa: F401
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)

@@ -1,0 +1,110 @@
+"""around (round to decimals), fix, real_if_close and trapezoid against NumPy, on every
+dtype, non-contiguous, empty and 0-d inputs."""
+
+import numpy
+import pytest
+
+import garray
+from xp import for_all_dtypes, make, sample, xp_compare
+
+
+def _data(xp, dtype, layout):
+    h = {"c": sample((3, 4), dtype), "t": sample((4, 3), dtype),
+         "0d": sample((), dtype, 5), "empty": sample((2, 0), dtype)}[layout]
+    if h.dtype.kind in "fc" and h.size:
+        h = h * 1.37                     # digits past the decimal point
+    a = h if xp is numpy else garray.asarray(h)
+    return a.T if layout == "t" else a
+
+
+LAYOUTS = ("c", "t", "0d", "empty")
+
+
+@for_all_dtypes()
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("decimals", [0, 1, 2, -1])
+@xp_compare()
+def test_around(xp, dtype, layout, decimals):
+    if numpy.dtype(dtype).kind == "b":
+        return None              # NumPy: float16 (garray has none), or a casting error
+    a = _data(xp, dtype, layout)
+    return xp.around(a, decimals)
+
+
+def test_around_bool_is_a_type_error():
+    with pytest.raises(TypeError, match="float16"):
+        garray.around(garray.asarray([True]), 1)
+
+
+@xp_compare()
+def test_around_values_and_out(xp):
+    a = xp.asarray([1.25, 2.675, -0.5, 1234.5, 15.0, 25.0])
+    out = xp.empty(6)
+    r = xp.around(a, 1, out)
+    assert r is out
+    return [out, xp.around(a, -1), xp.around(a.astype("float32"), -2),
+            xp.around(xp.asarray([15, 25, 149, -15]), -1),
+            xp.around(xp.asarray([15, 25], "uint8"), -1), xp.around(xp.asarray([1 + 2.55j]), 1)]
+
+
+@xp_compare()
+def test_around_bad_decimals(xp):
+    return xp.around(xp.asarray([1.5]), 1.5)
+
+
+@for_all_dtypes()
+@pytest.mark.parametrize("layout", LAYOUTS)
+@xp_compare()
+def test_fix(xp, dtype, layout):
+    if numpy.dtype(dtype).kind == "c":
+        return None
+    return xp.fix(_data(xp, dtype, layout))
+
+
+@xp_compare()
+def test_fix_out(xp):
+    a = xp.asarray([-1.5, 2.5, -0.2])
+    out = xp.zeros(3)
+    assert xp.fix(a, out) is out
+    return out
+
+
+@pytest.mark.parametrize("case", ["close", "far", "real", "abs-tol", "f32", "empty"])
+@xp_compare()
+def test_real_if_close(xp, case):
+    if case == "close":
+        return xp.real_if_close(xp.asarray([1 + 1e-16j, 2 - 3e-15j]))
+    if case == "far":
+        return xp.real_if_close(xp.asarray([1 + 1e-3j]))
+    if case == "real":
+        return xp.real_if_close(make(xp, (2, 3), "int16"))
+    if case == "abs-tol":
+        return xp.real_if_close(xp.asarray([1 + 1e-3j]), tol=0.01)
+    if case == "f32":
+        return xp.real_if_close(xp.asarray([1 + 1e-6j], "complex64"))
+    return xp.real_if_close(xp.zeros((0, 2), "complex128"))
+
+
+@for_all_dtypes()
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+@xp_compare()
+def test_trapezoid(xp, dtype, axis):
+    if numpy.dtype(dtype).kind == "b":
+        return None
+    y = make(xp, (3, 5), dtype)[::-1]
+    x1 = xp.asarray([0.0, 1.0, 3.0, 3.5, 6.0][:y.shape[axis]])
+    return [xp.trapezoid(y, axis=axis), xp.trapezoid(y, dx=0.5, axis=axis),
+            xp.trapezoid(y, x1, axis=axis), xp.trapezoid(y, make(xp, (3, 5), "float64"),
+                                                         axis=axis)]
+
+
+@xp_compare()
+def test_trapezoid_edges(xp):
+    return [xp.trapezoid(xp.asarray([1, 2, 3])), xp.trapezoid(xp.asarray([2.5])),
+            xp.trapezoid(xp.zeros((2, 0))), xp.trapezoid([1.0, 2.0], [0.0, 3.0])]
+
+
+@pytest.mark.parametrize("axis", [2, -3])
+@xp_compare()
+def test_trapezoid_bad_axis(xp, axis):
+    return xp.trapezoid(make(xp, (2, 3), "float64"), axis=axis)
