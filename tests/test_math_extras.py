@@ -108,3 +108,43 @@ def test_trapezoid_edges(xp):
 @xp_compare()
 def test_trapezoid_bad_axis(xp, axis):
     return xp.trapezoid(make(xp, (2, 3), "float64"), axis=axis)
+
+
+# ---- the ndarray methods round, clip, conj, conjugate, dumps, dump, tofile ------------
+
+
+@for_all_dtypes()
+@pytest.mark.parametrize("layout", LAYOUTS)
+@xp_compare()
+def test_round_clip_conj_methods(xp, dtype, layout):
+    a = _data(xp, dtype, layout)
+    out = [a.conj(), a.conjugate()]
+    if a.dtype.kind != "b":
+        out += [a.round(), a.round(1)]
+    if a.dtype.kind not in "bc":
+        out += [a.clip(1, 3), a.clip(None, 2), a.clip(min=0)]
+    return out
+
+
+@xp_compare()
+def test_method_out_arguments(xp):
+    a = xp.asarray([-1.25, 2.5, 7.0])
+    o1, o2 = xp.empty(3), xp.empty(3)
+    assert a.round(1, o1) is o1 and a.clip(0, 3, o2) is o2
+    return [o1, o2]
+
+
+def test_dumps_dump_tofile(tmp_path):
+    g = make(garray, (3, 4), "float32")[:, ::2]
+    n = make(numpy, (3, 4), "float32")[:, ::2]
+    import pickle
+    assert pickle.loads(g.dumps()).tolist() == n.tolist()
+    g.dump(tmp_path / "g.pkl")
+    with open(tmp_path / "g.pkl", "rb") as f:
+        assert pickle.load(f).tolist() == n.tolist()
+    g.tofile(tmp_path / "g.bin")
+    n.tofile(tmp_path / "n.bin")
+    assert (tmp_path / "g.bin").read_bytes() == (tmp_path / "n.bin").read_bytes()
+    g.tofile(tmp_path / "g.txt", sep=",", format="%.2f")
+    n.tofile(tmp_path / "n.txt", sep=",", format="%.2f")
+    assert (tmp_path / "g.txt").read_text() == (tmp_path / "n.txt").read_text()
