@@ -6,10 +6,13 @@ import operator
 
 from . import _dtypes, _ufuncs
 from ._core import asarray, ndarray
-from ._statistics import diff
-from ._reductions import all as _all, sum as _sum
+import math
 
-__all__ = ["around", "fix", "real_if_close", "trapezoid"]
+from ._elementwise import where
+from ._statistics import diff
+from ._reductions import all as _all, cumsum, sum as _sum
+
+__all__ = ["around", "fix", "real_if_close", "trapezoid", "unwrap"]
 
 
 def around(a, decimals=0, out=None):
@@ -111,3 +114,34 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     lo = tuple(slice(None, -1) if i == axis else slice(None) for i in range(nd))
     mid = _ufuncs.divide(_ufuncs.add(y[hi], y[lo]), 2.0)
     return _sum(_ufuncs.multiply(d, mid), axis=axis)
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
+    """Undo jumps larger than ``discont`` (period/2 by default) along ``axis`` by adding
+    multiples of ``period`` (phase unwrapping).
+
+    See also numpy.unwrap.
+    """
+    a = asarray(p)
+    nd = a.ndim
+    dd = diff(a, axis=axis)
+    axis = operator.index(axis) % nd
+    if discont is None:
+        discont = period / 2
+    dtype = _dtypes.result_type(dd, period)
+    if dtype.kind in "iu":
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    low = -high
+    ddmod = _ufuncs.add(_ufuncs.remainder(_ufuncs.subtract(dd, low), period), low)
+    if ambiguous:       # NumPy: a jump of exactly +period/2 stays +period/2
+        edge = _ufuncs.logical_and(_ufuncs.equal(ddmod, low), _ufuncs.greater(dd, 0))
+        ddmod = where(edge, high, ddmod)
+    correct = _ufuncs.subtract(ddmod, dd)
+    correct = where(_ufuncs.less(_ufuncs.abs(dd), discont), 0, correct)
+    up = a.astype(dtype, copy=True)
+    tail = tuple(slice(1, None) if i == axis else slice(None) for i in range(nd))
+    up[tail] = _ufuncs.add(a[tail], cumsum(correct, axis=axis))
+    return up

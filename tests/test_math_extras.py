@@ -148,3 +148,27 @@ def test_dumps_dump_tofile(tmp_path):
     g.tofile(tmp_path / "g.txt", sep=",", format="%.2f")
     n.tofile(tmp_path / "n.txt", sep=",", format="%.2f")
     assert (tmp_path / "g.txt").read_text() == (tmp_path / "n.txt").read_text()
+
+
+# ---- unwrap ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int64", "uint8", "float32", "float64"])
+@pytest.mark.parametrize("kwargs", [{}, {"discont": 4}, {"period": 6}, {"period": 7},
+                                    {"axis": 0}], ids=str)
+@xp_compare()
+def test_unwrap(xp, dtype, kwargs):
+    h = numpy.array([[0, 3, 7, 1, 12, 5], [2, 9, 4, 4, 0, 11]]).astype(dtype)
+    if numpy.dtype(dtype).kind == "f":
+        h = h * 0.9
+    a = h if xp is numpy else garray.asarray(h)
+    return [xp.unwrap(a, **kwargs), xp.unwrap(a[:, ::-2], **kwargs),
+            xp.unwrap(a[:, :1], **kwargs)]
+
+
+@xp_compare()
+def test_unwrap_edge_and_errors(xp):
+    out = [xp.unwrap(xp.asarray([0.0, numpy.pi, 2 * numpy.pi, -numpy.pi])),
+           xp.unwrap(xp.zeros((2, 0)))]
+    xp.unwrap(xp.asarray(1.5))
+    return out
