@@ -36,7 +36,8 @@ from ._io import (save, load, savetxt, loadtxt, frombuffer, fromiter,  # noqa: F
                   fromstring)
 from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # noqa: F401
                          hanning, ediff1d)
-from ._math_extras import around, fix, real_if_close, trapezoid, unwrap  # noqa: F401
+from ._math_extras import (around, fix, real_if_close, trapezoid, unwrap,  # noqa: F401
+                           gradient)
 from ._functional import apply_along_axis, apply_over_axes  # noqa: F401
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)

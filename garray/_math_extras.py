@@ -1,18 +1,19 @@
 """NumPy's numeric functions built from garray's ufuncs and reductions: around (round to
-``decimals``), fix, real_if_close, trapezoid.  Every value is computed on the device.
+``decimals``), fix, real_if_close, trapezoid, unwrap, gradient.  Every value is computed
+on the device.
 """
 
 import operator
 
 from . import _dtypes, _ufuncs
-from ._core import asarray, ndarray
+from ._core import asarray, empty_like, ndarray
 import math
 
 from ._elementwise import where
 from ._statistics import diff
 from ._reductions import all as _all, cumsum, sum as _sum
 
-__all__ = ["around", "fix", "real_if_close", "trapezoid", "unwrap"]
+__all__ = ["around", "fix", "real_if_close", "trapezoid", "unwrap", "gradient"]
 
 
 def around(a, decimals=0, out=None):
@@ -145,3 +146,115 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     tail = tuple(slice(1, None) if i == axis else slice(None) for i in range(nd))
     up[tail] = _ufuncs.add(a[tail], cumsum(correct, axis=axis))
     return up
+
+
+def _spacings(f, axes, varargs):
+    """NumPy's spacing arguments per axis: a scalar, or the differences of 1-d sample
+    coordinates (a scalar again when they are uniform)."""
+    n = len(varargs)
+    if n == 0:
+        return [1.0] * len(axes)
+    if n == 1 and getattr(varargs[0], "ndim", 0) == 0 and not isinstance(varargs[0],
+                                                                          (list, tuple)):
+        return list(varargs) * len(axes)
+    if n != len(axes):
+        raise TypeError("gradient: invalid number of arguments (one spacing, or one per "
+                        "axis)")
+    dx = []
+    for i, d in enumerate(varargs):
+        if getattr(d, "ndim", None) == 0 or isinstance(d, (int, float)):
+            dx.append(d)
+            continue
+        d = asarray(d, device=f.device)
+        if d.ndim != 1:
+            raise ValueError("gradient: distances must be either scalars or 1d")
+        if d.shape[0] != f.shape[axes[i]]:
+            raise ValueError("gradient: when 1d, distances must match the length of the "
+                             "corresponding dimension")
+        if d.dtype.kind in "iub":
+            d = d.astype(_dtypes.float64)
+        dd = diff(d)
+        dx.append(dd[0] if dd.size and bool(_all(_ufuncs.equal(dd, dd[0]))) else dd)
+    return dx
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """The gradient of ``f`` by second-order central differences inside and first- or
+    second-order (``edge_order``) one-sided differences at the boundaries; spacings
+    as scalars or 1-d sample coordinates per axis (NumPy's formulas).
+
+    >>> garray.gradient(garray.asarray([1.0, 2.0, 4.0, 7.0]))
+    array([1. , 1.5, 2.5, 3. ])
+
+    See also numpy.gradient.
+    """
+    f = asarray(f)
+    nd = f.ndim
+    if axis is None:
+        axes = tuple(range(nd))
+    else:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        axes = tuple(operator.index(a) for a in axes)
+        for a in axes:
+            if not -nd <= a < nd:
+                import numpy
+                raise numpy.exceptions.AxisError(
+                    f"axis: axis {a} is out of bounds for array of dimension {nd}")
+        axes = tuple(a % nd for a in axes)
+        if len(set(axes)) != len(axes):
+            raise ValueError("axis: repeated axis")
+    dx = _spacings(f, axes, varargs)
+    if edge_order > 2:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    if f.dtype.kind == "b":
+        raise TypeError("gradient: boolean subtraction is not supported (NumPy's error)")
+    if f.dtype.kind in "iu":
+        f = f.astype(_dtypes.float64)       # NumPy: integers give float64
+    add, mul, sub, div = _ufuncs.add, _ufuncs.multiply, _ufuncs.subtract, _ufuncs.divide
+
+    def at(ax, s):
+        return tuple(s if i == ax else slice(None) for i in range(nd))
+
+    def combine(a, b, c, fa, fb, fc):
+        return add(add(mul(a, fa), mul(b, fb)), mul(c, fc))
+
+    outs = []
+    for ax, h in zip(axes, dx):
+        if f.shape[ax] < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, "
+                             "at least (edge_order + 1) elements are required.")
+        out = empty_like(f)           # every element is written below
+        uniform = getattr(h, "ndim", 0) == 0
+        f2, f3, f4 = f[at(ax, slice(None, -2))], f[at(ax, slice(1, -1))], f[at(ax, slice(2, None))]
+        if uniform:
+            out[at(ax, slice(1, -1))] = div(sub(f4, f2), mul(2.0, h))
+        else:
+            dx1, dx2 = h[:-1], h[1:]
+            shape = tuple(-1 if i == ax else 1 for i in range(nd))
+            a = div(_ufuncs.negative(dx2), mul(dx1, add(dx1, dx2))).reshape(shape)
+            b = div(sub(dx2, dx1), mul(dx1, dx2)).reshape(shape)
+            c = div(dx1, mul(dx2, add(dx1, dx2))).reshape(shape)
+            out[at(ax, slice(1, -1))] = combine(a, b, c, f2, f3, f4)
+        if edge_order == 1:
+            d0, dn = (h, h) if uniform else (h[0], h[-1])
+            out[at(ax, 0)] = div(sub(f[at(ax, 1)], f[at(ax, 0)]), d0)
+            out[at(ax, -1)] = div(sub(f[at(ax, -1)], f[at(ax, -2)]), dn)
+        else:
+            if uniform:
+                a, b, c = div(-1.5, h), div(2.0, h), div(-0.5, h)
+            else:
+                dx1, dx2 = h[0], h[1]
+                a = div(_ufuncs.negative(add(mul(2.0, dx1), dx2)), mul(dx1, add(dx1, dx2)))
+                b = div(add(dx1, dx2), mul(dx1, dx2))
+                c = div(_ufuncs.negative(dx1), mul(dx2, add(dx1, dx2)))
+            out[at(ax, 0)] = combine(a, b, c, f[at(ax, 0)], f[at(ax, 1)], f[at(ax, 2)])
+            if uniform:
+                a, b, c = div(0.5, h), div(-2.0, h), div(1.5, h)
+            else:
+                dx1, dx2 = h[-2], h[-1]
+                a = div(dx2, mul(dx1, add(dx1, dx2)))
+                b = div(_ufuncs.negative(add(dx2, dx1)), mul(dx1, dx2))
+                c = div(add(mul(2.0, dx2), dx1), mul(dx2, add(dx1, dx2)))
+            out[at(ax, -1)] = combine(a, b, c, f[at(ax, -3)], f[at(ax, -2)], f[at(ax, -1)])
+        outs.append(out)
+    return outs[0] if len(axes) == 1 else tuple(outs)

@@ -172,3 +172,55 @@ def test_unwrap_edge_and_errors(xp):
            xp.unwrap(xp.zeros((2, 0)))]
     xp.unwrap(xp.asarray(1.5))
     return out
+
+
+# ---- gradient ------------------------------------------------------------------------------
+
+
+@for_all_dtypes(dtypes=("int16", "uint8", "int64", "float32", "float64", "complex64",
+                        "complex128", "bool"))
+@pytest.mark.parametrize("edge_order", [1, 2])
+@xp_compare()
+def test_gradient(xp, dtype, edge_order):
+    f = make(xp, (4, 5), dtype)
+    if numpy.dtype(dtype).kind in "fc":
+        f = f * f                         # not linear: the edge formulas matter
+    out = [xp.gradient(f, edge_order=edge_order),
+           xp.gradient(f[::-1, ::2], 0.5, edge_order=edge_order),
+           xp.gradient(f, 2.0, 3, edge_order=edge_order),
+           xp.gradient(f, axis=1, edge_order=edge_order),
+           xp.gradient(f, axis=(-1, 0), edge_order=edge_order)]
+    return out
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+@xp_compare()
+def test_gradient_coordinates(xp, edge_order):
+    f = xp.asarray([[1.0, 2.0, 4.0, 7.0, 11.0], [0.5, -1.0, 3.0, 3.5, 2.0]])
+    x = xp.asarray([0.0, 1.0, 1.5, 3.5, 4.0])
+    uniform = xp.asarray([0, 2, 4, 6, 8])
+    return [xp.gradient(f, xp.asarray([0.0, 2.0]), x, edge_order=edge_order),
+            xp.gradient(f, [1, 3], uniform, edge_order=edge_order),
+            xp.gradient(f, x, axis=1, edge_order=edge_order),
+            xp.gradient(f.astype("float32"), 1.0, x, edge_order=edge_order),
+            xp.gradient(xp.asarray([1.0, 2.0, 4.0, 7.0]), edge_order=edge_order)]
+
+
+@pytest.mark.parametrize("case", ["small", "edge3", "args", "2d-coords", "coord-len",
+                                  "axis", "dup-axis"])
+@xp_compare()
+def test_gradient_errors(xp, case):
+    f = make(xp, (3, 4), "float64")
+    if case == "small":
+        return xp.gradient(xp.asarray([1.0, 2.0]), edge_order=2)
+    if case == "edge3":
+        return xp.gradient(f, edge_order=3)
+    if case == "args":
+        return xp.gradient(f, 1.0, 2.0, 3.0)
+    if case == "2d-coords":
+        return xp.gradient(f, f, f)
+    if case == "coord-len":
+        return xp.gradient(f, xp.asarray([0.0, 1.0]), 1.0)
+    if case == "axis":
+        return xp.gradient(f, axis=2)
+    return xp.gradient(f, axis=(0, 0))
