@@ -180,12 +180,12 @@ cdef bytes _tobytes_method(ndarray a, object order):
 
 cdef ndarray _component(ndarray a, bint imag):
     """x.real / x.imag: for complex arrays a view of the float parts (strides unchanged,
-    the imaginary part half an element further); for real arrays x itself and a
+    the imaginary part half an element further); for real arrays a view of x and a
     read-only zero array, as NumPy."""
     cdef ndarray r
     if a._code < 11:
         if not imag:
-            return a
+            return _view_same(a)
         r = zeros(a.shape, a._dtype, device=a._device)
         r._flags |= FLAG_READONLY
         return r

@@ -174,14 +174,10 @@ def _order_code_py(order, keep_ok=False):
 
 
 def _copy_with_order(x, order="K", dtype=None):
-    """Used by garray.copy / ascontiguousarray / asfortranarray (garray/_creation.py)."""
+    """A copy of x in ``order`` ('K' keeps x's axis order): garray.copy
+    (garray/_array_utils.py)."""
     return _copy_order(<ndarray?>x, _order_code(order, ORDER_K, True),
                        None if dtype is None else _norm_dtype(dtype))
-
-
-def _is_order(x, order):
-    """Whether ``x`` already has memory order ``order`` ('C', 'F'; 'A' and 'K': any)."""
-    return _has_order(<ndarray?>x, _order_code(order, ORDER_K, True))
 
 
 def empty(shape, dtype=None, order="C", *, device=None):
