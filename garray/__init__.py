@@ -38,7 +38,8 @@ from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # no
                          hanning, ediff1d)
 from ._math_extras import (around, fix, real_if_close, trapezoid, unwrap,  # noqa: F401
                            gradient)
-from ._functional import apply_along_axis, apply_over_axes  # noqa: F401
+from ._functional import (apply_along_axis, apply_over_axes, fromfunction,  # noqa: F401
+                          broadcast)
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)

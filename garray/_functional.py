@@ -1,4 +1,5 @@
-"""Applying a Python function over an array's axes: apply_along_axis, apply_over_axes.
+"""Python functions over arrays: apply_along_axis, apply_over_axes, fromfunction, and the
+broadcast object.
 
 The function runs once per 1-d slice (or per axis) on the host, as NumPy's own
 implementation does; the slices are views on the device and every value is computed by
@@ -12,7 +13,7 @@ import operator
 from ._core import asarray, expand_dims, ndarray, permute_dims
 from ._manipulation import stack
 
-__all__ = ["apply_along_axis", "apply_over_axes"]
+__all__ = ["apply_along_axis", "apply_over_axes", "fromfunction", "broadcast"]
 
 
 def _axis(axis, nd, name="axis"):
@@ -102,3 +103,89 @@ def apply_over_axes(func, a, axes):
                 raise ValueError("function is not returning an array of the correct shape")
             val = res
     return val
+
+
+def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):
+    """``function(*coords, **kwargs)`` where ``coords[i]`` holds each element's index
+    along axis i (arrays of ``shape`` and ``dtype``, made on the device).
+
+    >>> garray.fromfunction(lambda i, j: i + j, (2, 3), dtype=int)
+    array([[0, 1, 2],
+           [1, 2, 3]])
+
+    See also numpy.fromfunction.
+    """
+    from ._core import broadcast_to
+    from ._creation import arange
+    shape = tuple(operator.index(n) for n in ((shape,) if not isinstance(shape, (tuple, list))
+                                               else shape))
+    nd = len(shape)
+    coords = []
+    for i, n in enumerate(shape):
+        axis = arange(n, dtype=dtype, device=device).reshape(
+            tuple(n if k == i else 1 for k in range(nd)))
+        coords.append(broadcast_to(axis, shape).copy())
+    return function(*coords, **kwargs)
+
+
+class broadcast:  # noqa: N801 - NumPy's name
+    """The broadcast of its arguments (arrays or scalars): ``shape``, ``ndim``/``nd``,
+    ``size``, ``numiter``, and iteration over tuples of the broadcast elements (each
+    read from the device; a host loop, slow on large arrays, as NumPy's is).
+
+    Example:
+        >>> garray.broadcast(garray.ones(3), garray.ones((2, 1))).shape
+        (2, 3)
+
+    See also numpy.broadcast.
+    """
+
+    def __init__(self, *args):
+        from ._core import broadcast_shapes
+        self._arrays = [a if isinstance(a, ndarray) else asarray(a) for a in args]
+        try:
+            self.shape = broadcast_shapes(*(a.shape for a in self._arrays))
+        except ValueError as e:
+            raise ValueError(f"shape mismatch: objects cannot be broadcast to a single "
+                             f"shape ({e})") from None
+        self.index = 0
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    nd = ndim
+
+    @property
+    def size(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    @property
+    def numiter(self):
+        return len(self._arrays)
+
+    def reset(self):
+        """Go back to the first element."""
+        self.index = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.index >= self.size:
+            raise StopIteration
+        idx, rest = [], self.index
+        for n in reversed(self.shape):
+            idx.append(rest % n)
+            rest //= n
+        idx.reverse()
+        self.index += 1
+        out = []
+        for a in self._arrays:
+            own = idx[len(idx) - a.ndim:] if a.ndim else []
+            own = tuple(0 if a.shape[k] == 1 else v for k, v in enumerate(own))
+            out.append(a[own].get()[()])
+        return tuple(out)

@@ -20,7 +20,7 @@ import numpy
 from . import _dtypes
 
 __all__ = [
-    "dtype", "issubdtype",
+    "dtype", "issubdtype", "mintypecode",
     "intp", "uintp", "int_", "uint", "double", "single", "cdouble", "csingle", "longlong",
     "ulonglong", "short", "ushort", "byte", "ubyte", "intc", "uintc", "long", "ulong",
     "bool_", "generic", "number", "integer", "signedinteger", "unsignedinteger", "floating",
@@ -89,3 +89,23 @@ def issubdtype(arg1, arg2):
     See also numpy.issubdtype.
     """
     return numpy.issubdtype(arg1, arg2)
+
+
+_TYPECODES_BY_SIZE = "GDFgdfQqLlIiHhBb?"
+
+
+def mintypecode(typechars, typeset="GDFgdf", default="d"):
+    """The type character of ``typeset`` that every one of ``typechars`` (characters,
+    arrays or dtypes) casts to safely, the smallest first; ``default`` when none is in
+    the set. See also numpy.mintypecode.
+    """
+    chars = set()
+    for t in typechars:
+        c = t if isinstance(t, str) else numpy.dtype(getattr(t, "dtype", t)).char
+        if c in typeset:
+            chars.add(c)
+    if not chars:
+        return default
+    if "F" in chars and "d" in chars:
+        return "D"
+    return min(chars, key=_TYPECODES_BY_SIZE.index)

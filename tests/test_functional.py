@@ -62,3 +62,35 @@ def test_apply_over_axes(xp, axes):
 @xp_compare()
 def test_apply_over_axes_bad_function(xp):
     return xp.apply_over_axes(lambda x, ax: xp.sum(x), make(xp, (3, 2), "int8"), [0])
+
+
+# ---- fromfunction, broadcast ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [float, int, "float32", "int16"], ids=str)
+@pytest.mark.parametrize("shape", [(2, 3), (4,), (2, 0, 3), ()], ids=str)
+@xp_compare()
+def test_fromfunction(xp, dtype, shape):
+    return [xp.fromfunction(lambda *c: sum(c) if c else xp.asarray(7, dtype), shape,
+                            dtype=dtype),
+            xp.fromfunction(lambda *c, k: c[0] * k if c else xp.asarray(k), shape,
+                            dtype=dtype, k=3)]
+
+
+def _bcast_args(xp):
+    return [xp.arange(3), xp.arange(2)[:, None], 5]
+
+
+@xp_compare()
+def test_broadcast_object(xp):
+    b = xp.broadcast(*_bcast_args(xp))
+    first = next(b)
+    out = [b.shape, b.ndim, b.nd, b.size, b.numiter, b.index, first, list(b)]
+    b.reset()
+    return out + [b.index, xp.broadcast().shape, xp.broadcast(make(xp, (2, 1), "float32"),
+                                                                 make(xp, (), "int8")).shape]
+
+
+@xp_compare()
+def test_broadcast_mismatch(xp):
+    return xp.broadcast(xp.arange(3), xp.arange(2)).shape

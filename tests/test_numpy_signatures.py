@@ -271,6 +271,16 @@ def test_issubdtype(pair):
     assert garray.issubdtype(*pair) == numpy.issubdtype(*pair)
 
 
+@pytest.mark.parametrize("args", [(["d", "f", "S"],), ("abceh", "GDFgdf", "G"), ("if",),
+                                  ("",), (["f", "D"],), ("Fd",), ("bh", "GDFgdfQqLlIiHhBb?")],
+                         ids=str)
+def test_mintypecode(args):
+    assert garray.mintypecode(*args) == numpy.mintypecode(*args)
+    arrays = [garray.zeros(1, "float32"), garray.zeros(1, "complex128")]
+    assert garray.mintypecode(arrays) == numpy.mintypecode(
+        [numpy.zeros(1, "float32"), numpy.zeros(1, "complex128")])
+
+
 @pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
 def test_can_cast_rules_every_pair(casting):
     for a in ALL_DTYPES:
