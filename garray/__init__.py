@@ -38,6 +38,7 @@ from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # no
                          hanning, ediff1d)
 from ._math_extras import (around, fix, real_if_close, trapezoid, unwrap,  # noqa: F401
                            gradient)
+from ._bessel import i0, kaiser  # noqa: F401
 from ._functional import (apply_along_axis, apply_over_axes, fromfunction,  # noqa: F401
                           broadcast)
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401

@@ -143,3 +143,32 @@ def test_ediff1d_bad_input(xp):
 @xp_compare()
 def test_ediff1d_bool_is_an_error(xp):
     return xp.ediff1d(make(xp, (3,), "bool"))
+
+
+# ---- i0 and the Kaiser window -------------------------------------------------------------
+
+
+@for_all_dtypes(dtypes=("int16", "uint8", "int64", "float32", "float64", "bool"))
+@pytest.mark.parametrize("layout", ["c", "neg", "0d", "empty"])
+@xp_compare()
+def test_i0(xp, dtype, layout):
+    if layout == "0d":
+        h = numpy.asarray(7.5).astype(dtype)
+    elif layout == "empty":
+        h = numpy.zeros((2, 0), dtype)
+    else:
+        h = (numpy.arange(-12, 12).reshape(4, 6) * 0.85).astype(dtype)
+    a = h if xp is numpy else garray.asarray(h)
+    return xp.i0(a[::-1, ::-1] if layout == "neg" else a)
+
+
+@xp_compare()
+def test_i0_complex_is_an_error(xp):
+    return xp.i0(xp.asarray([1j]))
+
+
+@pytest.mark.parametrize("M, beta", [(0, 5), (1, 5), (2, 0), (7, 14), (12, 8.6), (5.0, 2)],
+                         ids=str)
+@xp_compare(atol=1e-14)
+def test_kaiser(xp, M, beta):
+    return xp.kaiser(M, beta)
