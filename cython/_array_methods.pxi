@@ -1,5 +1,6 @@
-# NumPy's ndarray methods that take more than a line: view(dtype, type), item(*index),
-# tobytes(order), astype(order, casting), and subclasses (class A(garray.ndarray)).
+# NumPy's ndarray methods that take more than a line: the constructor, view(dtype,
+# type), item(*index), tobytes(order), astype(order, casting), real/imag, repr under
+# garray's print options, and subclasses (class A(garray.ndarray)).
 # The ndarray class (_ndarray.pxi) holds one-line methods that call these.
 #
 # Note [Subclasses]
@@ -14,6 +15,20 @@
 #    through __array_wrap__; garray does not yet).
 # 3. A subclass instance is a view of the plain array the method made (_retype), so the
 #    memory has one owner and no ownership moves between objects.
+
+def _ndarray_init(ndarray self, shape, dtype=None, buffer=None, offset=0, strides=None,
+                  order=None, *, device=None):
+    if buffer is not None or strides is not None or offset:
+        raise NotImplementedError("ndarray(buffer=, offset=, strides=): wrapping existing "
+                                  "memory is not supported; use garray.asarray")
+    cdef int nd = _read_shape(shape, self._shape, "shape")
+    _init_owner(self, _float64 if dtype is None else _norm_dtype(dtype), nd,
+                _resolve_device(device))
+    if order is not None:
+        _apply_order(self, _order_code(order, ORDER_C, False), None)
+    if type(self) is not ndarray:
+        self.__array_finalize__(None)
+
 
 cdef object _retype(ndarray r, type t, object obj):
     """``r`` seen as an instance of subclass ``t`` (a view), finalized from ``obj``."""
@@ -197,3 +212,20 @@ cdef ndarray _component(ndarray a, bint imag):
         r._ptr += r._itemsize
     _update_flags(r)
     return r
+
+
+cdef object _printing = None
+
+
+cdef object _format(ndarray a, bint is_repr):
+    # Host I/O: NumPy's printer under garray's print options (garray/_printing.py).
+    global _printing
+    if _printing is None:
+        from garray import _printing as p
+        _printing = p
+    s = _printing.format_array(_to_numpy(a, False), is_repr)
+    if not is_repr:
+        return s
+    if a._device is not _devmod.default_device() and s.endswith(")"):
+        s = f"{s[:-1]}, device={a._device})"
+    return s

@@ -507,20 +507,6 @@ cdef class ndarray(_ArrayOperators):
         return _copy_array(self)
 
 
-def _ndarray_init(ndarray self, shape, dtype=None, buffer=None, offset=0, strides=None,
-                  order=None, *, device=None):
-    if buffer is not None or strides is not None or offset:
-        raise NotImplementedError("ndarray(buffer=, offset=, strides=): wrapping existing "
-                                  "memory is not supported; use garray.asarray")
-    cdef int nd = _read_shape(shape, self._shape, "shape")
-    _init_owner(self, _float64 if dtype is None else _norm_dtype(dtype), nd,
-                _resolve_device(device))
-    if order is not None:
-        _apply_order(self, _order_code(order, ORDER_C, False), None)
-    if type(self) is not ndarray:
-        self.__array_finalize__(None)
-
-
 cdef inline tuple _shape_tuple(Py_ssize_t* v, int nd):
     cdef int i
     cdef tuple t = PyTuple_New(nd)
@@ -662,23 +648,6 @@ cdef int _need_one(ndarray a, str what) except -1:
 
 cdef object _item(ndarray a):
     return _to_numpy(a, False).reshape(()).item() if a._nd else _to_numpy(a, False).item()
-
-
-cdef object _printing = None
-
-
-cdef object _format(ndarray a, bint is_repr):
-    # Host I/O: NumPy's printer under garray's print options (garray/_printing.py).
-    global _printing
-    if _printing is None:
-        from garray import _printing as p
-        _printing = p
-    s = _printing.format_array(_to_numpy(a, False), is_repr)
-    if not is_repr:
-        return s
-    if a._device is not _devmod.default_device() and s.endswith(")"):
-        s = f"{s[:-1]}, device={a._device})"
-    return s
 
 
 def _rebuild(h, device):
