@@ -155,7 +155,10 @@ def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
         if operator.index(v) < 0:
             raise ValueError(f"{name}: negative dimensions are not allowed, got {v}")
     dt = _dtypes.normalize_dtype(dtype) if dtype is not None else numpy.dtype(_dtypes.default_float)
-    return _core._eye_kernel(operator.index(n_rows), operator.index(n_cols), operator.index(k),
+    # A diagonal outside the matrix gives zeros however far out: clamped so that any
+    # Python int (2**63 ...) reaches the kernel as a C integer.
+    k = max(-operator.index(n_rows), min(operator.index(k), operator.index(n_cols)))
+    return _core._eye_kernel(operator.index(n_rows), operator.index(n_cols), k,
                              dt, device)
 
 

@@ -118,6 +118,12 @@ def test_eye_order(xp, order, args):
     return [r, r.flags.c_contiguous, r.flags.f_contiguous]
 
 
+@pytest.mark.parametrize("k", [2**63, -2**63 - 5, 2**70, 4, -3, 3, -2])
+@xp_compare()
+def test_eye_far_diagonals(xp, k):
+    return [xp.eye(3, 4, k), xp.eye(0, None, k), xp.eye(2, 5, k, order="F")]
+
+
 @pytest.mark.parametrize("fn", ["zeros", "ones", "empty", "full", "eye"])
 @pytest.mark.parametrize("order", ["K", "A", "X", "", 1])
 @xp_compare()
