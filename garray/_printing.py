@@ -19,7 +19,7 @@ import contextvars
 
 import numpy
 
-__all__ = ["set_printoptions", "get_printoptions", "printoptions", "format_array",
+__all__ = ["set_printoptions", "get_printoptions", "printoptions",
            "array2string", "array_repr", "array_str",
            "seterr", "geterr", "errstate", "seterrcall", "geterrcall"]
 

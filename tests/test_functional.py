@@ -1,10 +1,8 @@
-"""apply_along_axis and apply_over_axes against NumPy (the function runs per slice on
-the host; the slices and the values are garray's)."""
+"""apply_along_axis, apply_over_axes, fromfunction and the broadcast object against NumPy
+(a Python function runs per slice on the host; the slices and values are garray's)."""
 
-import numpy
 import pytest
 
-import garray
 from xp import for_all_dtypes, make, xp_compare
 
 
