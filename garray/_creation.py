@@ -66,19 +66,18 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
     """``num`` evenly spaced samples over [start, stop] (or [start, stop) without
     ``endpoint``), NumPy's positional signature and the Array API's keywords.
 
-    ``retstep`` also returns the spacing (a Python float or complex, NumPy's float64);
-    ``start`` and ``stop`` are scalars, so ``axis`` may only be 0 or -1 (array bounds:
-    NotImplementedError).
+    ``retstep`` also returns the spacing (NumPy's float64 for scalar bounds).  Array
+    bounds give one sequence per element (shape ``(num, *broadcast shape)``, the
+    samples along ``axis``), as NumPy's.
 
     >>> garray.linspace(0, 1, 5)
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
 
     See also numpy.linspace.
     """
-    for name, v in (("start", start), ("stop", stop)):
-        if isinstance(v, (ndarray, numpy.ndarray)) and v.ndim > 0:
-            raise NotImplementedError(f"linspace: array {name} (samples along an axis) "
-                                      "is not implemented; pass scalars")
+    if any(v.ndim > 0 if isinstance(v, (ndarray, numpy.ndarray)) else
+           isinstance(v, (list, tuple)) for v in (start, stop)):
+        return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
     if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
         raise TypeError(f"axis: expected an integer, got {type(axis).__name__}")
     if operator.index(axis) not in (0, -1):
@@ -93,6 +92,49 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
         return out, float("nan")            # NumPy's: a Python float
     step = (calc(stop) - calc(start)) / div
     return out, numpy.float64(step) if calc is float else numpy.complex128(step)
+
+
+def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
+    """linspace with array bounds, NumPy's algorithm; every sample computed on the
+    device: y = arange(num) * step + start along a new first axis, the last row exactly
+    ``stop`` with ``endpoint``."""
+    from ._manipulation import moveaxis
+    if isinstance(num, bool) or not hasattr(type(num), "__index__"):
+        raise TypeError(f"num: expected an integer, got {type(num).__name__}")
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"num: must be non-negative, got {num}")
+    if device is None:
+        device = next((v.device for v in (start, stop) if isinstance(v, ndarray)), None)
+    dt = _dtypes.result_type(*(asarray(v) if isinstance(v, (list, tuple)) else v
+                               for v in (start, stop)))
+    if dt.kind not in "fc":
+        dt = numpy.dtype(_dtypes.default_float)      # NumPy: the samples are inexact
+    a = asarray(start, dtype=dt, device=device)
+    b = asarray(stop, dtype=dt, device=device)
+    delta = _ufuncs.subtract(b, a)
+    y = arange(0, num, dtype=dt, device=device).reshape((-1,) + (1,) * delta.ndim)
+    div = (num - 1) if endpoint else num
+    if div > 0:
+        step = _ufuncs.divide(delta, div)
+        if bool(_ufuncs.equal(step, 0).any()):
+            y = _ufuncs.multiply(_ufuncs.divide(y, div), delta)
+        else:
+            y = _ufuncs.multiply(y, step)
+    else:
+        step = float("nan")
+        y = _ufuncs.multiply(y, delta)
+    y = _ufuncs.add(y, a)
+    if endpoint and num > 1:
+        y[-1, ...] = b
+    if operator.index(axis) != 0:
+        y = moveaxis(y, 0, axis)
+    if dtype is not None:
+        dtype = _dtypes.normalize_dtype(dtype)
+        if dtype.kind in "iu":
+            y = _ufuncs.floor(y)
+        y = y.astype(dtype, copy=False)
+    return (y, step) if retstep else y
 
 
 def _linspace(start, stop, num, dtype, device, endpoint):

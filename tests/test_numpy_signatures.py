@@ -70,8 +70,28 @@ def test_linspace_default_num_and_bad_axis():
     assert_xp_close(garray.linspace(0, 1), numpy.linspace(0, 1))
     with pytest.raises(numpy.exceptions.AxisError):
         garray.linspace(0, 1, 5, axis=1)
-    with pytest.raises(NotImplementedError, match="array start"):
-        garray.linspace(garray.asarray([0.0, 1.0]), 2, 3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "complex64"])
+@pytest.mark.parametrize("kwargs", [{}, {"num": 4, "endpoint": False}, {"axis": 1},
+                                    {"axis": -1}, {"num": 1}, {"num": 0},
+                                    {"dtype": "int64"}, {"num": 3, "axis": 2}], ids=str)
+@xp_compare()
+def test_linspace_array_bounds(xp, dtype, kwargs):
+    start = make(xp, (2, 3), dtype)
+    stop = make(xp, (3,), dtype, start=10)
+    kwargs = dict({"num": 5}, **kwargs)
+    out = [xp.linspace(start, stop, **kwargs), xp.linspace(0, stop, **kwargs),
+           xp.linspace(start[::-1, ::2], 2.5, **kwargs)]
+    y, step = xp.linspace(start, stop, retstep=True, **kwargs)
+    return out + [y, step if numpy.ndim(step) else float(step)]
+
+
+@xp_compare()
+def test_linspace_array_bounds_zero_step_and_lists(xp):
+    same = xp.asarray([1.0, 2.0])
+    return [xp.linspace(same, same, 4), xp.linspace([0, 1], [1, 3], 3),
+            xp.linspace(same, [3.0, 2.0], 3)]
 
 
 @for_all_dtypes()
