@@ -31,7 +31,7 @@ from ._printing import (set_printoptions, get_printoptions, printoptions,  # noq
                         seterrcall, geterrcall)
 from ._inquiry import (iscomplex, isreal, iscomplexobj, isrealobj, isfortran,  # noqa: F401
                        isneginf, isposinf, asarray_chkfinite, may_share_memory,
-                       common_type, require)
+                       shares_memory, common_type, require)
 from ._io import (save, load, savetxt, loadtxt, frombuffer, fromiter,  # noqa: F401
                   fromstring)
 from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # noqa: F401

@@ -1,5 +1,5 @@
 """NumPy's small inquiry and checking functions: iscomplex, isreal, iscomplexobj,
-isrealobj, isfortran, isneginf, isposinf, asarray_chkfinite, may_share_memory,
+isrealobj, isfortran, isneginf, isposinf, asarray_chkfinite, may_share_memory, shares_memory,
 common_type, require.
 
 Elementwise answers run garray's kernels on the array's device; the others read
@@ -12,7 +12,8 @@ from . import _ufuncs
 from ._core import asarray, ndarray, ones, zeros
 
 __all__ = ["iscomplex", "isreal", "iscomplexobj", "isrealobj", "isfortran", "isneginf",
-           "isposinf", "asarray_chkfinite", "may_share_memory", "common_type", "require"]
+           "isposinf", "asarray_chkfinite", "may_share_memory", "shares_memory",
+           "common_type", "require"]
 
 
 def iscomplex(x):
@@ -116,6 +117,47 @@ def may_share_memory(a, b, max_work=None):
     if ea is None or eb is None or ea[0] != eb[0]:
         return False
     return ea[1] < eb[2] and eb[1] < ea[2]
+
+
+def _layout(x):
+    """(memory space, address of element 0, shape, strides, itemsize) of an array."""
+    if isinstance(x, ndarray):
+        space = "host" if x.device.kind == "cpu" else str(x.device)
+        return space, x.ptr, x.shape, x.strides, x.itemsize
+    return "host", x.__array_interface__["data"][0], x.shape, x.strides, x.itemsize
+
+
+# Exact answers enumerate element addresses (metadata, on the host): past this many
+# elements NumPy's TooHardError, as its max_work bound gives.
+_EXACT_LIMIT = 1 << 24
+
+
+def _addresses(space_ptr_shape_strides):
+    _, ptr, shape, strides, _ = space_ptr_shape_strides
+    addr = numpy.full((), ptr, dtype=numpy.int64)
+    for n, st in zip(shape, strides):
+        addr = addr[..., None] + numpy.arange(n, dtype=numpy.int64) * st
+    return addr.reshape(-1)
+
+
+def shares_memory(a, b, max_work=None):
+    """Whether some byte belongs to an element of both ``a`` and ``b`` (exact, unlike
+    may_share_memory: interleaved views do not share).  ``max_work`` is accepted; the
+    answer is always exact, and numpy.exceptions.TooHardError is raised past 2**24
+    elements instead.
+
+    See also numpy.shares_memory."""
+    if not may_share_memory(a, b):
+        return False
+    la, lb = _layout(a), _layout(b)
+    if a.flags.c_contiguous and b.flags.c_contiguous:
+        return True                   # two dense blocks whose ranges overlap
+    if a.size > _EXACT_LIMIT or b.size > _EXACT_LIMIT:
+        raise numpy.exceptions.TooHardError("shares_memory: exceeded max_work")
+    pa, pb = _addresses(la), numpy.sort(_addresses(lb))
+    # an element of a at [p, p + isa) meets one of b at [q, q + isb) iff p - isb < q < p + isa
+    i = numpy.searchsorted(pb, pa - lb[4], side="right")
+    return bool(numpy.any((i < pb.size) & (pb[numpy.minimum(i, pb.size - 1)] < pa + la[4])))
 
 
 def common_type(*arrays):

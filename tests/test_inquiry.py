@@ -1,6 +1,6 @@
 """NumPy's inquiry and checking functions (iscomplex, isreal, iscomplexobj, isrealobj,
-isfortran, isneginf, isposinf, asarray_chkfinite, may_share_memory, common_type,
-require) against NumPy, on every dtype, non-contiguous, empty and 0-d inputs."""
+isfortran, isneginf, isposinf, asarray_chkfinite, may_share_memory, shares_memory,
+common_type, require) against NumPy, on every dtype, non-contiguous, empty and 0-d inputs."""
 
 import numpy
 import pytest
@@ -96,6 +96,30 @@ def test_may_share_memory():
     n = numpy.arange(24.0, dtype=numpy.float32).reshape(4, 6)
     for a, b in ((slice(None), slice(1, None)), (slice(0, 2), slice(2, None))):
         assert garray.may_share_memory(x[a], x[b]) == numpy.may_share_memory(n[a], n[b])
+
+
+@pytest.mark.parametrize("pair", ["same", "shifted", "interleaved", "disjoint", "transposed",
+                                  "reversed", "column-row", "bytes-overlap", "empty", "copy"])
+def test_shares_memory(pair):
+    def views(xp):
+        x = xp.arange(48, dtype="int32").reshape(6, 8) if xp is numpy else \
+            garray.asarray(numpy.arange(48, dtype="int32").reshape(6, 8), copy=True)
+        return {"same": (x, x), "shifted": (x[1:], x[:-1]),
+                "interleaved": (x[:, ::2], x[:, 1::2]), "disjoint": (x[:3], x[3:]),
+                "transposed": (x.T, x[2:4]), "reversed": (x[::-1], x[0]),
+                "column-row": (x[:, 3], x[5, :3]), "bytes-overlap": (x[:, :4], x[:, 4:]),
+                "empty": (x[:0], x), "copy": (x, x.copy())}[pair]
+    g, n = views(garray), views(numpy)
+    assert garray.shares_memory(*g) == numpy.shares_memory(*n)
+    assert garray.shares_memory(*g, max_work=-1) == numpy.shares_memory(*n, max_work=-1)
+
+
+def test_shares_memory_bytes_of_different_itemsizes():
+    x = garray.zeros(16, "uint8")
+    a, b = x[1:9].view("uint8"), x[::4]
+    h = numpy.zeros(16, "uint8")
+    assert garray.shares_memory(a, b) == numpy.shares_memory(h[1:9], h[::4])
+    assert not garray.shares_memory(x[1::4], x[::4])
 
 
 @pytest.mark.parametrize("dtypes", [("int8",), ("float32",), ("int8", "float32"),
