@@ -39,6 +39,7 @@ from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # no
 from ._math_extras import (around, fix, real_if_close, trapezoid, unwrap,  # noqa: F401
                            gradient)
 from ._bessel import i0, kaiser  # noqa: F401
+from ._bits import packbits, unpackbits  # noqa: F401
 from ._functional import (apply_along_axis, apply_over_axes, fromfunction,  # noqa: F401
                           broadcast)
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
