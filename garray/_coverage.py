@@ -61,11 +61,13 @@ NOT_YET = {
     "not yet implemented: issue 13 (coverage: elementwise functions missing from the op "
     "table)":
         "bitwise_count divmod fabs frexp gcd lcm ldexp logaddexp2 modf rint spacing",
-    "not yet implemented: issue 13 (coverage: other NumPy functions)":
-        "corrcoef cov interp min_scalar_type",
-    "not yet implemented: issue 15 (GEMM and linear algebra)":
-        "cross diagonal dot einsum einsum_path inner kron matmul matrix_transpose matvec "
-        "outer tensordot trace vdot vecdot vecmat",
+    "not yet implemented: issue 13 (coverage: other NumPy functions; interp needs "
+    "searchsorted, min_scalar_type answers float16 for most floats)":
+        "interp min_scalar_type",
+    "not yet implemented: issue 15 (GEMM and linear algebra; cov and corrcoef are a "
+    "GEMM)":
+        "cov corrcoef cross diagonal dot einsum einsum_path inner kron matmul "
+        "matrix_transpose matvec outer tensordot trace vdot vecdot vecmat",
     "not yet implemented: issue 16 (convolution)":
         "convolve correlate",
     "not yet implemented: issue 15 (garray.linalg)":
