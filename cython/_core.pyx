@@ -7,6 +7,7 @@ how a call travels through them):
   _methods.pxi          the ndarray reduction methods (x.sum() ...), forwarded by name
   _operators.pxi        the ndarray operators, generated from the op table
   _ndarray.pxi          the ndarray cdef class (metadata as C arrays, views, dunders)
+  _array_methods.pxi    NumPy's longer ndarray methods (view, item, tobytes, astype), subclasses
   _indexing.pxi         basic indexing (ints, slices, ..., None) -> views
   _shape.pxi            reshape / permute_dims / broadcast as views where possible
   _copy.pxi             strided copies between layouts, host <-> device transfers
@@ -50,6 +51,7 @@ include "_copy.pxi"
 include "_methods.pxi"
 include "_operators.pxi"
 include "_ndarray.pxi"
+include "_array_methods.pxi"
 include "_indexing.pxi"
 include "_shape.pxi"
 include "_creation.pxi"

@@ -58,10 +58,135 @@ cdef ndarray _wrap_numpy(object h, object device, bint readonly):
     return r
 
 
-def empty(shape, *, dtype=None, device=None):
+# ---- memory order (NumPy's order=) ---------------------------------------------------
+
+cdef enum:
+    ORDER_C = 0
+    ORDER_F = 1
+    ORDER_A = 2
+    ORDER_K = 3
+
+
+cdef int _order_code(object order, object none_is, bint keep_ok) except -1:
+    """NumPy's ``order=`` as ORDER_*: ``none_is`` is the code of None; A and K are
+    ValueErrors where only C and F make sense (``keep_ok`` False: a fresh array of a
+    shape has no layout to keep), as NumPy."""
+    if order is None:
+        return none_is
+    if not isinstance(order, str):
+        raise TypeError(f"order: must be str, not {type(order).__name__}")
+    o = (<str>order).upper()
+    if o == "C":
+        return ORDER_C
+    if o == "F":
+        return ORDER_F
+    if o == "A" or o == "K":
+        if not keep_ok:
+            raise ValueError(f"order: only 'C' or 'F' order is permitted, got {order!r}")
+        return ORDER_A if o == "A" else ORDER_K
+    raise ValueError(f"order: must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+cdef int _resolve_order(int order, ndarray proto) except -1:
+    """A and K against a prototype: A is F for an F- but not C-contiguous prototype,
+    else C; K stays K (the prototype's axis order) unless the prototype is C- or
+    F-contiguous already."""
+    if order == ORDER_A or order == ORDER_K:
+        if proto is None or proto._flags & FLAG_C:
+            return ORDER_C
+        if proto._flags & FLAG_F:
+            return ORDER_F
+        return ORDER_C if order == ORDER_A else ORDER_K
+    return order
+
+
+cdef int _apply_order(ndarray a, int order, ndarray proto) except -1:
+    """Rewrite the strides of a fresh, dense, C-ordered array ``a`` to ``order``: F, or
+    K (the axis order of ``proto``, by decreasing absolute stride; same ndim).  The
+    memory is one dense block whatever the order, so only strides change."""
+    cdef int i, j, k
+    cdef int perm[MAX_NDIM]
+    cdef Py_ssize_t acc = a._itemsize
+    if order == ORDER_C or a._size == 0 or a._nd < 2:
+        return 0
+    if order == ORDER_F:
+        for i in range(a._nd):
+            perm[i] = a._nd - 1 - i
+    else:
+        # Stable insertion sort of the axes by decreasing |stride| of the prototype.
+        for i in range(a._nd):
+            perm[i] = i
+        for i in range(1, a._nd):
+            k = perm[i]
+            j = i - 1
+            while j >= 0 and _abs_stride(proto, perm[j]) < _abs_stride(proto, k):
+                perm[j + 1] = perm[j]
+                j -= 1
+            perm[j + 1] = k
+    # perm lists the axes from outermost (largest stride) to innermost.
+    for i in range(a._nd - 1, -1, -1):
+        a._strides[perm[i]] = acc
+        acc *= a._shape[perm[i]]
+    _update_flags(a)
+    return 0
+
+
+cdef inline Py_ssize_t _abs_stride(ndarray a, int i) noexcept:
+    # A length-1 axis has no meaningful stride: treated as the outermost.
+    if a._shape[i] == 1:
+        return PY_SSIZE_T_MAX
+    return a._strides[i] if a._strides[i] >= 0 else -a._strides[i]
+
+
+cdef ndarray _empty_layout(tuple shape, object dtype, int order, ndarray proto,
+                           object device):
+    """A fresh array of ``shape`` in ``order`` (ORDER_K: the layout of ``proto``)."""
+    cdef ndarray a = empty(shape, dtype=dtype, device=device)
+    order = _resolve_order(order, proto)
+    if order == ORDER_K and (proto is None or proto._nd != a._nd):
+        order = ORDER_C
+    _apply_order(a, order, proto)
+    return a
+
+
+cdef ndarray _copy_order(ndarray a, int order, object dtype):
+    """A copy of ``a`` (cast to ``dtype`` when given) in ``order``, on its device."""
+    cdef ndarray r = _empty_layout(a.shape, a._dtype if dtype is None else dtype, order,
+                                   a, a._device)
+    if r._dtype is a._dtype:
+        _copy_into(r, a)
+    else:
+        _cast_into(r, a)
+    return r
+
+
+cdef bint _has_order(ndarray a, int order) noexcept:
+    if order == ORDER_C:
+        return (a._flags & FLAG_C) != 0
+    if order == ORDER_F:
+        return (a._flags & FLAG_F) != 0
+    return True
+
+
+def _order_code_py(order, keep_ok=False):
+    """'C', 'F', 'A' or 'K' for NumPy's ``order`` argument (None: 'C'); NumPy's errors."""
+    return "CFAK"[_order_code(order, ORDER_C, keep_ok)]
+
+
+def _copy_with_order(x, order="K", dtype=None):
+    """A copy of x in ``order`` ('K' keeps x's axis order): garray.copy
+    (garray/_array_utils.py)."""
+    return _copy_order(<ndarray?>x, _order_code(order, ORDER_K, True),
+                       None if dtype is None else _norm_dtype(dtype))
+
+
+def empty(shape, dtype=None, order="C", *, device=None):
     """An uninitialised array. See also numpy.empty.
 
-    >>> garray.empty((2, 3), dtype=garray.float32).shape
+    ``dtype`` and ``order`` may be given by position, as NumPy's; ``order`` is 'C'
+    (row-major) or 'F' (column-major: the same memory block, F strides).
+
+    >>> garray.empty((2, 3), garray.float32).shape
     (2, 3)
     """
     cdef ndarray a = ndarray.__new__(ndarray)
@@ -73,12 +198,14 @@ def empty(shape, *, dtype=None, device=None):
         nd = _read_shape(shape, a._shape, "shape")
     _init_owner(a, _float64 if dtype is None else _norm_dtype(dtype), nd,
                 _resolve_device(device))
+    if order is not "C":        # the default, by identity: no cost on the hot path
+        _apply_order(a, _order_code(order, ORDER_C, False), None)
     return a
 
 
-def zeros(shape, *, dtype=None, device=None):
-    """An array of zeros. See also numpy.zeros."""
-    cdef ndarray a = empty(shape, dtype=dtype, device=device)
+def zeros(shape, dtype=None, order="C", *, device=None):
+    """An array of zeros. See also numpy.zeros (``dtype``, ``order`` as there)."""
+    cdef ndarray a = empty(shape, dtype, order, device=device)
     if a._size:
         if a._is_cpu:
             memset(<void*>a._ptr, 0, a._size * a._itemsize)
@@ -87,10 +214,10 @@ def zeros(shape, *, dtype=None, device=None):
     return a
 
 
-def ones(shape, *, dtype=None, device=None):
-    """An array of ones. See also numpy.ones."""
-    cdef ndarray a = empty(shape, dtype=dtype, device=device)
-    _fill_kernel(a, 1)
+def ones(shape, dtype=None, order="C", *, device=None):
+    """An array of ones. See also numpy.ones (``dtype``, ``order`` as there)."""
+    cdef ndarray a = empty(shape, dtype, order, device=device)
+    _fill_kernel(a, 1)          # the memory is dense in either order
     return a
 
 
@@ -110,10 +237,10 @@ cdef object _scalar_dtype(object v, str argname):
     raise TypeError(f"{argname}: expected a Python or NumPy scalar, got {type(v).__name__}")
 
 
-def full(shape, fill_value, *, dtype=None, device=None):
+def full(shape, fill_value, dtype=None, order="C", *, device=None):
     """An array filled with ``fill_value``; dtype inferred from it when not given.
 
-    See also numpy.full.
+    See also numpy.full (``dtype``, ``order`` as there).
     """
     if isinstance(fill_value, ndarray):
         if (<ndarray>fill_value)._size != 1:
@@ -122,40 +249,73 @@ def full(shape, fill_value, *, dtype=None, device=None):
             device = (<ndarray>fill_value)._device
         fill_value = (<ndarray>fill_value).item()
     cdef object dt = _scalar_dtype(fill_value, "fill_value") if dtype is None else _norm_dtype(dtype)
-    cdef ndarray a = empty(shape, dtype=dt, device=device)
+    cdef ndarray a = empty(shape, dt, order, device=device)
     _fill_kernel(a, fill_value)
     return a
 
 
-cdef ndarray _like(ndarray x, object dtype, object device):
-    return empty(x.shape, dtype=x._dtype if dtype is None else dtype,
-                 device=x._device if device is None else device)
-
-
-def empty_like(x, /, *, dtype=None, device=None):
-    """An uninitialised array with the shape (and dtype, device) of ``x``."""
-    return _like(_require_array(x, "x"), dtype, device)
-
-
-def zeros_like(x, /, *, dtype=None, device=None):
-    """Zeros with the shape (and dtype, device) of ``x``. See also numpy.zeros_like."""
-    cdef ndarray x_ = _require_array(x, "x")
-    return zeros(x_.shape, dtype=x_._dtype if dtype is None else dtype,
-                 device=x_._device if device is None else device)
-
-
-def ones_like(x, /, *, dtype=None, device=None):
-    """Ones with the shape (and dtype, device) of ``x``. See also numpy.ones_like."""
-    cdef ndarray a = _like(_require_array(x, "x"), dtype, device)
-    _fill_kernel(a, 1)
+cdef ndarray _like(object x, object dtype, object order, object shape, object device):
+    """The fresh array of the *_like functions: x's shape (or ``shape``), dtype, device
+    and layout (``order`` 'K', NumPy's default: x's axis order)."""
+    cdef ndarray x_ = x if isinstance(x, ndarray) else asarray(x)
+    cdef int code = ORDER_K if order is "K" else _order_code(order, ORDER_K, True)
+    cdef tuple shp = x_.shape if shape is None else _as_tuple(shape)
+    cdef ndarray a
+    dt = x_._dtype if dtype is None else dtype
+    dev = x_._device if device is None else device
+    if code == ORDER_C or (code == ORDER_K and x_._flags & FLAG_C):
+        a = empty(shp, dtype=dt, device=dev)
+    else:
+        a = _empty_layout(shp, dt, code, x_, dev)
     return a
 
 
-def full_like(x, /, fill_value, *, dtype=None, device=None):
-    """``fill_value`` with the shape (and dtype, device) of ``x``."""
-    cdef ndarray x_ = _require_array(x, "x")
-    return full(x_.shape, fill_value, dtype=x_._dtype if dtype is None else dtype,
-                device=x_._device if device is None else device)
+cdef inline object _like_result(object x, ndarray a, object subok):
+    # subok (NumPy's default True): the result takes x's ndarray subclass
+    if subok and type(x) is not ndarray and isinstance(x, ndarray):
+        return _retype(a, type(x), x)
+    return a
+
+
+def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """An uninitialised array with the shape, dtype, device and layout of ``x``.
+
+    NumPy's positional ``dtype``, ``order`` ('K': x's layout, 'A', 'C', 'F') and
+    ``shape`` are taken; ``x`` may be any array-like.  See also numpy.empty_like.
+    """
+    return _like_result(x, _like(x, dtype, order, shape, device), subok)
+
+
+def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Zeros with the shape (and dtype, device, layout) of ``x``. See also numpy.zeros_like."""
+    cdef ndarray a = _like(x, dtype, order, shape, device)
+    if a._size:
+        if a._is_cpu:
+            memset(<void*>a._ptr, 0, a._size * a._itemsize)
+        else:
+            a._device.runtime.memset(a._ptr, 0, a._size * a._itemsize)
+    return _like_result(x, a, subok)
+
+
+def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Ones with the shape (and dtype, device, layout) of ``x``. See also numpy.ones_like."""
+    cdef ndarray a = _like(x, dtype, order, shape, device)
+    _fill_kernel(a, 1)
+    return _like_result(x, a, subok)
+
+
+def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *,
+              device=None):
+    """``fill_value`` with the shape (and dtype, device, layout) of ``x``.
+
+    See also numpy.full_like."""
+    if isinstance(fill_value, ndarray):
+        if (<ndarray>fill_value)._size != 1:
+            raise ValueError("fill_value: must be a scalar or a one-element array")
+        fill_value = (<ndarray>fill_value).item()
+    cdef ndarray a = _like(x, dtype, order, shape, device)
+    _fill_kernel(a, fill_value)
+    return _like_result(x, a, subok)
 
 
 cdef ndarray _require_array(object x, str argname):
@@ -164,7 +324,7 @@ cdef ndarray _require_array(object x, str argname):
     raise TypeError(f"{argname}: expected a garray.ndarray, got {type(x).__name__}")
 
 
-def asarray(obj, /, *, dtype=None, device=None, copy=None):
+def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None):
     """Convert ``obj`` to a garray array.
 
     ``obj``: a garray array, a NumPy array or scalar, a (nested) sequence, a Python
@@ -176,8 +336,30 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     >>> garray.asarray([1, 2, 3]).dtype
     dtype('int64')
 
+    ``dtype`` and ``order`` may be given by position, as NumPy's.  ``order`` 'C' or
+    'F' returns an array in that memory order (a copy when ``obj`` is not; ValueError
+    with ``copy=False``); 'A', 'K' and None keep the layout (a copy keeps x's axis
+    order, 'A': F order for F-contiguous input, else C).
+
     See also numpy.asarray.
     """
+    cdef ndarray a
+    cdef int code
+    if order is None and not (copy and isinstance(obj, ndarray)):
+        return _asarray(obj, dtype, device, copy)
+    code = _order_code(order, ORDER_K, True)
+    if isinstance(obj, ndarray) and copy and (device is None or
+                                             _resolve_device(device) is (<ndarray>obj)._device):
+        return _copy_order(<ndarray>obj, code, None if dtype is None else _norm_dtype(dtype))
+    a = _asarray(obj, dtype, device, copy)
+    if _has_order(a, code):
+        return a
+    if copy is False:
+        raise ValueError(f"copy=False: an array in order {order!r} needs a copy")
+    return _copy_order(a, code, None)
+
+
+cdef ndarray _asarray(object obj, object dtype, object device, object copy):
     cdef ndarray a
     cdef object dt = None if dtype is None else _norm_dtype(dtype)
     if type(obj) is list and dt is None and copy is not False:

@@ -141,3 +141,46 @@ cdef class _ArrayMethods:
     def flat(self, value):
         from garray._indexing_functions import flatiter
         flatiter(self)[...] = value
+
+    # ---- NumPy's elementwise and I/O methods (garray/_math_extras.py, garray/_io.py) ----
+
+    def round(self, decimals=0, out=None):
+        """Round to ``decimals`` places, halves to even. See garray.around and
+        numpy.ndarray.round."""
+        return _array_function("around")(self, decimals, out)
+
+    def clip(self, min=None, max=None, out=None):
+        """Limit the values to [min, max]. See garray.clip and numpy.ndarray.clip."""
+        return _array_function("clip")(self, min, max, out=out)
+
+    def conj(self):
+        """The complex conjugate (a copy for real dtypes, bool included, as NumPy's).
+        See garray.conj and numpy.ndarray.conj."""
+        if self.dtype.kind != "c":
+            return self.copy()
+        return _array_function("conj")(self)
+
+    def conjugate(self):
+        """The complex conjugate. See ndarray.conj and numpy.ndarray.conjugate."""
+        return self.conj()
+
+    def dumps(self):
+        """The pickle of the array (its values travel through the host).
+        See numpy.ndarray.dumps."""
+        import pickle
+        return pickle.dumps(self)
+
+    def dump(self, file):
+        """Pickle the array into ``file`` (a path or an open binary file).
+        See numpy.ndarray.dump."""
+        import pickle
+        if isinstance(file, (str, os.PathLike)):
+            with open(file, "wb") as f:
+                pickle.dump(self, f)
+        else:
+            pickle.dump(self, file)
+
+    def tofile(self, fid, sep="", format="%s"):
+        """Write the values to a file as raw bytes (C order) or text (``sep``) from a
+        host copy. See numpy.ndarray.tofile."""
+        _array_function("asnumpy")(self).tofile(fid, sep, format)

@@ -118,13 +118,13 @@ cdef class _HostBuffer:
 
 
 @cython.no_gc
-@cython.final
 cdef class ndarray(_ArrayOperators):
     """An N-dimensional array on a garray device (AMD GPU, NVIDIA GPU or CPU).
 
     Create arrays with ``garray.asarray``, ``garray.empty``, ``garray.zeros`` ...;
-    ``garray.ndarray(shape, dtype=float64, device=None)`` allocates uninitialised
-    memory like ``numpy.ndarray``.  Basic indexing and reshape return views.
+    ``garray.ndarray(shape, dtype=float64, order=None, device=None)`` allocates
+    uninitialised memory like ``numpy.ndarray``.  Basic indexing and reshape return
+    views.  Python classes may derive from it (Note [Subclasses], _array_methods.pxi).
 
     See also numpy.ndarray.
     """
@@ -153,12 +153,19 @@ cdef class ndarray(_ArrayOperators):
         self._device = _bare_device
         self._is_cpu = True
 
-    def __init__(self, shape, dtype=None, *, device=None):
+    def __init__(self, *args, **kwargs):
+        # NumPy's signature: ndarray(shape, dtype=None, buffer=None, offset=0,
+        # strides=None, order=None, *, device=None) (_ndarray_init)
         if self._pool is not None or self._base is not None:
+            if type(self) is not ndarray:
+                # A subclass's __new__ made it (NumPy's pattern: ``asarray(data).view(cls)``);
+                # Python then calls __init__ with __new__'s arguments, which NumPy ignores.
+                return
             raise TypeError("ndarray.__init__: the array is already initialised")
-        cdef int nd = _read_shape(shape, self._shape, "shape")
-        _init_owner(self, _float64 if dtype is None else _norm_dtype(dtype), nd,
-                    _resolve_device(device))
+        _ndarray_init(self, *args, **kwargs)
+
+    def __array_finalize__(self, obj):
+        """Called on a new instance of a subclass (NumPy's hook); nothing to do here."""
 
     def __dealloc__(self):
         if self._pool is not None:
@@ -194,6 +201,27 @@ cdef class ndarray(_ArrayOperators):
     @property
     def dtype(self):
         return self._dtype
+
+    @property
+    def real(self):
+        """The real part (a view for complex arrays). See also numpy.ndarray.real."""
+        return _keep_type(self, _component(self, False))
+
+    @real.setter
+    def real(self, value):
+        _component(self, False)[...] = value
+
+    @property
+    def imag(self):
+        """The imaginary part (a view for complex arrays; read-only zeros for real ones).
+        See also numpy.ndarray.imag."""
+        return _keep_type(self, _component(self, True))
+
+    @imag.setter
+    def imag(self, value):
+        if self._code < 11:
+            raise TypeError("array does not have imaginary part to set")
+        _component(self, True)[...] = value
 
     @property
     def device(self):
@@ -256,7 +284,7 @@ cdef class ndarray(_ArrayOperators):
             r._shape[i] = self._shape[self._nd - 1 - i]
             r._strides[i] = self._strides[self._nd - 1 - i]
         _update_flags(r)
-        return r
+        return r if type(self) is ndarray else _keep_type(self, r)
 
     @property
     def mT(self):
@@ -268,12 +296,14 @@ cdef class ndarray(_ArrayOperators):
         r._shape[a], r._shape[b] = self._shape[b], self._shape[a]
         r._strides[a], r._strides[b] = self._strides[b], self._strides[a]
         _update_flags(r)
-        return r
+        return _keep_type(self, r)
 
     # ---- views and shape ---------------------------------------------------------
     def __getitem__(self, key):
         r = _basic_index(self, key)
-        return r if r is not None else _advanced("getitem")(self, key)
+        if r is None:
+            r = _advanced("getitem")(self, key)
+        return r if type(self) is ndarray else _keep_type(self, r)
 
     def __setitem__(self, key, value):
         if self._flags & FLAG_READONLY:
@@ -294,7 +324,7 @@ cdef class ndarray(_ArrayOperators):
         """
         if len(shape) == 1 and type(shape[0]) is not int:
             shape = shape[0]
-        return _reshape(self, shape, order, copy)
+        return _keep_type(self, _reshape(self, shape, order, copy))
 
     def transpose(self, *axes):
         """Permute the axes (a view); no axes reverses them. See also numpy.transpose."""
@@ -302,37 +332,47 @@ cdef class ndarray(_ArrayOperators):
             return self.T
         if len(axes) == 1 and not isinstance(axes[0], int):
             axes = axes[0]
-        return _permute(self, axes)
+        return _keep_type(self, _permute(self, axes))
 
     def ravel(self, order="C"):
-        return _reshape(self, (-1,), order, None)
+        return _keep_type(self, _reshape(self, (-1,), order, None))
 
     def flatten(self, order="C"):
-        return _reshape(self, (-1,), order, True)
+        return _keep_type(self, _reshape(self, (-1,), order, True))
 
     def squeeze(self, axis=None):
-        return _squeeze(self, axis)
+        return _keep_type(self, _squeeze(self, axis))
 
     def swapaxes(self, axis1, axis2):
         perm = list(range(self._nd))
         a1 = _norm_axis(axis1, self._nd, "axis1")
         a2 = _norm_axis(axis2, self._nd, "axis2")
         perm[a1], perm[a2] = perm[a2], perm[a1]
-        return _permute(self, perm)
+        return _keep_type(self, _permute(self, perm))
 
     def copy(self, order="C"):
-        """A C-contiguous copy on the same device."""
-        return _copy_array(self)
+        """A copy on the same device in ``order`` ('C', 'F', 'A', 'K': this array's
+        layout). See also numpy.ndarray.copy."""
+        if order == "C":
+            return _keep_type(self, _copy_array(self))
+        return _keep_type(self, _copy_order(self, _order_code(order, ORDER_K, True), None))
 
-    def astype(self, dtype, *, copy=True, device=None):
-        """This array cast to ``dtype`` (Array API: ``copy=False`` may return self)."""
-        return _astype(self, _norm_dtype(dtype), copy, device)
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True, *,
+               device=None):
+        """This array cast to ``dtype``: NumPy's ``order`` (layout of the result, 'K' this
+        array's) and ``casting`` check ('safe', 'same_kind', ...: TypeError when the cast
+        is not allowed); ``copy=False`` may return self (Array API).
+        See also numpy.ndarray.astype."""
+        r = _astype_method(self, dtype, order, casting, copy, device)
+        if not subok and type(r) is not ndarray:
+            return _retype(<ndarray>r, ndarray, self)
+        return _keep_type(self, r) if subok else r
 
-    def view(self, dtype=None):
-        if dtype is None:
-            return _view_same(self)
-        raise NotImplementedError("ndarray.view(dtype): reinterpreting as another dtype "
-                                  "is not implemented")
+    def view(self, dtype=None, type=None):
+        """A view of the same memory: read as ``dtype`` (NumPy's rules; a different
+        itemsize rescales the contiguous last axis) and/or as the ndarray subclass
+        ``type`` (``x.view(A)``). See also numpy.ndarray.view."""
+        return _view_method(self, dtype, type)
 
     def fill(self, value):
         """Set every element to the scalar ``value``."""
@@ -437,13 +477,19 @@ cdef class ndarray(_ArrayOperators):
         _need_one(self, "__index__")
         return int(_item(self))
 
-    def item(self):
-        """The single element as a Python scalar."""
-        _need_one(self, "item")
-        return _item(self)
+    def item(self, *args):
+        """One element as a Python scalar: the only one, ``item(flat_index)`` or
+        ``item(i, j, ...)``. See also numpy.ndarray.item."""
+        return _item_method(self, args)
 
     def tolist(self):
+        """The values as nested Python lists (host copy). See also numpy.ndarray.tolist."""
         return _to_numpy(self, True).tolist()
+
+    def tobytes(self, order="C"):
+        """The raw bytes of the values in C or F order ('A': F for an F-contiguous
+        array). See also numpy.ndarray.tobytes."""
+        return _tobytes_method(self, order)
 
     # The operators come from the op table: cython/_operators.pxi (_ArrayOperators).
 
@@ -606,16 +652,6 @@ cdef int _need_one(ndarray a, str what) except -1:
 
 cdef object _item(ndarray a):
     return _to_numpy(a, False).reshape(()).item() if a._nd else _to_numpy(a, False).item()
-
-
-cdef object _format(ndarray a, bint is_repr):
-    h = _to_numpy(a, False)
-    if not is_repr:
-        return str(h)
-    s = repr(h)
-    if a._device is not _devmod.default_device() and s.endswith(")"):
-        s = f"{s[:-1]}, device={a._device})"
-    return s
 
 
 def _rebuild(h, device):

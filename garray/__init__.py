@@ -22,6 +22,26 @@ from ._core import (ndarray, MemoryPool, asarray, asnumpy, empty, zeros, ones,  
                     expand_dims, set_implicit_transfer)
 from ._creation import arange, linspace, eye, identity, meshgrid, tril, triu  # noqa: F401
 from ._info import __array_namespace_info__  # noqa: F401
+# NumPy's signatures: dtype objects, scalar type names, small array functions, printing.
+from ._scalar_types import *  # noqa: F401,F403,A004  (see _scalar_types.__all__)
+from ._array_utils import (array, asanyarray, copy, ascontiguousarray,  # noqa: F401,A004
+                           asfortranarray, isscalar, ndim, shape, size, iterable)
+from ._printing import (set_printoptions, get_printoptions, printoptions,  # noqa: F401
+                        array2string, array_repr, array_str, seterr, geterr, errstate,
+                        seterrcall, geterrcall)
+from ._inquiry import (iscomplex, isreal, iscomplexobj, isrealobj, isfortran,  # noqa: F401
+                       isneginf, isposinf, asarray_chkfinite, may_share_memory,
+                       shares_memory, common_type, require)
+from ._io import (save, load, savetxt, loadtxt, frombuffer, fromiter,  # noqa: F401
+                  fromstring)
+from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # noqa: F401
+                         hanning, ediff1d)
+from ._math_extras import (around, fix, real_if_close, trapezoid, unwrap,  # noqa: F401
+                           gradient)
+from ._bessel import i0, kaiser  # noqa: F401
+from ._bits import packbits, unpackbits  # noqa: F401
+from ._functional import (apply_along_axis, apply_over_axes, fromfunction,  # noqa: F401
+                          broadcast)
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 # NumPy's manipulation functions (branch manip)
@@ -36,7 +56,7 @@ from ._diagonal import (diagonal, diag, diagflat, trace, fill_diagonal,  # noqa:
                         vander, tri, mask_indices)
 from . import lib  # noqa: F401
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
-from ._elementwise import clip, isclose, nan_to_num, where  # noqa: F401
+from ._elementwise import clip, isclose, nan_to_num  # noqa: F401
 from ._indexing import nonzero  # noqa: F401
 from ._indexing_functions import (take, take_along_axis, put, put_along_axis, place,  # noqa: F401
                                   putmask, compress, extract, choose, select, flatnonzero,
@@ -66,8 +86,6 @@ pi = _math.pi
 inf = _math.inf
 nan = _math.nan
 newaxis = None
-
-array = asarray   # NumPy spelling; garray.array copies like numpy.array
 
 
 def get_default_memory_pool(device=None):

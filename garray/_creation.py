@@ -25,8 +25,9 @@ def _check_scalar(v, argname):
     return v
 
 
-def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
-    """Evenly spaced values in [start, stop). See also numpy.arange.
+def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
+    """Evenly spaced values in [start, stop); ``dtype`` may be given by position, as
+    NumPy's ``arange(start, stop, step, dtype)``. See also numpy.arange.
 
     >>> garray.arange(3)
     array([0, 1, 2])
@@ -53,12 +54,90 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     else:
         n = max(0, math.ceil(span)) if span == span else 0
     if dt.kind == "b" and n > 2:
-        raise ValueError("arange: no fill-function for dtype bool beyond 2 elements")
+        raise TypeError("arange: only supported for booleans when the result has at most "
+                        "length 2")   # NumPy 2's TypeError
+    if dt.kind == "b":      # at most the two first values, which the host computes anyway
+        return asarray([bool(start), bool(start + step)][:n], dtype=dt, device=device)
     return _core._arange_kernel(n, start, start + step, dt, device)
 
 
-def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
-    """``num`` evenly spaced samples over [start, stop]. See also numpy.linspace."""
+def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """``num`` evenly spaced samples over [start, stop] (or [start, stop) without
+    ``endpoint``), NumPy's positional signature and the Array API's keywords.
+
+    ``retstep`` also returns the spacing (NumPy's float64 for scalar bounds).  Array
+    bounds give one sequence per element (shape ``(num, *broadcast shape)``, the
+    samples along ``axis``), as NumPy's.
+
+    >>> garray.linspace(0, 1, 5)
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+
+    See also numpy.linspace.
+    """
+    if any(v.ndim > 0 if isinstance(v, (ndarray, numpy.ndarray)) else
+           isinstance(v, (list, tuple)) for v in (start, stop)):
+        return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
+    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
+        raise TypeError(f"axis: expected an integer, got {type(axis).__name__}")
+    if operator.index(axis) not in (0, -1):
+        raise numpy.exceptions.AxisError(
+            f"axis: axis {axis} is out of bounds for array of dimension 1")
+    out = _linspace(start, stop, num, dtype, device, endpoint)
+    if not retstep:
+        return out
+    div = (num - 1) if endpoint else num
+    calc = complex if isinstance(start, complex) or isinstance(stop, complex) else float
+    if div <= 0:
+        return out, float("nan")            # NumPy's: a Python float
+    step = (calc(stop) - calc(start)) / div
+    return out, numpy.float64(step) if calc is float else numpy.complex128(step)
+
+
+def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
+    """linspace with array bounds, NumPy's algorithm; every sample computed on the
+    device: y = arange(num) * step + start along a new first axis, the last row exactly
+    ``stop`` with ``endpoint``."""
+    from ._manipulation import moveaxis
+    if isinstance(num, bool) or not hasattr(type(num), "__index__"):
+        raise TypeError(f"num: expected an integer, got {type(num).__name__}")
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"num: must be non-negative, got {num}")
+    if device is None:
+        device = next((v.device for v in (start, stop) if isinstance(v, ndarray)), None)
+    dt = _dtypes.result_type(*(asarray(v) if isinstance(v, (list, tuple)) else v
+                               for v in (start, stop)))
+    if dt.kind not in "fc":
+        dt = numpy.dtype(_dtypes.default_float)      # NumPy: the samples are inexact
+    a = asarray(start, dtype=dt, device=device)
+    b = asarray(stop, dtype=dt, device=device)
+    delta = _ufuncs.subtract(b, a)
+    y = arange(0, num, dtype=dt, device=device).reshape((-1,) + (1,) * delta.ndim)
+    div = (num - 1) if endpoint else num
+    if div > 0:
+        step = _ufuncs.divide(delta, div)
+        if bool(_ufuncs.equal(step, 0).any()):
+            y = _ufuncs.multiply(_ufuncs.divide(y, div), delta)
+        else:
+            y = _ufuncs.multiply(y, step)
+    else:
+        step = float("nan")
+        y = _ufuncs.multiply(y, delta)
+    y = _ufuncs.add(y, a)
+    if endpoint and num > 1:
+        y[-1, ...] = b
+    if operator.index(axis) != 0:
+        y = moveaxis(y, 0, axis)
+    if dtype is not None:
+        dtype = _dtypes.normalize_dtype(dtype)
+        if dtype.kind in "iu":
+            y = _ufuncs.floor(y)
+        y = y.astype(dtype, copy=False)
+    return (y, step) if retstep else y
+
+
+def _linspace(start, stop, num, dtype, device, endpoint):
     if isinstance(num, bool) or not hasattr(type(num), "__index__"):
         raise TypeError(f"num: expected an integer, got {type(num).__name__}")
     num = operator.index(num)
@@ -92,22 +171,41 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
                                   dt, device)
 
 
-def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
-    """A 2-d array with ones on the k-th diagonal. See also numpy.eye."""
-    for name, v in (("n_rows", n_rows), ("n_cols", n_cols), ("k", k)):
+def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
+    """A 2-d array with ones on the k-th diagonal: N rows, M columns (N by default).
+
+    NumPy's positional ``eye(N, M, k, dtype, order)``; the Array API's ``eye(n_rows,
+    n_cols, *, k, dtype, device)`` calls are the same calls.  ``order`` 'C' or 'F'.
+
+    >>> garray.eye(2, dtype=int)
+    array([[1, 0],
+           [0, 1]])
+
+    See also numpy.eye.
+    """
+    code = _core._order_code_py(order)
+    if code == "F":
+        # eye(N, M, k) in F order is the transpose of the C-ordered eye(M, N, -k).
+        k_ = k if isinstance(k, bool) or not hasattr(type(k), "__index__") else -operator.index(k)
+        return eye(N if M is None else M, N, k_, dtype, device=device).T
+    n_rows, n_cols = N, M
+    for name, v in (("N", n_rows), ("M", n_cols), ("k", k)):
         if v is not None and (isinstance(v, bool) or not hasattr(type(v), "__index__")):
             raise TypeError(f"{name}: expected an integer, got {type(v).__name__}")
     n_cols = n_rows if n_cols is None else n_cols
-    for name, v in (("n_rows", n_rows), ("n_cols", n_cols)):
+    for name, v in (("N", n_rows), ("M", n_cols)):
         if operator.index(v) < 0:
             raise ValueError(f"{name}: negative dimensions are not allowed, got {v}")
     dt = _dtypes.normalize_dtype(dtype) if dtype is not None else numpy.dtype(_dtypes.default_float)
-    return _core._eye_kernel(operator.index(n_rows), operator.index(n_cols), operator.index(k),
+    # A diagonal outside the matrix gives zeros however far out: clamped so that any
+    # Python int (2**63 ...) reaches the kernel as a C integer.
+    k = max(-operator.index(n_rows), min(operator.index(k), operator.index(n_cols)))
+    return _core._eye_kernel(operator.index(n_rows), operator.index(n_cols), k,
                              dt, device)
 
 
-def identity(n, /, *, dtype=None, device=None):
-    """The n x n identity. See also numpy.identity."""
+def identity(n, dtype=None, *, device=None):
+    """The n x n identity; ``dtype`` may be given by position. See also numpy.identity."""
     return eye(n, dtype=dtype, device=device)
 
 

@@ -344,21 +344,39 @@ def check_scalar_fits(dtype, scalar):
 
 # Safe casts are exactly the pairs whose promotion is the target dtype.
 _SAFE_CASTS = frozenset((a, b) for (a, b), r in PROMOTION_TABLE.items() if r == b)
+# NumPy's "same_kind": a safe cast, or a cast down this order of kinds (signed to
+# unsigned is not of the same kind; unsigned to signed is).
+_SAME_KIND_RANK = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
+_CASTING_RULES = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
-def can_cast(from_, to, /):
-    """Return whether ``from_`` converts to ``to`` without loss under promotion.
+def can_cast(from_, to, /, casting="safe"):
+    """Return whether ``from_`` converts to ``to`` under the ``casting`` rule.
 
-    Args: from_: a dtype or an array; to: a dtype.
-    Returns: True when ``promote_types(from_, to) == to``.
+    Args:
+        from_: a dtype or an array; to: a dtype.
+        casting: NumPy's rule: "safe" (default: ``promote_types(from_, to) == to``),
+            "no"/"equiv" (the same dtype), "same_kind" (safe, or within a kind, or
+            down the order bool, unsigned, signed, float, complex), "unsafe" (always).
+    Raises: ValueError for an unknown rule; TypeError for Python scalars (as NumPy 2).
 
     Example:
-        >>> can_cast(int8, float32), can_cast(int64, int32)
-        (True, False)
+        >>> can_cast(int8, float32), can_cast(int64, int32), can_cast(float64, float32, "same_kind")
+        (True, False, True)
 
-    See also numpy.can_cast (casting="safe").
+    See also numpy.can_cast.
     """
-    return (_dtype_of(from_, "can_cast from_"), normalize_dtype(to, "can_cast to")) in _SAFE_CASTS
+    a, b = _dtype_of(from_, "can_cast from_"), normalize_dtype(to, "can_cast to")
+    if casting == "safe":
+        return (a, b) in _SAFE_CASTS
+    if casting in ("no", "equiv"):
+        return a == b
+    if casting == "same_kind":
+        return (a, b) in _SAFE_CASTS or _SAME_KIND_RANK[a.kind] <= _SAME_KIND_RANK[b.kind]
+    if casting == "unsafe":
+        return True
+    raise ValueError(f"casting: must be one of {', '.join(map(repr, _CASTING_RULES))} "
+                     f"(got {casting!r})")
 
 
 # --------------------------------------------------------------------------- finfo / iinfo

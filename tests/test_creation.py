@@ -491,12 +491,20 @@ def test_like_functions_are_new_memory():
         assert r.flags.c_contiguous
 
 
-def test_like_functions_reject_non_arrays():
+@xp_compare()
+def test_like_functions_take_array_likes(xp):
+    # NumPy's *_like take any array-like (garray's tests of NumPy's signatures:
+    # tests/test_numpy_signatures.py)
+    return [xp.zeros_like([1, 2, 3]), xp.ones_like([[1.5]]), xp.full_like([1, 2], 0),
+            xp.empty_like([True]).shape]
+
+
+def test_like_functions_reject_unsupported_dtypes():
     for fn in (garray.empty_like, garray.zeros_like, garray.ones_like):
         with pytest.raises(TypeError):
-            fn([1, 2, 3])
+            fn(["a", "b"])
     with pytest.raises(TypeError):
-        garray.full_like([1, 2], 0)
+        garray.full_like(object(), 0)
 
 
 # ---- arange -----------------------------------------------------------------------

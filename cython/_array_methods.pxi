@@ -1,0 +1,231 @@
+# NumPy's ndarray methods that take more than a line: the constructor, view(dtype,
+# type), item(*index), tobytes(order), astype(order, casting), real/imag, repr under
+# garray's print options, and subclasses (class A(garray.ndarray)).
+# The ndarray class (_ndarray.pxi) holds one-line methods that call these.
+#
+# Note [Subclasses]
+# ~~~~~~~~~~~~~~~~~
+# 1. ``class A(garray.ndarray)`` works as NumPy's: ``A(shape)`` allocates and calls
+#    ``__array_finalize__(None)``; ``x.view(A)`` gives an A sharing x's memory and
+#    calls ``__array_finalize__(x)``.
+# 2. The methods that make a view or a copy of an instance of A (indexing, reshape, T,
+#    mT, transpose, ravel, flatten, squeeze, swapaxes, copy, astype, view) return an A,
+#    finalized from the instance, as NumPy does.  ufuncs, operators, reductions and the
+#    module functions return a plain garray.ndarray (NumPy keeps the subclass there
+#    through __array_wrap__; garray does not yet).
+# 3. A subclass instance is a view of the plain array the method made (_retype), so the
+#    memory has one owner and no ownership moves between objects.
+
+def _ndarray_init(ndarray self, shape, dtype=None, buffer=None, offset=0, strides=None,
+                  order=None, *, device=None):
+    if buffer is not None or strides is not None or offset:
+        raise NotImplementedError("ndarray(buffer=, offset=, strides=): wrapping existing "
+                                  "memory is not supported; use garray.asarray")
+    cdef int nd = _read_shape(shape, self._shape, "shape")
+    _init_owner(self, _float64 if dtype is None else _norm_dtype(dtype), nd,
+                _resolve_device(device))
+    if order is not None:
+        _apply_order(self, _order_code(order, ORDER_C, False), None)
+    if type(self) is not ndarray:
+        self.__array_finalize__(None)
+
+
+cdef object _retype(ndarray r, type t, object obj):
+    """``r`` seen as an instance of subclass ``t`` (a view), finalized from ``obj``."""
+    if type(r) is t:
+        return r
+    cdef ndarray n = ndarray.__new__(t)     # NumPy, too, skips the subclass's __new__
+    cdef int i
+    n._dtype = r._dtype
+    n._code = r._code
+    n._itemsize = r._itemsize
+    n._device = r._device
+    n._is_cpu = r._is_cpu
+    n._ptr = r._ptr
+    n._base = r if r._pool is not None else r._base
+    n._nd = r._nd
+    for i in range(r._nd):
+        n._shape[i] = r._shape[i]
+        n._strides[i] = r._strides[i]
+    n._size = r._size
+    n._flags = r._flags
+    n.__array_finalize__(obj)
+    return n
+
+
+cdef inline object _keep_type(ndarray self, object r):
+    """The result of a method of ``self``: of self's subclass when it has one."""
+    if type(self) is ndarray or not isinstance(r, ndarray):
+        return r
+    return _retype(<ndarray>r, type(self), self)
+
+
+cdef str _CASTINGS = "'no', 'equiv', 'safe', 'same_kind', 'unsafe'"
+
+
+cdef int _check_casting(object src, object dst, object casting) except -1:
+    if casting == "unsafe":
+        return 0
+    if casting not in ("no", "equiv", "safe", "same_kind"):
+        if casting == "same_value":
+            raise NotImplementedError("astype: casting='same_value' (a check of every value "
+                                      "on the device) is not implemented")
+        raise ValueError(f"casting: must be one of {_CASTINGS} (got {casting!r})")
+    if not _dtypes.can_cast(src, dst, casting=casting):
+        raise TypeError(f"astype: cannot cast array data from {src!r} to {dst!r} according "
+                        f"to the rule {casting!r}")
+    return 0
+
+
+cdef object _astype_method(ndarray a, object dtype, object order, object casting,
+                           object copy, object device):
+    """ndarray.astype: NumPy's casting check, the layout of ``order`` ('K': a's)."""
+    cdef object dt = _norm_dtype(dtype)
+    cdef int code
+    _check_casting(a._dtype, dt, casting)
+    if order == "K" and (a._flags & FLAG_C):
+        return _astype(a, dt, copy, device)
+    code = _order_code(order, ORDER_K, True)
+    if device is not None and _resolve_device(device) is not a._device:
+        a = _transfer(a, _resolve_device(device))
+        copy = False                # the transfer was the copy
+    if not copy and dt is a._dtype and _has_order(a, _resolve_order(code, a)):
+        return a
+    return _copy_order(a, code, dt)
+
+
+cdef object _view_method(ndarray a, object dtype, object type_):
+    """ndarray.view(dtype, type): reinterpret the bytes and/or change the class."""
+    if type_ is None and isinstance(dtype, type) and issubclass(<type>dtype, ndarray):
+        dtype, type_ = None, dtype
+    if type_ is not None and not (isinstance(type_, type) and issubclass(<type>type_, ndarray)):
+        raise TypeError(f"view: type must be a subclass of garray.ndarray, got {type_!r}")
+    cdef ndarray r = _view_same(a) if dtype is None else _view_dtype(a, _norm_dtype(dtype))
+    if type_ is None:
+        return _keep_type(a, r)
+    return _retype(r, <type>type_, a)
+
+
+cdef ndarray _view_dtype(ndarray a, object dt):
+    """a's bytes read as dtype ``dt`` (NumPy's rules: a different itemsize rescales the
+    last axis, which must be contiguous)."""
+    cdef Py_ssize_t new_isz = dt.itemsize, old_isz = a._itemsize, nbytes, align
+    cdef int last = a._nd - 1, i
+    cdef ndarray r = _view_same(a)
+    r._dtype = dt
+    r._code = _code_of[dt]
+    r._itemsize = new_isz
+    if new_isz != old_isz:
+        if a._nd == 0:
+            raise ValueError("view: changing the dtype of a 0d array is only supported if "
+                             "the itemsize is unchanged")
+        if a._size and a._shape[last] != 1 and a._strides[last] != old_isz:
+            raise ValueError("view: to change to a dtype of a different size, the last axis "
+                             "must be contiguous")
+        nbytes = a._shape[last] * old_isz
+        if nbytes % new_isz:
+            if new_isz > old_isz:
+                raise ValueError("view: when changing to a larger dtype, its size must be a "
+                                 "divisor of the total size in bytes of the last axis of "
+                                 "the array")
+            raise ValueError("view: when changing to a smaller dtype, its size must be a "
+                             "divisor of the size of original dtype")
+        r._shape[last] = nbytes // new_isz
+        r._strides[last] = new_isz
+    # Kernels index with whole elements and aligned loads: NumPy's unaligned views are
+    # refused rather than read wrongly on a GPU.
+    align = new_isz // 2 if dt.kind == "c" else new_isz
+    if r._size and a._size:
+        bad = r._ptr % align != 0
+        for i in range(r._nd):
+            if r._shape[i] > 1 and r._strides[i] % new_isz:
+                bad = True
+        if bad:
+            raise NotImplementedError(
+                f"view: viewing {a._dtype} data at this offset/strides as {dt} gives "
+                f"unaligned elements, which garray's kernels do not support")
+    _update_flags(r)
+    return r
+
+
+cdef object _item_method(ndarray a, tuple args):
+    """ndarray.item(): no index (one element), a flat index, or one index per axis."""
+    cdef Py_ssize_t flat, n
+    cdef int i
+    if not args:
+        if a._size != 1:
+            raise ValueError("item: can only convert an array of size 1 to a Python scalar")
+        return _item(a)
+    if len(args) == 1 and isinstance(args[0], tuple):
+        args = <tuple>args[0]
+    if len(args) == 1 and a._nd != 1:
+        flat = _dim(args[0], "item index")
+        if flat < 0:
+            flat += a._size
+        if not 0 <= flat < a._size:
+            raise IndexError(f"item: index {args[0]} is out of bounds for size {a._size}")
+        idx = [0] * a._nd
+        for i in range(a._nd - 1, -1, -1):
+            n = a._shape[i]
+            idx[i] = flat % n
+            flat //= n
+        args = tuple(idx)
+    if len(args) != a._nd:
+        raise ValueError(f"item: incorrect number of indices for array: got {len(args)}, "
+                         f"the array has {a._nd} dimensions")
+    for i in range(a._nd):
+        _dim(args[i], "item index")        # TypeError for floats, as NumPy
+    return _item(<ndarray>_basic_index(a, args))
+
+
+cdef bytes _tobytes_method(ndarray a, object order):
+    """The raw bytes in C or F order; the reordering runs on the device, then one copy."""
+    cdef int code = _order_code(order, ORDER_C, True)
+    if code == ORDER_K:
+        raise ValueError(f"order: must be 'C', 'F' or 'A' (got {order!r})")
+    code = _resolve_order(code, a) if code == ORDER_A else code
+    if code == ORDER_F and a._nd > 1:
+        if not (a._flags & FLAG_F):
+            a = _copy_order(a, ORDER_F, None)
+        a = <ndarray>a.T                     # F order of a is C order of a.T
+    if not (a._flags & FLAG_C):
+        a = _copy_array(a)
+    return _to_numpy(a, False).tobytes()
+
+
+cdef ndarray _component(ndarray a, bint imag):
+    """x.real / x.imag: for complex arrays a view of the float parts (strides unchanged,
+    the imaginary part half an element further); for real arrays a view of x and a
+    read-only zero array, as NumPy."""
+    cdef ndarray r
+    if a._code < 11:
+        if not imag:
+            return _view_same(a)
+        r = zeros(a.shape, a._dtype, device=a._device)
+        r._flags |= FLAG_READONLY
+        return r
+    r = _view_same(a)
+    r._dtype = _code_dtype[_dtypes.RECORDS[a._code].real]
+    r._code = _code_of[r._dtype]
+    r._itemsize = a._itemsize // 2
+    if imag:
+        r._ptr += r._itemsize
+    _update_flags(r)
+    return r
+
+
+cdef object _printing = None
+
+
+cdef object _format(ndarray a, bint is_repr):
+    # Host I/O: NumPy's printer under garray's print options (garray/_printing.py).
+    global _printing
+    if _printing is None:
+        from garray import _printing as p
+        _printing = p
+    s = _printing.format_array(_to_numpy(a, False), is_repr)
+    if not is_repr:
+        return s
+    if a._device is not _devmod.default_device() and s.endswith(")"):
+        s = f"{s[:-1]}, device={a._device})"
+    return s

@@ -1,0 +1,115 @@
+"""NumPy's public names that garray leaves out, each group with its reason.
+
+tests/test_numpy_coverage.py checks every public callable of ``numpy`` and every public
+name of ``numpy.linalg``, ``numpy.fft`` and ``numpy.random``: each is in garray or listed
+here, and nothing listed here is in garray (so the lists only shrink).
+
+Two kinds of groups:
+- OUT_OF_SCOPE: what garray does not aim to offer (strings, datetimes, masked arrays,
+  polynomial classes, file I/O beyond save/load/savetxt/loadtxt, docs and build helpers).
+  Not counted in the coverage figure, as for CuPy's.
+- NOT_YET: planned, with the issue that builds it.  Counted as missing.
+
+To shrink a list: implement the name in garray and delete it here; the test fails while
+a name is both in garray and listed.
+"""
+
+# Reason -> names.  Not counted in the coverage figure.
+OUT_OF_SCOPE = {
+    "strings, bytes and void: garray arrays hold numbers (13 dtypes)":
+        "bytes_ str_ character flexible void record recarray",
+    "datetimes: garray has no datetime64/timedelta64 dtypes":
+        "datetime64 timedelta64 datetime_as_string datetime_data busday_count "
+        "busday_offset busdaycalendar is_busday isnat",
+    "object and extended-precision dtypes: no device arithmetic for them":
+        "object_ longdouble clongdouble float128 complex256",
+    "the matrix class: deprecated by NumPy":
+        "matrix asmatrix bmat",
+    "polynomial classes: NumPy's legacy poly1d API":
+        "poly poly1d polyadd polyder polydiv polyfit polyint polymul polysub polyval roots",
+    "a Python function per element or NumPy's C iterator over host memory: no kernel "
+    "can run them":
+        "frompyfunc vectorize piecewise nditer nested_iters",
+    "file I/O beyond save/load/savetxt/loadtxt (garray/_io.py has those)":
+        "fromfile fromregex genfromtxt memmap savez savez_compressed",
+    "docs, configuration, build and string-formatting helpers":
+        "info show_config show_runtime test get_include getbufsize setbufsize typename "
+        "base_repr binary_repr format_float_positional format_float_scientific",
+}
+
+# "not yet implemented: <issue>" -> names.  Counted as missing.
+NOT_YET = {
+    "not yet implemented: issue 13 (indexing, being built)":
+        "argwhere choose compress diag_indices diag_indices_from extract flatiter "
+        "flatnonzero indices ix_ ndenumerate ndindex nonzero place put put_along_axis "
+        "putmask ravel_multi_index select take take_along_axis tril_indices "
+        "tril_indices_from triu_indices triu_indices_from unravel_index",
+    "not yet implemented: issue 13 (sorting and searching, being built)":
+        "argpartition argsort bincount digitize histogram histogram2d histogram_bin_edges "
+        "histogramdd lexsort median nanmedian nanpercentile nanquantile partition "
+        "percentile quantile searchsorted sort sort_complex",
+    "not yet implemented: issue 13 (sets)":
+        "intersect1d isin setdiff1d setxor1d union1d unique unique_all unique_counts "
+        "unique_inverse unique_values",
+    "not yet implemented: issue 13 (manipulation, being built)":
+        "append array_split atleast_1d atleast_2d atleast_3d block column_stack "
+        "concatenate copyto delete diag diagflat dsplit dstack fill_diagonal fliplr flipud "
+        "hsplit hstack insert mask_indices pad ravel repeat resize rollaxis rot90 row_stack "
+        "split swapaxes tile tri trim_zeros vander vsplit vstack",
+    "not yet implemented: issue 13 (float16)":
+        "float16 half",
+    "not yet implemented: issue 13 (coverage: elementwise functions missing from the op "
+    "table)":
+        "bitwise_count divmod fabs frexp gcd lcm ldexp logaddexp2 modf rint spacing",
+    "not yet implemented: issue 13 (coverage: other NumPy functions; interp needs "
+    "searchsorted, min_scalar_type answers float16 for most floats)":
+        "interp min_scalar_type",
+    "not yet implemented: issue 15 (GEMM and linear algebra; cov and corrcoef are a "
+    "GEMM)":
+        "cov corrcoef cross diagonal dot einsum einsum_path inner kron matmul "
+        "matrix_transpose matvec outer tensordot trace vdot vecdot vecmat",
+    "not yet implemented: issue 16 (convolution)":
+        "convolve correlate",
+    "not yet implemented: issue 15 (garray.linalg)":
+        "linalg.LinAlgError linalg.cholesky linalg.cond linalg.cross linalg.det "
+        "linalg.diagonal linalg.eig linalg.eigh linalg.eigvals linalg.eigvalsh linalg.inv "
+        "linalg.lstsq linalg.matmul linalg.matrix_norm linalg.matrix_power "
+        "linalg.matrix_rank linalg.matrix_transpose linalg.multi_dot linalg.norm "
+        "linalg.outer linalg.pinv linalg.qr linalg.slogdet linalg.solve linalg.svd "
+        "linalg.svdvals linalg.tensordot linalg.tensorinv linalg.tensorsolve linalg.trace "
+        "linalg.vecdot linalg.vector_norm",
+    "not yet implemented: issue 11 (garray.fft)":
+        "fft.fft fft.fft2 fft.fftfreq fft.fftn fft.fftshift fft.hfft fft.ifft fft.ifft2 "
+        "fft.ifftn fft.ifftshift fft.ihfft fft.irfft fft.irfft2 fft.irfftn fft.rfft "
+        "fft.rfft2 fft.rfftfreq fft.rfftn",
+    "not yet implemented: issue 10 (garray.random)":
+        "random.BitGenerator random.Generator random.MT19937 random.PCG64 random.PCG64DXSM "
+        "random.Philox random.RandomState random.SFC64 random.SeedSequence random.beta "
+        "random.binomial random.bytes random.chisquare random.choice random.default_rng "
+        "random.dirichlet random.exponential random.f random.gamma random.geometric "
+        "random.get_state random.gumbel random.hypergeometric random.laplace "
+        "random.logistic random.lognormal random.logseries random.multinomial "
+        "random.multivariate_normal random.negative_binomial random.noncentral_chisquare "
+        "random.noncentral_f random.normal random.pareto random.permutation random.poisson "
+        "random.power random.rand random.randint random.randn random.random "
+        "random.random_integers random.random_sample random.ranf random.rayleigh "
+        "random.sample random.seed random.set_state random.shuffle random.standard_cauchy "
+        "random.standard_exponential random.standard_gamma random.standard_normal "
+        "random.standard_t random.triangular random.uniform random.vonmises random.wald "
+        "random.weibull random.zipf",
+}
+
+SUBPACKAGES = ("linalg", "fft", "random")
+
+
+def left_out():
+    """{name: (reason, counted)}: every listed name ("linalg.inv" for a subpackage's)
+    with its group's reason; ``counted`` is False for OUT_OF_SCOPE names."""
+    table = {}
+    for groups, counted in ((OUT_OF_SCOPE, False), (NOT_YET, True)):
+        for reason, names in groups.items():
+            for name in names.split():
+                if name in table:
+                    raise AssertionError(f"garray/_coverage.py lists {name!r} twice")
+                table[name] = (reason, counted)
+    return table

@@ -1,0 +1,118 @@
+"""File and buffer I/O on the host: save, load, savetxt, loadtxt, frombuffer, fromiter,
+fromstring.
+
+Reading and writing files is host I/O: NumPy's readers and writers handle the formats,
+and garray copies the values between the host and the array's device, once each way.
+Nothing is computed on the host.  Files that hold dtypes garray lacks (strings,
+objects, float16 ...) raise TypeError naming the dtype.
+"""
+
+import numpy
+
+from ._core import asarray, asnumpy
+
+__all__ = ["save", "load", "savetxt", "loadtxt", "frombuffer", "fromiter", "fromstring"]
+
+
+def save(file, arr, allow_pickle=True):
+    """Write ``arr`` to a ``.npy`` file (a host copy in NumPy's format).
+
+    See also numpy.save."""
+    numpy.save(file, asnumpy(arr), allow_pickle=allow_pickle)
+
+
+class NpzArrays:
+    """The arrays of a ``.npz`` file, read on first access as garray arrays: a mapping
+    and a context manager, like NumPy's NpzFile."""
+
+    def __init__(self, npz, device):
+        self._npz, self._device = npz, device
+
+    def __getitem__(self, key):
+        return asarray(self._npz[key], device=self._device)
+
+    def __iter__(self):
+        return iter(self._npz.files)
+
+    def __len__(self):
+        return len(self._npz.files)
+
+    def __contains__(self, key):
+        return key in self._npz.files
+
+    def keys(self):
+        return list(self._npz.files)
+
+    @property
+    def files(self):
+        return list(self._npz.files)
+
+    def close(self):
+        self._npz.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,
+         device=None):
+    """Read a ``.npy`` file into a garray array on ``device`` (the current device by
+    default), or a ``.npz`` file into a mapping of them (``NpzArrays``).
+
+    See also numpy.load."""
+    if mmap_mode is not None:
+        raise NotImplementedError("load: mmap_mode (a host memory map) is not supported; "
+                                  "the arrays are copied to the device")
+    h = numpy.load(file, allow_pickle=allow_pickle, fix_imports=fix_imports,
+                   encoding=encoding)
+    if isinstance(h, numpy.lib.npyio.NpzFile):
+        return NpzArrays(h, device)
+    return asarray(h, device=device)
+
+
+def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", footer="",
+            comments="# ", encoding=None):
+    """Write a 1-d or 2-d array to a text file (a host copy, NumPy's formatting).
+
+    See also numpy.savetxt."""
+    numpy.savetxt(fname, asnumpy(X), fmt=fmt, delimiter=delimiter, newline=newline,
+                  header=header, footer=footer, comments=comments, encoding=encoding)
+
+
+def loadtxt(fname, dtype=float, *args, device=None, **kwargs):
+    """Read a text file into a garray array on ``device``; NumPy's arguments
+    (``delimiter``, ``skiprows``, ``usecols``, ``unpack``, ``ndmin`` ...).
+
+    See also numpy.loadtxt."""
+    h = numpy.loadtxt(fname, dtype, *args, **kwargs)
+    if isinstance(h, numpy.ndarray):
+        return asarray(h, device=device)
+    return [asarray(c, device=device) for c in h]      # unpack of a structured dtype
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, device=None):
+    """A 1-d array from the bytes of a host buffer (copied to ``device``).
+
+    See also numpy.frombuffer."""
+    return asarray(numpy.frombuffer(buffer, dtype, count, offset), device=device, copy=True)
+
+
+def fromiter(iter, dtype, count=-1, *, device=None):  # noqa: A002 - NumPy's name
+    """A 1-d array from the values of a Python iterable (read on the host).
+
+    See also numpy.fromiter."""
+    return asarray(numpy.fromiter(iter, dtype, count), device=device)
+
+
+def fromstring(string, dtype=float, count=-1, *, sep, device=None):
+    """A 1-d array from numbers in a text string separated by ``sep`` (parsed on the
+    host; NumPy's binary mode, ``sep=''``, is gone in NumPy 2 too: use frombuffer).
+
+    See also numpy.fromstring."""
+    if sep == "":
+        raise ValueError("fromstring: the binary mode (sep='') is not supported; use "
+                         "frombuffer")
+    return asarray(numpy.fromstring(string, dtype, count, sep=sep), device=device)
