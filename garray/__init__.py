@@ -63,7 +63,7 @@ from ._indexing_functions import (take, take_along_axis, put, put_along_axis, pl
                                   argwhere, where, ix_, unravel_index, ravel_multi_index,
                                   indices, diag_indices, diag_indices_from, tril_indices,
                                   tril_indices_from, triu_indices, triu_indices_from, repeat,
-                                  ndindex, ndenumerate)
+                                  ndindex, ndenumerate, flatiter)
 from ._core import ufunc, astype  # noqa: F401
 from .kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: F401
 from ._reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004
