@@ -19,8 +19,8 @@
 //    axes), index_keep_c keeps the b that won.  Boolean masks never repeat and skip it.
 // 4. Gathers and scatters move bytes: one instantiation per item size (uint8 ... the
 //    16-byte complex), not per dtype.
-// 5. nonzero_c writes the flat index of every set element of a contiguous mask at its
-//    rank, which an inclusive scan of the mask (garray's cumsum) gives.
+// 5. nonzero of a contiguous mask: each piece of `per` elements is counted, the counts
+//    scanned (garray's cumsum), then each piece writes its flat indices in order.
 #include "garray/indexer.h"
 #include "garray/loops.h"
 
@@ -101,9 +101,32 @@ GA_GLOBAL void index_keep_c(bool* keep, const unsigned long long* win, const int
     for_each_index(n, [=](int64 b) { keep[b] = win[lin[b]] == (unsigned long long)(b + 1); });
 }
 
-// out[rank] = i for every set element i of mask, rank = (inclusive count up to i) - 1.
-GA_GLOBAL void nonzero_c(int64* out, const bool* mask, const int64* count, int64 n) {
-    for_each_index(n, [=](int64 i) { if (mask[i]) out[count[i] - 1] = i; });
+// nonzero in two passes over pieces of `per` mask elements (one piece per index):
+// count the set elements of each piece, then (after an inclusive scan of the counts,
+// `ends`) write each piece's flat indices from where the previous piece ended.
+GA_GLOBAL void nonzero_count_c(int64* counts, const bool* mask, int64 n, int64 per,
+                               int64 pieces) {
+    for_each_index(pieces, [=](int64 t) {
+        const int64 end = n - t * per < per ? n : (t + 1) * per;
+        int64 c = 0;
+        for (int64 i = t * per; i < end; ++i) c += mask[i];
+        counts[t] = c;
+    });
+}
+
+GA_GLOBAL void nonzero_write_c(int64* out, const bool* mask, const int64* ends, int64 n,
+                               int64 per, int64 pieces) {
+    for_each_index(pieces, [=](int64 t) {
+        const int64 end = n - t * per < per ? n : (t + 1) * per;
+        int64 k = t ? ends[t - 1] : 0;
+        const int64 kend = ends[t];
+        // branch-free: every index is written at k, which moves on past set elements;
+        // k stays inside this piece's slots [ends[t-1], ends[t])
+        for (int64 i = t * per; i < end && k < kend; ++i) {
+            out[k] = i;
+            k += mask[i];
+        }
+    });
 }
 
 }  // namespace ga

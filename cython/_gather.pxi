@@ -13,10 +13,13 @@ cdef enum:
     IX_STEP64 = 5
     IX_WINNER = 0
     IX_KEEP = 1
-    IX_NONZERO = 2
+    IX_NZ_COUNT = 2
+    IX_NZ_WRITE = 3
+    # mask elements per piece of nonzero's count and write passes
+    _NZ_PIECE = 2048
 
 _INDEX_SLOTS = (IX_GATHER32, IX_GATHER64, IX_SCATTER32, IX_SCATTER64, IX_STEP32, IX_STEP64,
-                IX_WINNER, IX_KEEP, IX_NONZERO)
+                IX_WINNER, IX_KEEP, IX_NZ_COUNT, IX_NZ_WRITE)
 
 
 cdef _Kernels _index_kernels():
@@ -137,10 +140,10 @@ def _gather(ndarray v, ndarray off, tuple adv_axes, int insert_at):
 
 
 def _scatter(ndarray v, ndarray off, ndarray keep, tuple adv_axes, int insert_at,
-             object value):
+             object value, bint in_order=False):
     """v[advanced] = value where keep[b] (keep: the winners among repeated targets, or
-    None when no target repeats); value is cast to v's dtype and broadcast (NumPy's
-    setitem rules)."""
+    None); value is cast to v's dtype and broadcast (NumPy's setitem rules).
+    ``in_order``: a CPU-device launch runs serially in C order."""
     cdef Py_ssize_t shape[MAX_NDIM]
     cdef int nd = _result_shape(v, adv_axes, off, insert_at, shape)
     cdef ndarray rest = _rest_view(v, adv_axes), dst, val
@@ -160,8 +163,11 @@ def _scatter(ndarray v, ndarray off, ndarray keep, tuple adv_axes, int insert_at
                _spread(keep, nd, shape, insert_at, keep._nd, True) if keep._nd else keep,
                False)
     _iter_args(&it, args)
+    # in_order: one CPU thread walks the targets in C order, so the last of repeated
+    # targets is written last (no winners needed); work 0 keeps the launch serial
     _index_kernels().launch(dst, _move_code(v._itemsize),
-                            IX_SCATTER32 if it.layout == L_S32 else IX_SCATTER64, it.n, args)
+                            IX_SCATTER32 if it.layout == L_S32 else IX_SCATTER64, it.n, args,
+                            0 if in_order else -1)
 
 
 cdef ndarray _value_array(object value, ndarray dst):
@@ -199,17 +205,25 @@ def _keep_last(ndarray lin, int64_t targets):
     return keep
 
 
-def _flat_nonzero(ndarray mask, ndarray count):
-    """The flat indices of the set elements of a C-contiguous bool ``mask``, given its
-    inclusive running count (int64, same shape); the total comes to the host."""
-    cdef int64_t n = mask._size, total
-    cdef ndarray o
-    cdef intptr_t po, pm = mask._ptr, pc = count._ptr
-    cdef void* args[4]
-    total = int(count.reshape(-1)[n - 1].get()) if n else 0
+def _flat_nonzero(ndarray mask):
+    """The flat indices of the set elements of a C-contiguous bool ``mask`` (int64);
+    only the total comes to the host."""
+    cdef int64_t n = mask._size, total, per = _NZ_PIECE
+    cdef int64_t pieces = (n + per - 1) // per
+    cdef ndarray o, counts, ends
+    cdef intptr_t po, pm = mask._ptr, pc, pe
+    cdef void* args[6]
+    if n == 0:
+        return empty((0,), dtype=numpy.int64, device=mask._device)
+    counts = empty((pieces,), dtype=numpy.int64, device=mask._device)
+    pc = counts._ptr
+    args[0], args[1], args[2], args[3], args[4] = &pc, &pm, &n, &per, &pieces
+    _index_kernels().launch(mask, 0, IX_NZ_COUNT, pieces, args, n)
+    ends = _array_function("cumsum")(counts)
+    total = int(ends[pieces - 1].get())
     o = empty((total,), dtype=numpy.int64, device=mask._device)
-    po = o._ptr
+    po, pe = o._ptr, ends._ptr
     if total:
-        args[0], args[1], args[2], args[3] = &po, &pm, &pc, &n
-        _index_kernels().launch(mask, 0, IX_NONZERO, n, args)
+        args[0], args[1], args[2], args[3], args[4], args[5] = &po, &pm, &pe, &n, &per, &pieces
+        _index_kernels().launch(mask, 0, IX_NZ_WRITE, pieces, args, n)
     return o

@@ -17,8 +17,10 @@ Note [Advanced indexing]
    advanced entries (arrays, and ints once an array is present) are adjacent in the
    key, else first.
 5. Gather: out = V's other axes x B, one kernel.  Scatter: the same walk, writing; when
-   integer arrays repeat a target, the last write in C order wins, as in NumPy: the
-   winners are marked on the device first (Note [Advanced indexing kernels]).
+   integer arrays repeat a target, the last write in C order wins, as in NumPy: GPUs
+   mark the winners on the device first (Note [Advanced indexing kernels]); the CPU
+   device runs the scatter on one thread in C order instead.  A single value for every
+   target needs neither.
 """
 
 import operator
@@ -29,6 +31,9 @@ from . import _core
 from ._core import ndarray
 
 __all__ = ["getitem", "setitem", "nonzero"]
+
+# Test hook: "winners" makes the CPU device resolve repeated scatter targets the GPU way.
+_debug = {"winners": False}
 
 
 class _Plan:
@@ -133,7 +138,9 @@ def _plan(x, key):
             v_ax += 1
         else:                                                   # a k-d mask
             for i in range(v.ndim):
-                if x.shape[x_ax + i] != v.shape[i]:
+                # an empty mask axis selects nothing from any axis (the Array API's
+                # rule; NumPy raises)
+                if x.shape[x_ax + i] != v.shape[i] and v.shape[i] != 0:
                     raise IndexError(
                         f"boolean index did not match indexed array along axis {x_ax + i}; "
                         f"size of axis is {x.shape[x_ax + i]} but size of corresponding "
@@ -197,14 +204,22 @@ def setitem(x, key, value):
     repeat a target the last assignment (C order) wins, as in NumPy."""
     p = _plan(x, key)
     v = x[tuple(p.basic)]
-    off, lin = _offsets(v, p, not p.unique)
+    # one value for every target (a scalar): repeated targets get the same value, so
+    # no winner is needed
+    single = not isinstance(value, (ndarray, numpy.ndarray, list, tuple)) or (
+        getattr(value, "size", 2) == 1)
+    repeats = not (p.unique or single)
+    # The CPU device writes repeated targets in C order from one thread (the last
+    # wins by itself); GPUs mark the winners first (Note [Advanced indexing kernels]).
+    in_order = repeats and x.device.kind == "cpu" and not _debug["winners"]
+    off, lin = _offsets(v, p, repeats and not in_order)
     keep = None
     if lin is not None and lin.size > 1:
         targets = 1
         for a in p.v_axes:
             targets *= v.shape[a]
         keep = _core._keep_last(lin, targets)
-    _core._scatter(v, off, keep, tuple(p.v_axes), p.insert_at, value)
+    _core._scatter(v, off, keep, tuple(p.v_axes), p.insert_at, value, in_order)
 
 
 def nonzero(x, /):
@@ -219,8 +234,7 @@ def nonzero(x, /):
     mask = x if x.dtype == numpy.bool_ else (x != 0)
     if not mask.flags.c_contiguous:
         mask = mask.copy()
-    from ._reductions import cumsum
-    flat = _core._flat_nonzero(mask, cumsum(mask.reshape(-1)))
+    flat = _core._flat_nonzero(mask)
     if x.ndim == 1:
         return (flat,)
     out = []

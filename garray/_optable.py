@@ -335,9 +335,9 @@ def creation_table():
 # Slots of the indexing table (_kernels/index.hip; cython/_gather.pxi has the same
 # enum).  Gathers and scatters are keyed by the unsigned dtype of their item size
 # (complex128 for 16 bytes), index steps by the index array's integer dtype, and the
-# three helper kernels sit in the bool row.
+# helper kernels sit in the bool row.
 IX_GATHER32, IX_GATHER64, IX_SCATTER32, IX_SCATTER64, IX_STEP32, IX_STEP64 = range(6)
-IX_WINNER, IX_KEEP, IX_NONZERO = range(3)
+IX_WINNER, IX_KEEP, IX_NZ_COUNT, IX_NZ_WRITE = range(4)
 MOVE_CODES = {1: 5, 2: 6, 4: 7, 8: 8, 16: 12}     # item size -> dtype code moved as
 
 
@@ -354,7 +354,8 @@ def index_table():
             entries += [((code, IX_STEP32), f"ga::index_step_s<{CPP[code]}, ga::int32>"),
                         ((code, IX_STEP64), f"ga::index_step_s<{CPP[code]}, ga::int64>")]
     entries += [((BOOL, IX_WINNER), "ga::index_winner_c"), ((BOOL, IX_KEEP), "ga::index_keep_c"),
-                ((BOOL, IX_NONZERO), "ga::nonzero_c")]
+                ((BOOL, IX_NZ_COUNT), "ga::nonzero_count_c"),
+                ((BOOL, IX_NZ_WRITE), "ga::nonzero_write_c")]
     return "index.hip", entries
 
 

@@ -230,3 +230,27 @@ def test_threads():
         assert_xp_close(g[g > float(i)], n[n > float(i)])
 
     run_in_threads(body, 8)
+
+
+@pytest.fixture
+def gpu_winners():
+    """Resolve repeated scatter targets the GPU way (marked winners) on every device."""
+    from garray import _indexing
+    old = _indexing._debug["winners"]
+    _indexing._debug["winners"] = True
+    yield
+    _indexing._debug["winners"] = old
+
+
+@pytest.mark.usefixtures("gpu_winners")
+@xp_compare()
+def test_setitem_repeats_through_winners(xp):
+    n = 1 << 17                          # large enough for the launch pool's threads
+    a = xp.zeros((7,), dtype=xp.int64)
+    a[xp.asarray(numpy.arange(n) % 7)] = xp.arange(n, dtype=xp.int64)
+    b = xp.zeros((4, 5), dtype=xp.float32)
+    b[ia(xp, [[0, 0], [2, 0]]), ia(xp, [1, 1])] = xp.asarray(
+        numpy.array([[1, 2], [3, 4]], dtype=numpy.float32))
+    c = make(xp, (3, 4), "complex128")
+    c[:, ia(xp, [3, 3, 0])] = make(xp, (3, 3), "complex128", start=20)
+    return [a, b, c]
