@@ -20,6 +20,7 @@ how a call travels through them):
   _reduce.pxi           reductions and scans: axis collapse, schedules, launches
   _creation_kernels.pxi fill, arange, linspace, eye, tril/triu on the device
   _raw_kernels.pxi      the launch primitive under RawKernel
+  _sort.pxi             the sort family's launch primitive
 
 Why one module and not cimported .pxd modules: the launchers call small cdef helpers
 (_new_array, _overlap, _iter_init ...) on every operation; inside one module Cython
@@ -60,6 +61,7 @@ include "_where.pxi"
 include "_reduce.pxi"
 include "_creation_kernels.pxi"
 include "_raw_kernels.pxi"
+include "_sort.pxi"
 
 _init_launch()
 _init_ufuncs()
