@@ -38,7 +38,7 @@ from ._sorting import (sort, argsort, searchsorted, lexsort, partition,  # noqa:
                        argpartition)
 from ._quantiles import (median, quantile, percentile, nanmedian, nanquantile,  # noqa: F401
                          nanpercentile, digitize)
-from ._histograms import bincount, histogram  # noqa: F401
+from ._histograms import bincount, histogram, histogram2d, histogramdd  # noqa: F401
 
 from . import _env
 if _env.flag("GARRAY_GPU_STUB"):

@@ -1,4 +1,4 @@
-"""Counting on the sort kernels: bincount and histogram.
+"""Counting on the sort kernels: bincount, histogram, histogram2d, histogramdd.
 
 Note [Counting by sorting]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -20,7 +20,9 @@ from ._reductions import _array, cumsum
 from ._sorting import _sort_rows, searchsorted, take_rows
 from ._manipulation import concat
 
-__all__ = ["bincount", "histogram"]
+__all__ = ["bincount", "histogram", "histogram2d", "histogramdd"]
+
+_range = range
 
 
 def _sorted_with(x, weights):
@@ -151,3 +153,83 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         nf = n.astype(_dtypes.float64)
         return nf / widths / nf.sum(), edges
     return n, edges
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """D-dimensional histogram of ``sample`` ((N, D) array, or a sequence of D 1-d
+    arrays): float64 counts (or weights) per bin and the D edge arrays.
+
+    ``bins``: an int, a sequence of D ints, or a sequence of D increasing edge arrays;
+    ``range``: a sequence of D (min, max) pairs (None entries: the data's extent).
+    Each dimension's last bin is closed.
+
+    See also numpy.histogramdd.
+    """
+    if isinstance(sample, _core.ndarray) and sample.ndim == 2:
+        cols = [sample[:, i] for i in _range(sample.shape[1])]
+    elif isinstance(sample, _core.ndarray) and sample.ndim == 1:
+        cols = [sample]
+    else:
+        cols = [_array(c, "histogramdd").reshape((-1,)) for c in sample]
+    d = len(cols)
+    n = cols[0].shape[0] if d else 0
+    if any(c.shape != (n,) for c in cols):
+        raise ValueError("histogramdd: the sample dimensions must have the same length")
+    if any(c.dtype.kind == "c" for c in cols):
+        raise NotImplementedError("histogramdd: complex input is not supported")
+    if isinstance(bins, int):
+        bins = [bins] * d
+    if len(bins) != d:
+        raise ValueError("histogramdd: the dimension of bins must be equal to the "
+                         "dimension of the sample x.")
+    if range is None:
+        range = [None] * d
+    if len(range) != d:
+        raise ValueError("histogramdd: range argument must have one entry per dimension")
+    dev = cols[0].device if d else None
+    edges = []
+    for c, b, r in zip(cols, bins, range):
+        if isinstance(b, int) or (isinstance(b, _core.ndarray) and b.ndim == 0):
+            e = _edges(c.astype(_dtypes.float64), b, r, dev)
+        else:
+            e = _edges(c, b, None, dev).astype(_dtypes.float64)
+        edges.append(e)
+    nbin = [e.shape[0] + 1 for e in edges]        # with the two outlier bins
+    flat = _core.zeros((n,), dtype=_dtypes.int64, device=dev)
+    stride = 1
+    for c, e, nb in reversed(list(zip(cols, edges, nbin))):
+        cf = c.astype(_dtypes.float64)
+        idx = searchsorted(e, cf, side="right")
+        idx = idx - (cf == e[-1:]).astype(_dtypes.int64)   # the last bin is closed
+        flat = flat + idx * stride
+        stride *= nb
+    if weights is not None:
+        weights = _array(weights, "histogramdd").reshape((-1,))
+    hist = bincount(flat, weights, minlength=stride).astype(_dtypes.float64)
+    hist = hist[:stride].reshape(tuple(nbin))
+    hist = hist[(slice(1, -1),) * d].copy()
+    if density:
+        s = hist.sum()
+        for i, e in enumerate(edges):
+            shape = [1] * d
+            shape[i] = e.shape[0] - 1
+            hist = hist / (e[1:] - e[:-1]).reshape(tuple(shape))
+        hist = hist / s
+    return hist, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """Two-dimensional histogram of the points (x[i], y[i]): (H, xedges, yedges).
+
+    ``bins``: an int, [int, int], one edge array for both, or [xedges, yedges].
+
+    See also numpy.histogram2d.
+    """
+    try:
+        nb = len(bins)
+    except TypeError:
+        nb = 1
+    if nb not in (1, 2):
+        bins = [bins, bins]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]

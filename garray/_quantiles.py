@@ -22,7 +22,7 @@ from . import _ufuncs as _u
 from ._core import ndarray
 from ._elementwise import where
 from ._reductions import _array, normalize_axes
-from ._sorting import _sort_rows, from_rows, searchsorted, take_rows  # noqa: F401
+from ._sorting import _sort_rows, searchsorted, take_rows
 
 __all__ = ["median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
            "digitize"]

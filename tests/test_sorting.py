@@ -396,3 +396,26 @@ def test_property_sort_argsort_searchsorted(data):
                         numpy.searchsorted(flat, h, side=side))
     finally:
         _sorting._debug_sort(*old)
+
+
+@pytest.mark.parametrize("bins", [4, [3, 5], [[-2.0, 0.0, 1.0, 2.5], [-1.0, 0.5, 3.0]]])
+@pytest.mark.parametrize("density", [None, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_histogram2d_and_dd(bins, density, weighted):
+    x = numpy.nan_to_num(data((90,), "float64", seed=24), nan=0.5, posinf=2.5, neginf=-2.0)
+    y = numpy.nan_to_num(data((90,), "float64", seed=25), nan=1.0, posinf=3.0, neginf=-1.0)
+    w = numpy.arange(90.0) % 5 if weighted else None
+    gw = None if w is None else garray.asarray(w)
+    gb = [garray.asarray(b) for b in bins] if isinstance(bins[0] if isinstance(bins, list)
+                                                           else 0, list) else bins
+    got = garray.histogram2d(garray.asarray(x), garray.asarray(y), gb, density=density,
+                             weights=gw)
+    exp = numpy.histogram2d(x, y, bins, density=density, weights=w)
+    for g, e in zip(got, exp):
+        assert_xp_close(g, e, rtol=1e-12, atol=1e-12)
+    s = numpy.stack([x, y, x[::-1]], axis=1)
+    got = garray.histogramdd(garray.asarray(s), 3, range=[(-2, 2), None, (0, 1)],
+                             density=density, weights=gw)
+    exp = numpy.histogramdd(s, 3, range=[(-2, 2), None, (0, 1)], density=density, weights=w)
+    assert_xp_close(got[0], exp[0], rtol=1e-12, atol=1e-12)
+    assert_xp_close(list(got[1]), list(exp[1]))
