@@ -120,6 +120,19 @@ template <> GA_DEVICE uint32 bits_as<uint32, float>(float x) { return float_bits
 template <> GA_DEVICE uint64 bits_as<uint64, double>(double x) { return float_bits(x); }
 
 // Payload moves; with no payload (nil, null pointers) they touch nothing.
+// searchsorted's comparisons: on keys for real types (a needle's key is made once),
+// on the values for complex ones.
+template <class T> struct order {
+    typedef typename key_type<T>::type K;
+    static GA_DEVICE K make(T x) { return key_of<K, T>(x); }
+    static GA_DEVICE bool lt(K a, K b) { return a < b; }
+};
+template <class F> struct order<complex<F> > {
+    typedef complex<F> K;
+    static GA_DEVICE K make(K x) { return x; }
+    static GA_DEVICE bool lt(K a, K b) { return less(a, b); }
+};
+
 template <class P> GA_DEVICE void move_pay(P* dst, int64 q, const P* src, int64 i) {
     dst[q] = src[i];
 }
@@ -285,12 +298,13 @@ GA_GLOBAL void searchsorted(const T* a, const int64* sorter, int64 na, const T* 
                             int64* out, int64 nv, int64 side) {
     int64 i = flat_index<int64>();
     if (i >= nv) return;
-    T x = v[i];
+    typedef sort::order<T> O;
+    typename O::K x = O::make(v[i]);
     int64 lo = 0, hi = na;
     while (lo < hi) {
         int64 mid = lo + (hi - lo) / 2;
-        T y = a[sorter ? sorter[mid] : mid];
-        bool right = side ? !sort::less(x, y) : sort::less(y, x);
+        typename O::K y = O::make(a[sorter ? sorter[mid] : mid]);
+        bool right = side ? !O::lt(x, y) : O::lt(y, x);
         if (right) lo = mid + 1; else hi = mid;
     }
     out[i] = lo;
