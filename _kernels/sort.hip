@@ -194,13 +194,16 @@ GA_GLOBAL void radix_hist(const K* keys, int64* counts, int64 rows, int64 n, int
 }
 
 // One thread per (row, digit): exclusive scan of the digit's chunk counts; its total.
-GA_GLOBAL void radix_scan(int64* counts, int64* totals, int64 rows, int64 nch) {
-    int64 t = flat_index<int64>();
+// A template (instantiated for int64 only) so that the units including this file can
+// share one library (a plain function would be defined once per unit).
+template <class I>
+GA_GLOBAL void radix_scan(I* counts, I* totals, I rows, I nch) {
+    I t = flat_index<I>();
     if (t >= rows * 256) return;
-    int64* p = counts + t * nch;
-    int64 acc = 0;
-    for (int64 c = 0; c < nch; ++c) {
-        int64 v = p[c];
+    I* p = counts + t * nch;
+    I acc = 0;
+    for (I c = 0; c < nch; ++c) {
+        I v = p[c];
         p[c] = acc;
         acc += v;
     }

@@ -68,7 +68,7 @@ def radix_table():
             entries.append(((code, R_SCATTER), f"ga::radix_scatter<{k}, {p}>"))
             entries.append(((code, R_ROWS), f"ga::radix_rows<{k}, {p}>"))
         entries.append(((w, R_HIST), f"ga::radix_hist<{k}>"))
-    entries.append(((0, R_SCAN), "ga::radix_scan"))
+    entries.append(((0, R_SCAN), "ga::radix_scan<ga::int64>"))
     return "sort.hip", entries
 
 
