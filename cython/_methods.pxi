@@ -184,3 +184,25 @@ cdef class _ArrayMethods:
         """Write the values to a file as raw bytes (C order) or text (``sep``) from a
         host copy. See numpy.ndarray.tofile."""
         _array_function("asnumpy")(self).tofile(fid, sep, format)
+
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        """Sort in place along ``axis``. See garray.sort and numpy.ndarray.sort."""
+        r = _array_function("sort")(self, axis=axis, kind=kind, order=order, stable=stable)
+        self[...] = r
+
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+        """Indices that sort the array. See garray.argsort and numpy.ndarray.argsort."""
+        return _array_function("argsort")(self, axis=axis, kind=kind, order=order,
+                                          stable=stable)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        """Insertion points of v. See garray.searchsorted and numpy.ndarray.searchsorted."""
+        return _array_function("searchsorted")(self, v, side=side, sorter=sorter)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        """Partition in place. See garray.partition and numpy.ndarray.partition."""
+        self[...] = _array_function("partition")(self, kth, axis=axis, kind=kind, order=order)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        """Indices that partition the array. See numpy.ndarray.argpartition."""
+        return _array_function("argpartition")(self, kth, axis=axis, kind=kind, order=order)

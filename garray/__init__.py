@@ -72,6 +72,11 @@ from ._reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # no
 from ._statistics import (mean, var, std, nansum, nanprod, nanmin, nanmax,  # noqa: F401
                           nanargmin, nanargmax, nanmean, nanvar, nanstd, ptp, average, diff,
                           allclose, array_equal, array_equiv)
+from ._sorting import (sort, argsort, searchsorted, lexsort, partition,  # noqa: F401
+                       argpartition)
+from ._quantiles import (median, quantile, percentile, nanmedian, nanquantile,  # noqa: F401
+                         nanpercentile, digitize)
+from ._histograms import bincount, histogram, histogram2d, histogramdd  # noqa: F401
 
 from . import _env
 if _env.flag("GARRAY_GPU_STUB"):

@@ -8,8 +8,9 @@ Each row (``Op``) says what an op computes and everything mechanical follows fro
 - the kernel instantiations (``Op.table``: one compile unit per op, every dtype and
   layout), which the Cython launch layer loads and CI compiles for sm_90 and gfx90a.
 The other kernel tables (casts, ``where``, creation) are listed here too, and
-``all_tables`` adds the reduction family's (garray/_redtable.py), so every name
-expression garray instantiates is reachable from this file.
+``all_tables`` adds the reduction family's (garray/_redtable.py) and the sort family's
+(garray/_sorttable.py), so every name expression garray instantiates is reachable from
+this file.
 
 Adding a unary op: write its functor in ``_kernels/garray/functors.h``, add one row
 below, run ``python -m garray._codegen``.
@@ -379,7 +380,10 @@ def all_tables():
     tables += [cast_table(c) for c in range(13)]
     tables += [where_table(), creation_table(), index_table()]
     from . import _redtable
-    return tables + _redtable.all_tables()
+    tables += _redtable.all_tables()
+    from . import _sorttable
+    tables += _sorttable.all_tables()
+    return tables
 
 
 def all_units():
