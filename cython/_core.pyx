@@ -21,12 +21,9 @@ how a call travels through them):
   _reduce.pxi           reductions and scans: axis collapse, schedules, launches
   _creation_kernels.pxi fill, arange, linspace, eye, tril/triu on the device
   _raw_kernels.pxi      the launch primitive under RawKernel
-<<<<<<< HEAD
   _gather.pxi           advanced indexing: offsets, gathers, scatters, mask compaction
   _strided.pxi          views with caller-given strides (as_strided, diagonal), checked
-=======
   _sort.pxi             the sort family's launch primitive
->>>>>>> sort
 
 Why one module and not cimported .pxd modules: the launchers call small cdef helpers
 (_new_array, _overlap, _iter_init ...) on every operation; inside one module Cython
@@ -68,12 +65,9 @@ include "_where.pxi"
 include "_reduce.pxi"
 include "_creation_kernels.pxi"
 include "_raw_kernels.pxi"
-<<<<<<< HEAD
 include "_gather.pxi"
 include "_strided.pxi"
-=======
 include "_sort.pxi"
->>>>>>> sort
 
 _init_launch()
 _init_ufuncs()
