@@ -58,6 +58,8 @@ from . import lib  # noqa: F401
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
 from ._elementwise import clip, isclose, nan_to_num  # noqa: F401
 from ._indexing import nonzero  # noqa: F401
+from ._sets import (unique, unique_all, unique_counts, unique_inverse,  # noqa: F401
+                    unique_values, isin, intersect1d, union1d, setdiff1d, setxor1d)
 from ._indexing_functions import (take, take_along_axis, put, put_along_axis, place,  # noqa: F401
                                   putmask, compress, extract, choose, select, flatnonzero,
                                   argwhere, where, ix_, unravel_index, ravel_multi_index,
