@@ -49,8 +49,7 @@ from ._joining import (concatenate, vstack, hstack, dstack, column_stack,  # noq
                        block, append, insert, delete)
 from ._shaping import (tile, resize, atleast_1d, atleast_2d, atleast_3d,  # noqa: F401
                        ravel, swapaxes, rollaxis, rot90, fliplr, flipud, split,
-                       array_split, hsplit, vsplit, dsplit, trim_zeros, copyto, require,
-                       broadcast)
+                       array_split, hsplit, vsplit, dsplit, trim_zeros, copyto)
 from ._pad import pad  # noqa: F401
 from ._diagonal import (diagonal, diag, diagflat, trace, fill_diagonal,  # noqa: F401
                         vander, tri, mask_indices)

@@ -14,7 +14,7 @@ from ._manip_common import (as_array, axis_error, check_cast, int_tuple, norm_ax
 
 __all__ = ["tile", "resize", "atleast_1d", "atleast_2d", "atleast_3d", "ravel", "swapaxes",
            "rollaxis", "rot90", "fliplr", "flipud", "split", "array_split", "hsplit",
-           "vsplit", "dsplit", "trim_zeros", "copyto", "require", "broadcast"]
+           "vsplit", "dsplit", "trim_zeros", "copyto"]
 
 
 def tile(A, reps, /):
@@ -294,7 +294,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     return filt[key[0]] if as_seq else x[tuple(key)]
 
 
-# ---- copyto, require, broadcast ------------------------------------------------------
+# ---- copyto ------------------------------------------------------------------------
 
 
 def copyto(dst, src, casting="same_kind", where=True):
@@ -336,70 +336,3 @@ def copyto(dst, src, casting="same_kind", where=True):
     if isinstance(src, ndarray) and src.dtype != dst.dtype:
         src = src.astype(dst.dtype)
     dst[...] = _where(w, src, dst)
-
-
-_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",
-                 "F_CONTIGUOUS": "F", "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W",
-                 "WRITEABLE": "W", "O": "O", "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
-
-
-def require(a, dtype=None, requirements=None):
-    """``a`` as a garray array of ``dtype`` meeting ``requirements`` ('C', 'F', 'A', 'W',
-    'O', 'E' and their long names), copied only when it must be. See also numpy.require.
-    """
-    a = as_array(a, "a")
-    if dtype is not None:
-        a = a.astype(dtype, copy=False)
-    if not requirements:
-        return a
-    try:                        # a string is read letter by letter, as NumPy does
-        req = {_REQUIREMENTS[str(r).upper()] for r in requirements}
-    except KeyError as e:
-        raise KeyError(f"requirements: unknown requirement {e.args[0]!r}") from None
-    if {"C", "F"} <= req:
-        raise ValueError('requirements: Cannot specify both "C" and "F" order')
-    copied = False
-    if "C" in req and not a.flags.c_contiguous:
-        a, copied = a.copy(), True
-    if "F" in req and not a.flags.f_contiguous:
-        a, copied = a.T.copy().T, True
-    if not copied and (("W" in req and not a.flags.writeable) or
-                       ("O" in req and not a.flags.owndata)):
-        a = a.T.copy().T if ("F" in req or (a.flags.f_contiguous and
-                                            not a.flags.c_contiguous)) else a.copy()
-    return a
-
-
-class broadcast:
-    """The broadcast of arrays' shapes: ``shape``, ``ndim`` (``nd``), ``size`` and
-    ``numiter`` as numpy.broadcast has them.  Iterating element tuples would bring every
-    element to the host one by one, so ``iters``, ``index`` and iteration raise
-    NotImplementedError; use garray.broadcast_arrays. See also numpy.broadcast."""
-
-    def __init__(self, *args):
-        if len(args) > 64:
-            raise ValueError(f"args: at most 64 arguments are supported, got {len(args)}")
-        shapes = [a.shape if isinstance(a, ndarray) else as_array(a, "args").shape
-                  for a in args]
-        self._shape = broadcast_shapes(*shapes)
-        self._n = len(args)
-
-    shape = property(lambda self: self._shape)
-    ndim = property(lambda self: len(self._shape))
-    nd = ndim
-    numiter = property(lambda self: self._n)
-
-    @property
-    def size(self):
-        n = 1
-        for s in self._shape:
-            n *= s
-        return n
-
-    def _no_iteration(self, *args):
-        raise NotImplementedError("garray.broadcast: iterating elements is not "
-                                  "implemented (it would copy each element to the host); "
-                                  "use garray.broadcast_arrays")
-
-    __iter__ = __next__ = reset = _no_iteration
-    iters = index = property(_no_iteration)
