@@ -171,12 +171,8 @@ def tri(N, M=None, k=0, dtype=float, *, device=None):
 
 def mask_indices(n, mask_func, k=0):
     """The indices where ``mask_func(ones((n, n)), k)`` is nonzero (e.g. mask_func=triu
-    gives the upper triangle). Needs garray.nonzero. See also numpy.mask_indices."""
-    import garray
-    nonzero = getattr(garray, "nonzero", None)
-    if nonzero is None:
-        raise NotImplementedError("mask_indices needs garray.nonzero, which this build "
-                                  "lacks")
+    gives the upper triangle). See also numpy.mask_indices."""
+    from ._indexing import nonzero
     m = _core.ones((_int(n, "n"),) * 2, dtype=_dtypes.normalize_dtype("int64"))
     try:
         a = mask_func(m, k)

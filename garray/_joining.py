@@ -245,10 +245,9 @@ def _take_runs(arr, axis, keep):
     """arr restricted to the True positions of ``keep`` along ``axis``: a copy joined
     from one slice per run, or one gather when there are many runs."""
     runs = _runs(keep)
-    import garray
-    take = getattr(garray, "take", None)
-    if take is not None and len(runs) > GATHER_RUNS:
+    if len(runs) > GATHER_RUNS:
         from ._core import asarray
+        from ._indexing_functions import take
         idx = asarray(numpy.flatnonzero(keep).astype(numpy.int64), device=arr.device)
         return take(arr, idx, axis=axis)
     pieces = [arr[_at(axis, slice(a, b))] for a, b in runs]

@@ -13,7 +13,7 @@ Note [pad]
    linear_ramp is ``end + i * (edge - end) / width`` computed on the device in float64
    (complex128), floored for integer arrays, as numpy.linspace does.
 3. Host work: pad widths, stat lengths, constant and end values (scalars given by the
-   caller).  'median' needs garray.median; NotImplementedError names it when absent.
+   caller).  'median' uses garray.median.
 """
 
 import numpy
@@ -136,10 +136,7 @@ def _stats(padded, axis, widths, lengths, mode):
     if (ll == 0 or rl == 0) and mode in ("maximum", "minimum"):
         raise ValueError("stat_length: stat_length of 0 yields no value for padding")
     name = {"maximum": "max", "minimum": "min", "mean": "mean", "median": "median"}[mode]
-    func = getattr(garray, name, None)
-    if func is None:
-        raise NotImplementedError("pad(mode='median') needs garray.median, which this "
-                                  "build lacks")
+    func = getattr(garray, name)
 
     def stat(chunk):
         s = func(chunk, axis=axis, keepdims=True)

@@ -396,7 +396,6 @@ def test_odd_arguments_never_crash():
     assert "survived" in out
 
 
-@pytest.mark.skipif(not hasattr(garray, "take"), reason="garray.take is not in this build")
 def test_delete_many_runs_gathers(monkeypatch):
     from garray import _joining
     monkeypatch.setattr(_joining, "GATHER_RUNS", 0)
