@@ -13,6 +13,7 @@ import numpy
 from . import _core
 from ._core import ndarray
 from ._indexing import nonzero
+from ._manip_common import norm_axis as _norm_axis
 
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "putmask",
            "compress", "extract", "choose", "select", "flatnonzero", "argwhere", "where",
@@ -25,15 +26,6 @@ def _array(x, name):
     if not isinstance(x, ndarray):
         raise TypeError(f"{name}: expected a garray.ndarray, got {type(x).__name__}")
     return x
-
-
-def _norm_axis(axis, ndim, name="axis"):
-    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
-        raise TypeError(f"{name}: expected an integer, got {type(axis).__name__}")
-    a = operator.index(axis)
-    if not -ndim <= a < ndim:
-        raise numpy.exceptions.AxisError(a, ndim)
-    return a % ndim
 
 
 def _index_array(indices, like, name="indices"):

@@ -140,12 +140,8 @@ def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_na
     from ._indexing import nonzero
     from ._reductions import any as _any, cumsum
     from ._joining import concatenate
-    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
-        raise TypeError(f"axis: expected an integer, got {type(axis).__name__}")
-    ax = int(axis)
-    if not -ar.ndim <= ax < ar.ndim:
-        raise numpy.exceptions.AxisError(ax, ar.ndim)
-    ax %= ar.ndim
+    from ._manip_common import norm_axis
+    ax = norm_axis(axis, ar.ndim)
     moved = moveaxis(ar, ax, 0)
     n = moved.shape[0]
     rows = moved.reshape(n, -1)
