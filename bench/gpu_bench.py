@@ -129,6 +129,41 @@ def reductions(libs, dev, k, repeat):
     return out
 
 
+def sorting(libs, dev, k, repeat):
+    """sort of 2**k float32 and int64 (random values): milliseconds per library."""
+    n = 1 << k
+    rng = numpy.random.default_rng(0)
+    host = {"float32": rng.random(n, dtype=numpy.float32),
+            "int64": rng.integers(-(1 << 62), 1 << 62, n, dtype=numpy.int64)}
+    print()
+    print(f"sort: 2**{k} random values, milliseconds (best of {repeat})")
+    print(f"{'op':<12} {'dtype':<8} " + " ".join(f"{name:>9}" for name, _ in libs) + "  ratio")
+    out = []
+    for dt, h in host.items():
+        ms = []
+        for name, xp in libs:
+            try:
+                if name == "torch":
+                    import torch
+                    a = torch.from_numpy(h).to("cuda")
+                    f = lambda a=a: torch.sort(a)        # noqa: E731
+                else:
+                    a = xp.asarray(h)
+                    f = lambda a=a, xp=xp: xp.sort(a)   # noqa: E731
+                ms.append(_timeit(f, _sync_for(name, dev), repeat) * 1e3)
+                del a
+            except Exception as e:  # noqa: BLE001 - a failing library is reported
+                print(f"{name} sort {dt}: {type(e).__name__}: {str(e)[:200]}")
+                ms.append(None)
+            _free(name)
+        base = min((v for v in ms[1:] if v), default=None)
+        ratio = f"{base / ms[0]:5.2f}" if ms[0] and base else "  n/a"
+        print(f"{'sort':<12} {dt:<8} " + " ".join(f"{v:9.2f}" if v else f"{'-':>9}"
+                                                  for v in ms) + f"  {ratio}")
+        out.append(("sort", dt, ratio))
+    return out
+
+
 BYTES = {"add": 3, "multiply": 3, "exp": 2, "where": 3, "add strided": 3, "copy": 2}
 
 
@@ -137,6 +172,8 @@ def main():
     ap.add_argument("--log2n", type=int, default=24)
     ap.add_argument("--red-log2n", type=int, default=28,
                     help="reductions over 2**red_log2n float32 elements")
+    ap.add_argument("--sort-log2n", type=int, default=26,
+                    help="sort of 2**sort_log2n float32 and int64 elements")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--device", default=None, help="garray device (default: the default)")
     args = ap.parse_args()
@@ -185,9 +222,11 @@ def main():
         for name, _ in libs:
             _free(name)
         red = reductions(libs, dev, args.red_log2n, args.repeat)
+        srt = sorting(libs, dev, args.sort_log2n, max(2, args.repeat // 2))
     print("summary: " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in rows
                                   if op in ("add", "exp", "copy"))
-          + "; " + ", ".join(f"{op} {frac} of copy (ratio {r.strip()})" for op, frac, r in red))
+          + "; " + ", ".join(f"{op} {frac} of copy (ratio {r.strip()})" for op, frac, r in red)
+          + "; " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in srt))
 
 
 if __name__ == "__main__":

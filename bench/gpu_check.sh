@@ -43,10 +43,10 @@ else
 fi
 
 TESTS=(tests/)
-if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; RED_LOG2N=18; TEST_CAP=600
-elif [ "$DRY" = 2 ]; then DEV="$KIND"; LOG2N=14; RED_LOG2N=14; TEST_CAP=600
+if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; RED_LOG2N=18; SORT_LOG2N=16; TEST_CAP=600
+elif [ "$DRY" = 2 ]; then DEV="$KIND"; LOG2N=14; RED_LOG2N=14; SORT_LOG2N=14; TEST_CAP=600
   TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py)
-else DEV="$KIND"; LOG2N=24; RED_LOG2N=28; TEST_CAP=180
+else DEV="$KIND"; LOG2N=24; RED_LOG2N=28; SORT_LOG2N=26; TEST_CAP=180
 fi
 
 step "precompile for $DEV"
@@ -65,7 +65,7 @@ summary+=("tests on $DEV: $(grep -E '(passed|failed|error)' "$tlog" | tail -n 1)
 
 step "benchmark"
 blog=$(mktemp)
-GARRAY_DEVICE=$DEV timeout 240 $PY bench/gpu_bench.py --log2n "$LOG2N" --red-log2n "$RED_LOG2N" --repeat 5 >"$blog" 2>&1
+GARRAY_DEVICE=$DEV timeout 240 $PY bench/gpu_bench.py --log2n "$LOG2N" --red-log2n "$RED_LOG2N" --sort-log2n "$SORT_LOG2N" --repeat 5 >"$blog" 2>&1
 cat "$blog"
 summary+=("bench: $(grep '^summary:' "$blog" | sed 's/^summary: //')")
 
