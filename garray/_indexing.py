@@ -189,8 +189,18 @@ def _offsets(v, p, with_lin):
     return off, lin
 
 
+def _full_mask(x, key):
+    """Whether key is one boolean mask of x's shape over a C-contiguous x of several
+    axes: then x[key] is the flat x at the mask's flat nonzero (one index array, one
+    offset step, instead of one per axis)."""
+    return (isinstance(key, ndarray) and key.ndim > 1 and key.dtype == numpy.bool_
+            and key.shape == x.shape and x.flags.c_contiguous)
+
+
 def getitem(x, key):
     """x[key] for a key holding integer or boolean arrays (NumPy's advanced indexing)."""
+    if _full_mask(x, key):
+        return getitem(x.reshape(-1), key.reshape(-1))
     p = _plan(x, key)
     v = x[tuple(p.basic)]
     if not p.arrays:            # only 0-d bools already folded in: cannot happen
@@ -202,6 +212,9 @@ def getitem(x, key):
 def setitem(x, key, value):
     """x[key] = value for a key holding integer or boolean arrays; where integer arrays
     repeat a target the last assignment (C order) wins, as in NumPy."""
+    if _full_mask(x, key):
+        setitem(x.reshape(-1), key.reshape(-1), value)
+        return
     p = _plan(x, key)
     v = x[tuple(p.basic)]
     # one value for every target (a scalar): repeated targets get the same value, so
