@@ -49,7 +49,8 @@ from ._joining import (concatenate, vstack, hstack, dstack, column_stack,  # noq
                        block, append, insert, delete)
 from ._shaping import (tile, resize, atleast_1d, atleast_2d, atleast_3d,  # noqa: F401
                        ravel, swapaxes, rollaxis, rot90, fliplr, flipud, split,
-                       array_split, hsplit, vsplit, dsplit, trim_zeros, copyto)
+                       array_split, hsplit, vsplit, dsplit, trim_zeros, copyto,
+                       matrix_transpose)
 from ._pad import pad  # noqa: F401
 from ._diagonal import (diagonal, diag, diagflat, trace, fill_diagonal,  # noqa: F401
                         vander, tri, mask_indices)

@@ -54,7 +54,7 @@ NOT_YET = {
     "not yet implemented: issue 15 (GEMM and linear algebra; cov and corrcoef are a "
     "GEMM)":
         "cov corrcoef cross dot einsum einsum_path inner kron matmul "
-        "matrix_transpose matvec outer tensordot vdot vecdot vecmat",
+        "matvec outer tensordot vdot vecdot vecmat",
     "not yet implemented: issue 16 (convolution)":
         "convolve correlate",
     "not yet implemented: issue 15 (garray.linalg)":

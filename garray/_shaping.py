@@ -14,7 +14,7 @@ from ._manip_common import (as_array, axis_error, check_cast, int_tuple, norm_ax
 
 __all__ = ["tile", "resize", "atleast_1d", "atleast_2d", "atleast_3d", "ravel", "swapaxes",
            "rollaxis", "rot90", "fliplr", "flipud", "split", "array_split", "hsplit",
-           "vsplit", "dsplit", "trim_zeros", "copyto"]
+           "vsplit", "dsplit", "trim_zeros", "copyto", "matrix_transpose"]
 
 
 def tile(A, reps, /):
@@ -336,3 +336,13 @@ def copyto(dst, src, casting="same_kind", where=True):
     if isinstance(src, ndarray) and src.dtype != dst.dtype:
         src = src.astype(dst.dtype)
     dst[...] = _where(w, src, dst)
+
+
+def matrix_transpose(x, /):
+    """Transpose the last two axes (a view; at least 2 axes). See also
+    numpy.matrix_transpose."""
+    if not isinstance(x, ndarray):
+        raise TypeError(f"matrix_transpose: expected a garray.ndarray, got {type(x).__name__}")
+    if x.ndim < 2:
+        raise ValueError(f"x: matrix_transpose needs at least 2 axes, got shape {x.shape}")
+    return x.mT

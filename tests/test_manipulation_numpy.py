@@ -423,3 +423,15 @@ def test_more_bad_input(xp, case):
              "swap_float": lambda: xp.swapaxes(a, 0.0, 1),
              "column_gen": lambda: xp.column_stack(x for x in (a, a))}
     return calls[case]()
+
+
+@for_all_dtypes()
+@xp_compare()
+def test_matrix_transpose(xp, dtype):
+    a = make(xp, (2, 3, 4), dtype)
+    return [xp.matrix_transpose(a), xp.matrix_transpose(a[:, ::-1, 1:])]
+
+
+def test_matrix_transpose_needs_two_axes():
+    with pytest.raises(ValueError):
+        garray.matrix_transpose(garray.zeros(3))
