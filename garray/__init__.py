@@ -58,6 +58,7 @@ from . import lib  # noqa: F401
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
 from ._elementwise import clip, isclose, nan_to_num  # noqa: F401
 from ._indexing import nonzero  # noqa: F401
+from ._interp import interp, sort_complex  # noqa: F401
 from ._sets import (unique, unique_all, unique_counts, unique_inverse,  # noqa: F401
                     unique_values, isin, intersect1d, union1d, setdiff1d, setxor1d)
 from ._indexing_functions import (take, take_along_axis, put, put_along_axis, place,  # noqa: F401
@@ -78,7 +79,8 @@ from ._sorting import (sort, argsort, searchsorted, lexsort, partition,  # noqa:
                        argpartition)
 from ._quantiles import (median, quantile, percentile, nanmedian, nanquantile,  # noqa: F401
                          nanpercentile, digitize)
-from ._histograms import bincount, histogram, histogram2d, histogramdd  # noqa: F401
+from ._histograms import (bincount, histogram, histogram2d, histogramdd,  # noqa: F401
+                          histogram_bin_edges)
 
 from . import _env
 if _env.flag("GARRAY_GPU_STUB"):

@@ -39,8 +39,6 @@ OUT_OF_SCOPE = {
 
 # "not yet implemented: <issue>" -> names.  Counted as missing.
 NOT_YET = {
-    "not yet implemented: issue 13 (sorting and searching)":
-        "histogram_bin_edges sort_complex",
     "not yet implemented: issue 13 (row_stack: deprecated by NumPy 2, an alias of vstack)":
         "row_stack",
     "not yet implemented: issue 13 (float16)":
@@ -48,9 +46,8 @@ NOT_YET = {
     "not yet implemented: issue 13 (coverage: elementwise functions missing from the op "
     "table)":
         "bitwise_count divmod fabs frexp gcd lcm ldexp logaddexp2 modf rint spacing",
-    "not yet implemented: issue 13 (coverage: other NumPy functions; interp needs "
-    "searchsorted, min_scalar_type answers float16 for most floats)":
-        "interp min_scalar_type",
+    "not yet implemented: issue 13 (min_scalar_type answers float16 for most floats)":
+        "min_scalar_type",
     "not yet implemented: issue 15 (GEMM and linear algebra; cov and corrcoef are a "
     "GEMM)":
         "cov corrcoef cross dot einsum einsum_path inner kron matmul "

@@ -20,7 +20,7 @@ from ._reductions import _array, cumsum
 from ._sorting import _sort_rows, searchsorted, take_rows
 from ._manipulation import concat
 
-__all__ = ["bincount", "histogram", "histogram2d", "histogramdd"]
+__all__ = ["bincount", "histogram", "histogram2d", "histogramdd", "histogram_bin_edges"]
 
 _range = range
 
@@ -116,6 +116,12 @@ def _edges(a, bins, range_, dev):
     if e.shape[0] > 1 and bool((e[1:] < e[:-1]).any()):
         raise ValueError("histogram: `bins` must increase monotonically, when an array")
     return e
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
+    """The bin edges ``histogram`` would use. See also numpy.histogram_bin_edges."""
+    a = _array(a, "histogram_bin_edges")
+    return _edges(a.reshape(-1), bins, range, a.device)
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002

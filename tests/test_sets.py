@@ -88,3 +88,45 @@ def test_bad_input():
         garray.isin(garray.asarray([1]), garray.asarray([1]), kind="bad")
     with pytest.raises(numpy.exceptions.AxisError):
         garray.unique(garray.zeros((2, 2)), axis=2)
+
+
+# ---- interp, sort_complex, histogram_bin_edges ----------------------------------------
+
+
+@pytest.mark.parametrize("case", ["plain", "outside", "left-right", "period", "complex",
+                                  "single", "nan", "float32-points"])
+@xp_compare()
+def test_interp(xp, case):
+    xq = xp.asarray(numpy.array([-1.0, 0.0, 0.5, 1.0, 2.5, 3.0, 7.0]))
+    xs = xp.asarray(numpy.array([0.0, 1.0, 2.0, 3.0]))
+    fs = xp.asarray(numpy.array([1.0, 3.0, -2.0, 0.5]))
+    if case == "plain":
+        return xp.interp(xq, xs, fs)
+    if case == "outside":
+        return xp.interp(xp.asarray(numpy.array([-5.0, 10.0])), xs, fs)
+    if case == "left-right":
+        return xp.interp(xq, xs, fs, left=-9.0, right=9.0)
+    if case == "period":
+        return xp.interp(xq, xp.asarray(numpy.array([350.0, 10.0, 90.0])),
+                         xp.asarray(numpy.array([1.0, 2.0, 4.0])), period=360)
+    if case == "complex":
+        return xp.interp(xq, xs, fs * (1 + 2j))
+    if case == "single":
+        return xp.interp(xq, xs[:1], fs[:1])
+    if case == "nan":
+        return xp.interp(xp.asarray(numpy.array([numpy.nan, 1.5])), xs, fs)
+    return xp.interp(xp.asarray(numpy.array([0.25, 2.75], dtype="float32")), xs, fs)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float32", "float64",
+                                   "complex64", "bool"])
+@xp_compare()
+def test_sort_complex(xp, dtype):
+    return xp.sort_complex(make(xp, (7,), dtype)[::-1])
+
+
+@xp_compare()
+def test_histogram_bin_edges(xp):
+    a = xp.asarray(numpy.array([0.5, 2.0, 3.5, 1.0]))
+    return [xp.histogram_bin_edges(a), xp.histogram_bin_edges(a, bins=3, range=(0, 6)),
+            xp.histogram_bin_edges(a, bins=xp.asarray(numpy.array([0.0, 1.0, 4.0])))]
