@@ -37,7 +37,7 @@ RECORDS = _dtypes.RECORDS
 CODES = {r.dtype: r.code for r in RECORDS}
 CPP = tuple(r.ctype for r in RECORDS)
 CATEGORY = "".join(r.kind for r in RECORDS)
-BOOL, FLOAT32, FLOAT64, COMPLEX128 = 0, 9, 10, 12
+BOOL, UINT8, FLOAT32, FLOAT64, COMPLEX128 = 0, 5, 9, 10, 12
 
 # Layout slots of a kernel table; the Cython launch layer's enum has the same order
 # (tests/test_registry.py checks it).
@@ -108,6 +108,8 @@ class Op:
     def out_code(self, compute):
         if self.out == "bool":
             return BOOL
+        if self.out == "uint8":
+            return UINT8
         if self.out == "real":
             return RECORDS[compute].real
         return compute
@@ -217,6 +219,9 @@ _OPS = [
     Op("logaddexp", 2, "f", "log(exp(x1) + exp(x2)) without overflow.", rule="float"),
     Op("heaviside", 2, "f", "Heaviside step: 0 below zero, x2 at zero, 1 above.",
        rule="float"),
+    Op("logaddexp2", 2, "f", "log2(2**x1 + 2**x2) without overflow.", rule="float"),
+    Op("gcd", 2, INT, "Greatest common divisor of |x1| and |x2|."),
+    Op("lcm", 2, INT, "Least common multiple of |x1| and |x2|."),
     # comparisons and logic
     Op("equal", 2, ALL, "x1 == x2 elementwise.", out="bool", operator=("eq", _COMPARE)),
     Op("not_equal", 2, ALL, "x1 != x2 elementwise.", out="bool", operator=("ne", _COMPARE)),
@@ -252,6 +257,13 @@ _OPS = [
     Op("ceil", 1, REAL, "The smallest integer not below x."),
     Op("trunc", 1, REAL, "x rounded towards zero."),
     Op("round", 1, NUM, "x rounded to the nearest integer, halves to even."),
+    Op("rint", 1, "fc", "x rounded to the nearest integer, halves to even (float result).",
+       rule="float", functor="round"),
+    Op("fabs", 1, "f", "Absolute value, as a float.", rule="float"),
+    Op("spacing", 1, "f", "Distance to the next representable value away from zero.",
+       rule="float"),
+    Op("bitwise_count", 1, INT, "Number of set bits of |x| (uint8).", out="uint8",
+       notes="bool inputs raise TypeError (NumPy counts them as int8)."),
     Op("isnan", 1, ALL, "True where x is NaN.", out="bool"),
     Op("isinf", 1, ALL, "True where x is infinite.", out="bool"),
     Op("isfinite", 1, ALL, "True where x is neither infinite nor NaN.", out="bool"),

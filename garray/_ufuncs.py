@@ -23,6 +23,9 @@ copysign = ufunc("copysign")
 nextafter = ufunc("nextafter")
 logaddexp = ufunc("logaddexp")
 heaviside = ufunc("heaviside")
+logaddexp2 = ufunc("logaddexp2")
+gcd = ufunc("gcd")
+lcm = ufunc("lcm")
 equal = ufunc("equal")
 not_equal = ufunc("not_equal")
 less = ufunc("less")
@@ -49,6 +52,10 @@ floor = ufunc("floor")
 ceil = ufunc("ceil")
 trunc = ufunc("trunc")
 round = ufunc("round")
+rint = ufunc("rint")
+fabs = ufunc("fabs")
+spacing = ufunc("spacing")
+bitwise_count = ufunc("bitwise_count")
 isnan = ufunc("isnan")
 isinf = ufunc("isinf")
 isfinite = ufunc("isfinite")
@@ -105,15 +112,16 @@ degrees = rad2deg
 __all__ = [
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "pow",
     "float_power", "maximum", "minimum", "fmax", "fmin", "atan2", "hypot", "copysign",
-    "nextafter", "logaddexp", "heaviside", "equal", "not_equal", "less", "less_equal",
-    "greater", "greater_equal", "logical_and", "logical_or", "logical_xor",
-    "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-    "bitwise_right_shift", "bitwise_invert", "abs", "negative", "positive", "square",
-    "reciprocal", "sign", "floor", "ceil", "trunc", "round", "isnan", "isinf",
-    "isfinite", "signbit", "real", "imag", "conj", "angle", "sin", "cos", "tan", "asin",
-    "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "expm1",
-    "log", "log2", "log10", "log1p", "sqrt", "exp2", "cbrt", "deg2rad", "rad2deg",
-    "sinc", "true_divide", "mod", "power", "arctan2", "left_shift", "right_shift",
-    "invert", "bitwise_not", "absolute", "conjugate", "arcsin", "arccos", "arctan",
-    "arcsinh", "arccosh", "arctanh", "radians", "degrees",
+    "nextafter", "logaddexp", "heaviside", "logaddexp2", "gcd", "lcm", "equal",
+    "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
+    "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "bitwise_invert", "abs",
+    "negative", "positive", "square", "reciprocal", "sign", "floor", "ceil", "trunc",
+    "round", "rint", "fabs", "spacing", "bitwise_count", "isnan", "isinf", "isfinite",
+    "signbit", "real", "imag", "conj", "angle", "sin", "cos", "tan", "asin", "acos",
+    "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "expm1", "log",
+    "log2", "log10", "log1p", "sqrt", "exp2", "cbrt", "deg2rad", "rad2deg", "sinc",
+    "true_divide", "mod", "power", "arctan2", "left_shift", "right_shift", "invert",
+    "bitwise_not", "absolute", "conjugate", "arcsin", "arccos", "arctan", "arcsinh",
+    "arccosh", "arctanh", "radians", "degrees",
 ]

@@ -74,6 +74,7 @@ DIFFERENCES = {
                          "reciprocal; garray raises TypeError: not implemented yet",
     ("exp2", "c"): "NumPy accepts complex; garray raises TypeError: not implemented yet",
     ("sinc", "c"): "NumPy accepts complex; garray raises TypeError: not implemented yet",
+    ("bitwise_count", "b"): _BOOL_ARITHMETIC,
 }
 
 

@@ -248,6 +248,46 @@ GA_BINARY(logaddexp) {
     if (d <= T(0)) return T(b + m::log1p(m::exp(d)));
     return d;    // NaN
 } GA_END
+GA_BINARY(logaddexp2) {
+    // log2(2**a + 2**b) without overflow, as logaddexp.
+    if (a == b) return T(a + T(1));
+    T d = a - b;
+    if (d > T(0)) return T(a + m::log1p(m::exp2(-d)) * T(1.4426950408889634074));
+    if (d <= T(0)) return T(b + m::log1p(m::exp2(d)) * T(1.4426950408889634074));
+    return d;    // NaN
+} GA_END
+GA_UNARY(fabs) { return m::copysign(x, T(1)); } GA_END
+// The distance to the next representable value away from zero (NaN at infinity; both
+// zeros give the smallest positive value, as NumPy).
+GA_UNARY(spacing) {
+    T inf = T(1) / T(0);
+    return T(m::nextafter(x, x == T(0) ? inf : m::copysign(inf, x)) - x);
+} GA_END
+// Greatest common divisor and least common multiple of |a| and |b| (integers).
+GA_BINARY(gcd) {
+    T x = traits<T>::is_signed && a < T(0) ? T(-a) : a;
+    T y = traits<T>::is_signed && b < T(0) ? T(-b) : b;
+    while (y != T(0)) {
+        T t = T(x % y);
+        x = y;
+        y = t;
+    }
+    return x;
+} GA_END
+GA_BINARY(lcm) {
+    T g = gcd()(a, b);
+    if (g == T(0)) return T(0);
+    T r = T((a / g) * b);
+    return traits<T>::is_signed && r < T(0) ? T(-r) : r;
+} GA_END
+// Set bits of |x| (NumPy counts the magnitude of negative values); uint8 result.
+GA_UNARY(bitwise_count) {
+    unsigned long long v = (unsigned long long)x;
+    if (traits<T>::is_signed && x < T(0)) v = 0ULL - v;
+    uint8 c = 0;
+    for (; v; v &= v - 1) ++c;
+    return c;
+} GA_END
 GA_BINARY(heaviside) {
     return m::isnan(a) ? a : (a == T(0) ? b : (a < T(0) ? T(0) : T(1)));
 } GA_END
