@@ -231,8 +231,15 @@ def main(argv):
         emit(argv[1])
     elif argv[:1] == ["shards"]:
         print("\n".join(shard_names()))
+    elif argv[:1] == ["sources"]:
+        # every kernel source and header: the emitted keys hash them, so an edit must
+        # re-run emit (meson's depend_files), not only recompile the shards
+        kdir = os.path.join(_root, "_kernels")
+        print("\n".join(sorted(os.path.relpath(os.path.join(d, f), _root)
+                               for d, _, fs in os.walk(kdir) for f in fs
+                               if f.endswith((".hip", ".h")))))
     else:
-        print("usage: aot.py flags | libs | shards | emit OUTDIR", file=sys.stderr)
+        print("usage: aot.py flags | libs | shards | sources | emit OUTDIR", file=sys.stderr)
         return 2
     return 0
 
