@@ -179,6 +179,11 @@ _ROWS += [
               "hypot.reduce: sqrt of the sum of squares, without overflow."),
     Reduction("logaddexp", "ga::red::ufn<ga::op::logaddexp, {A}, {T}>", "f", "same",
               "lowest", "logaddexp.reduce: log of the sum of exponentials."),
+    Reduction("logaddexp2", "ga::red::ufn<ga::op::logaddexp2, {A}, {T}>", "f", "same",
+              "lowest", "logaddexp2.reduce: log2 of the sum of powers of two."),
+    Reduction("gcd", "ga::red::ufn<ga::op::gcd, {A}, {T}>", "iu", "same", 0,
+              "gcd.reduce: the greatest common divisor of the elements."),
+    _ordered("lcm", "lcm", "iu", "lcm.accumulate (no identity, as NumPy)."),
 ]
 
 ROWS = {r.name: r for r in _ROWS}
@@ -193,7 +198,8 @@ UFUNC_REDUCTIONS.update({
     "subtract": "subtract", "divide": "divide", "floor_divide": "floor_divide",
     "remainder": "remainder", "fmod": "fmod", "pow": "power", "float_power": "power",
     "atan2": "arctan2", "hypot": "hypot", "copysign": "copysign", "nextafter": "nextafter",
-    "logaddexp": "logaddexp", "heaviside": "heaviside", "equal": "equal",
+    "logaddexp": "logaddexp", "logaddexp2": "logaddexp2", "gcd": "gcd", "lcm": "lcm",
+    "heaviside": "heaviside", "equal": "equal",
     "not_equal": "not_equal", "less": "less", "less_equal": "less_equal",
     "greater": "greater", "greater_equal": "greater_equal",
     "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift"})

@@ -38,6 +38,7 @@ _NoValue = numpy._NoValue
 
 # NumPy's ufunc.identity (ufuncs not listed: None).
 IDENTITY = {"add": 0, "multiply": 1, "hypot": 0, "logaddexp": -math.inf,
+            "logaddexp2": -math.inf, "gcd": 0,
             "logical_and": True, "logical_or": False, "logical_xor": False,
             "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
 
