@@ -2,6 +2,8 @@
 insert/delete, diagonals, stride tricks ...) against NumPy: every dtype for the
 dtype-agnostic ones, non-contiguous, empty and 0-d inputs, negative axes, bad input."""
 
+import os
+
 import numpy
 import pytest
 
@@ -345,9 +347,13 @@ def test_foreign_and_readonly_memory():
 def test_hostile_sizes(case):
     """Sizes that wrap or cannot be allocated raise (ValueError/MemoryError/IndexError);
     nothing crashes or allocates a wrapped size."""
+    if case == "tile" and os.environ.get("GARRAY_GPU_STUB") and \
+            garray.default_device().kind == "hip":
+        pytest.skip("the stub HIP driver grants an allocation of any size (petabytes), "
+                    "then the launch over it fails; a real device raises OutOfMemoryError")
     a = make(garray, (2, 3), "float64")
     st = garray.lib.stride_tricks
-    calls = {"tile": lambda: garray.tile(a, 10**10),
+    calls = {"tile": lambda: garray.tile(a, 10**14),     # petabytes: no device has them
              "tile_overflow": lambda: garray.tile(a, (2**40, 2**40)),
              "pad": lambda: garray.pad(a, 2**62),
              "resize": lambda: garray.resize(a, (2**40, 2**40)),
