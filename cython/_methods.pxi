@@ -17,6 +17,21 @@ cdef object _array_function(str name):
     return f
 
 
+cdef object _matmul_operator(object a, object b):
+    """``a @ b`` with one operand possibly not an array: NotImplemented for what garray
+    does not take (so Python tries the other operand), as NumPy's operators do."""
+    if not isinstance(a, ndarray) and not _is_operand(a):
+        return NotImplemented
+    if not isinstance(b, ndarray) and not _is_operand(b):
+        return NotImplemented
+    return _array_function("matmul")(a, b)
+
+
+cdef inline bint _is_operand(object x):
+    return isinstance(x, (numpy.ndarray, list, tuple, int, float, complex, bool,
+                          numpy.generic))
+
+
 cdef inline object _initial_arg(object initial):
     return None if initial is numpy._NoValue else initial
 
@@ -107,6 +122,21 @@ cdef class _ArrayMethods:
         return _array_function("ptp")(self, axis=axis, out=out, keepdims=keepdims)
 
     # ---- indexing methods (garray/_indexing_functions.py) ----------------------------
+    # ---- linear algebra (garray/_matmul.py, garray/_contract.py) -------------------
+    def __matmul__(self, other):
+        return _matmul_operator(self, other)
+
+    def __rmatmul__(self, other):
+        return _matmul_operator(other, self)
+
+    def __imatmul__(self, other):
+        """``a @= b``: ``matmul(a, b, out=a)``; NumPy's error when the shape would change."""
+        return _array_function("_matmul_inplace")(self, other)
+
+    def dot(self, b, out=None):
+        """Dot product. See garray.dot and numpy.ndarray.dot."""
+        return _array_function("dot")(self, b, out=out)
+
     def nonzero(self):
         """Indices of the nonzero elements. See garray.nonzero and numpy.ndarray.nonzero."""
         return _array_function("nonzero")(self)

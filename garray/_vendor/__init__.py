@@ -1,0 +1,99 @@
+"""Vendor math libraries (BLAS, LAPACK, solvers, FFT, DNN), found lazily per device kind.
+
+Note [Vendor libraries]
+~~~~~~~~~~~~~~~~~~~~~~~
+garray is built without any vendor header: each library is opened with ``ctypes`` on first
+use and its entry points are read as addresses (``VendorLibrary.address``), which the
+Cython layer casts to typed function pointers, so a call costs what a C call costs.  A
+library is looked for in a documented order that one environment variable overrides (a
+path to the shared object), so a stub can stand in for tests; when it is missing, the
+error names the package to install and the variable, and nothing falls back to NumPy.
+
+``VendorLibrary(name, env=..., candidates=..., missing=..., prefix=..., required=...)``:
+``candidates()`` lists paths or sonames tried in order after ``$env``; ``prefix`` is put
+in front of every symbol name (the scipy-openblas wheels export ``scipy_cblas_sgemm``);
+``required`` names symbols a candidate must export to be accepted (a wrong library on the
+path is skipped with its reason, not used).
+"""
+
+import ctypes
+import os
+
+from .._compiler.rtc import Once
+from .._errors import BackendUnavailableError
+
+__all__ = ["VendorLibrary"]
+
+
+class VendorLibrary(Once):
+    """One vendor shared library, opened on first use, exactly once."""
+
+    def __init__(self, name, *, env, candidates, missing, prefix="", required=()):
+        super().__init__(self._find)
+        self.name = name
+        self.env = env
+        self.prefix = prefix
+        self._candidates = candidates
+        self._missing = missing
+        self._required = tuple(required)
+        self._addresses = {}
+
+    def _find(self):
+        """``(ctypes.CDLL or None, path or reason)``."""
+        tried = []
+        override = os.environ.get(self.env, "").strip()
+        for path in [override] if override else list(self._candidates()):
+            try:
+                lib = ctypes.CDLL(path)
+            except OSError as e:
+                tried.append(str(e) if path in str(e) else f"{path}: {e}")
+                continue
+            lacking = [s for s in self._required if not hasattr(lib, self.prefix + s)]
+            if lacking:
+                tried.append(f"{path}: not {self.name} (no {self.prefix + lacking[0]})")
+                continue
+            return lib, path
+        detail = f" (tried: {'; '.join(tried)})" if tried else ""
+        how = f"set {self.env} to the library's path" if not override else \
+            f"check {self.env}={override!r}"
+        return None, f"{self.name}: {self._missing}, or {how}{detail}"
+
+    def library(self):
+        """The ``ctypes.CDLL``; raises BackendUnavailableError naming what to install."""
+        lib, info = self.get()
+        if lib is None:
+            raise BackendUnavailableError(info)
+        return lib
+
+    def available(self):
+        """``(True, path)`` or ``(False, reason)``; never raises."""
+        try:
+            lib, info = self.get()
+        except Exception as e:  # a broken install must not break callers
+            return False, f"{self.name}: {type(e).__name__}: {e}"
+        return lib is not None, info
+
+    def path(self):
+        self.library()
+        return self.get()[1]
+
+    def function(self, symbol, restype, *argtypes):
+        """A typed ctypes function for ``prefix + symbol`` (AttributeError if absent)."""
+        fn = getattr(self.library(), self.prefix + symbol)
+        fn.restype = restype
+        fn.argtypes = list(argtypes)
+        return fn
+
+    def address(self, symbol):
+        """The entry point of ``prefix + symbol`` as an int (cached)."""
+        addr = self._addresses.get(symbol)
+        if addr is None:
+            fn = getattr(self.library(), self.prefix + symbol)
+            addr = self._addresses[symbol] = ctypes.cast(fn, ctypes.c_void_p).value
+        return addr
+
+    def reset(self):
+        """Forget the lookup (tests change ``$env`` and look again)."""
+        with self._lock:
+            self._state = None
+            self._addresses = {}

@@ -1,0 +1,45 @@
+"""OpenBLAS (BLAS and LAPACK) for the CPU device, from the ``scipy-openblas32`` wheel, the
+family NumPy itself ships (32-bit integers; symbols prefixed ``scipy_``).
+
+Looked for, in order (Note [Vendor libraries] in ``garray/_vendor/__init__.py``):
+
+1. ``$GARRAY_OPENBLAS_LIBRARY`` (a path to a ``libscipy_openblas.so``), when set;
+2. the ``scipy-openblas32`` wheel: ``scipy_openblas32.get_lib_dir()``.
+
+Only the scipy build is accepted (its ``scipy_`` prefix): a system ``libopenblas`` has
+unprefixed names and may be 64-bit-integer, which the call sites do not expect.
+
+``library`` is the ``VendorLibrary``: ``library.address("cblas_sgemm")`` is the entry
+point's address, ``library.function("LAPACKE_dgetrf", restype, *argtypes)`` a ctypes
+function.  OpenBLAS runs its own threads; ``set_threads(n)`` sets how many.
+"""
+
+import ctypes
+import os
+
+from . import VendorLibrary
+
+PACKAGE = "scipy-openblas32"
+
+
+def _candidates():
+    try:
+        import scipy_openblas32 as wheel
+    except ImportError:
+        return []
+    return [os.path.join(wheel.get_lib_dir(), f"lib{wheel.get_library()}.so")]
+
+
+library = VendorLibrary(
+    "OpenBLAS", env="GARRAY_OPENBLAS_LIBRARY", candidates=_candidates, prefix="scipy_",
+    missing=f"the CPU device's BLAS/LAPACK is not installed; pip install {PACKAGE}",
+    required=("cblas_sgemm", "LAPACKE_dgetrf"))
+
+
+def set_threads(n):
+    """Threads OpenBLAS uses for one call (``openblas_set_num_threads``)."""
+    library.function("openblas_set_num_threads", None, ctypes.c_int)(int(n))
+
+
+def get_threads():
+    return int(library.function("openblas_get_num_threads", ctypes.c_int)())
