@@ -2,27 +2,39 @@
 # Run garray's test suite on the stub CUDA and HIP devices (the shared gpu-stub drivers):
 # real cuda-bindings + NVRTC (sm_90) and real hip-python + Debian's hiprtc (gfx90a), every
 # launch executed by the CPU build of the same kernel (garray.testing.gpu_stub).
-#   1. builds the stub drivers from $GPU_STUB_DIR (default ../shared/gpu-stub), or says
-#      why it skipped when they are absent;
+#   1. builds the stub drivers from $GPU_STUB_DIR (default ../shared/gpu-stub) into
+#      $STUB_LIBS (default: a new temporary folder), or says why it skipped when they are
+#      absent;
 #   2. installs the vendor bindings (cuda-bindings 13, hip-python 7.2; both from PyPI);
 #   3. per device: python -m garray (self-check), precompile, the test suite, and
 #      bench/gpu_check.sh --stub (its build, devices, tests and bench steps on the stub).
-# Usage: ci/stub-gpu-tests.sh [cuda] [hip]     (default: both)
+# Usage: ci/stub-gpu-tests.sh [--prepare] [cuda] [hip]     (default: both devices)
+#   --prepare: steps 1 and 2 only (.ci/run prepares once, then runs the two devices in
+#   parallel with STUB_PREPARED=1 and the same STUB_LIBS).
 # Needs: ci/install-gpu-compilers.sh first (NVRTC, hiprtc) and garray installed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python}
 STUB_SRC=${GPU_STUB_DIR:-../shared/gpu-stub}
-kinds=("$@"); [ ${#kinds[@]} -eq 0 ] && kinds=(cuda hip)
+prepare_only=0
+kinds=()
+for a in "$@"; do
+  if [ "$a" = --prepare ]; then prepare_only=1; else kinds+=("$a"); fi
+done
+[ ${#kinds[@]} -eq 0 ] && kinds=(cuda hip)
 if [ ! -f "$STUB_SRC/build.sh" ]; then
   echo "stub-gpu-tests: SKIPPED: no stub drivers at $STUB_SRC (set GPU_STUB_DIR)"
   exit 0
 fi
-STUBS=$(mktemp -d)
-bash "$STUB_SRC/build.sh" "$STUBS" > "$STUBS/build.log" 2>&1 || {
-  cat "$STUBS/build.log"; echo "stub-gpu-tests: building the stub drivers failed"; exit 1; }
-$PY -m pip install -q 'cuda-bindings>=13,<14' 'hip-python>=7.2,<7.3' || {
-  echo "stub-gpu-tests: installing the vendor bindings failed"; exit 1; }
+STUBS=${STUB_LIBS:-$(mktemp -d)}
+if [ "${STUB_PREPARED:-0}" != 1 ]; then
+  mkdir -p "$STUBS"
+  PYTHON=$PY bash "$STUB_SRC/build.sh" "$STUBS" > "$STUBS/build.log" 2>&1 || {
+    cat "$STUBS/build.log"; echo "stub-gpu-tests: building the stub drivers failed"; exit 1; }
+  $PY -m pip install -q 'cuda-bindings>=13,<14' 'hip-python>=7.2,<7.3' || {
+    echo "stub-gpu-tests: installing the vendor bindings failed"; exit 1; }
+fi
+[ "$prepare_only" = 1 ] && { echo "stub-gpu-tests: stub drivers in $STUBS"; exit 0; }
 
 export LD_LIBRARY_PATH="$STUBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export GARRAY_GPU_STUB=1               # garray.testing.gpu_stub registers the CPU builds
