@@ -264,6 +264,24 @@ def test_allow_tf32_sets_the_math_mode():
     assert mode() in (0, None)
 
 
+@gpu_only
+def test_sync_launches_synchronises_after_the_call():
+    """GARRAY_SYNC_LAUNCHES=1 (read at import, as the launch path reads it) waits for
+    each GEMM, as for each kernel launch."""
+    out = run_isolated("""
+        import garray, numpy
+        from garray._vendor import gpublas
+        assert gpublas._sync_calls
+        d = garray.default_device()
+        a = garray.asarray(numpy.arange(4.0).reshape(2, 2), device=d)
+        c = garray.zeros((2, 2), device=d)
+        gpublas.gemm(d, "float64", "N", "N", 2, 2, 2, 1, a.ptr, 2, 0, a.ptr, 2, 0, 0, c.ptr, 2, 0, 1)
+        print(c.get().tolist())
+    """, env={"GARRAY_SYNC_LAUNCHES": "1"})[1]
+    # column-major a.T @ a.T = (a @ a).T, read back in C order: a @ a
+    assert out.strip().splitlines()[-1] == "[[2.0, 3.0], [6.0, 11.0]]", out
+
+
 @pytest.mark.parametrize("value,want", [("1", "True"), ("off", "False"), ("maybe", None)])
 def test_allow_tf32_environment(value, want):
     rc, out, err = run_isolated("import garray; print(garray.config.allow_tf32)",

@@ -228,7 +228,11 @@ class _Handle:
 def handle(device):
     """This thread's vendor handle of ``device`` (an int), created on first use with the
     device current on this thread."""
-    return _handle(device, VENDORS[device.kind]).ptr
+    vendor = VENDORS.get(getattr(device, "kind", None))
+    if vendor is None:
+        raise ValueError(f"device: GPU vendor handles exist for cuda and hip devices, "
+                         f"got {device!r}")
+    return _handle(device, vendor).ptr
 
 
 def _handle(device, vendor):
