@@ -253,6 +253,36 @@ def _stream_of(device):
     return 0
 
 
+_specs = {}   # the dtype argument as given -> (letter, ctype, is complex, numpy dtype)
+
+
+def _spec_of(dtype, vendor):
+    try:
+        spec = _specs.get(dtype)
+    except TypeError:  # unhashable: not a dtype anyway
+        spec = None
+    if spec is not None:
+        return spec
+    try:
+        dt = numpy.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"dtype: not a dtype: {dtype!r}") from None
+    spec = _TYPES.get(dt)
+    if spec is None:
+        raise TypeError(f"dtype: {vendor.name} GEMM supports float32, float64, complex64 "
+                        f"and complex128, got {dt}")
+    spec = spec + (dt,)
+    if len(_specs) < 64:
+        _specs[dtype] = spec
+    return spec
+
+
+def _op_of(t, name, vendor):
+    if not isinstance(t, str) or t.upper() not in vendor.ops:
+        raise ValueError(f"{name}: expected 'N', 'T' or 'C', got {t!r}")
+    return vendor.ops[t.upper()]
+
+
 def _size(value, name, minimum=0):
     value = operator.index(value)
     if value < minimum:
@@ -265,6 +295,8 @@ def _size(value, name, minimum=0):
 
 def _scalar(value, name, ctype, is_complex, dtype):
     """A host scalar for the vendor: ``ctype`` (real) or two of them (complex)."""
+    if type(value) is float or type(value) is int:
+        return (ctype * 2)(value, 0) if is_complex else ctype(value)
     if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, float, complex, numpy.number)):
         raise TypeError(f"{name}: expected a Python number, got {type(value).__name__}")
     z = complex(value)
@@ -308,26 +340,19 @@ def gemm(device, dtype, transa, transb, m, n, k, alpha, a, lda, stride_a,
     if vendor is None:
         raise ValueError(f"device: the GPU vendor GEMM runs on cuda and hip devices, "
                          f"got {device!r}")
+    spec = _spec_of(dtype, vendor)
+    letter, ctype, is_complex, dt = spec
     try:
-        dt = numpy.dtype(dtype)
-    except TypeError:
-        raise TypeError(f"dtype: not a dtype: {dtype!r}") from None
-    spec = _TYPES.get(dt)
-    if spec is None:
-        raise TypeError(f"dtype: {vendor.name} GEMM supports float32, float64, complex64 "
-                        f"and complex128, got {dt}")
-    letter, ctype, is_complex = spec
-    ops = []
-    for name, t in (("transa", transa), ("transb", transb)):
-        if not isinstance(t, str) or t.upper() not in vendor.ops:
-            raise ValueError(f"{name}: expected 'N', 'T' or 'C', got {t!r}")
-        ops.append(vendor.ops[t.upper()])
-    m, n, k = _size(m, "m"), _size(n, "n"), _size(k, "k")
-    lda, ldb, ldc = _size(lda, "lda"), _size(ldb, "ldb"), _size(ldc, "ldc")
-    batch = _size(batch, "batch", 1)
-    strides = [_size(s, name) for name, s in
-               (("stride_a", stride_a), ("stride_b", stride_b), ("stride_c", stride_c))]
-    ptrs = [operator.index(p) for p in (a, b, c)]
+        op_a, op_b = vendor.ops[transa], vendor.ops[transb]
+    except (KeyError, TypeError):
+        op_a, op_b = _op_of(transa, "transa", vendor), _op_of(transb, "transb", vendor)
+    sizes = (m, n, k, lda, ldb, ldc, stride_a, stride_b, stride_c, batch)
+    # plain ints in range (what matmul passes) skip the per-argument checks
+    if not (all(type(v) is int and 0 <= v <= _INT_MAX for v in sizes) and batch):
+        sizes = [_size(v, name, 1 if name == "batch" else 0) for v, name in zip(sizes, (
+            "m", "n", "k", "lda", "ldb", "ldc", "stride_a", "stride_b", "stride_c", "batch"))]
+    m, n, k, lda, ldb, ldc, stride_a, stride_b, stride_c, batch = sizes
+    pa, pb, pc = (p if type(p) is int else operator.index(p) for p in (a, b, c))
     al = _scalar(alpha, "alpha", ctype, is_complex, dt)
     be = _scalar(beta, "beta", ctype, is_complex, dt)
 
@@ -341,17 +366,16 @@ def gemm(device, dtype, transa, transb, m, n, k, alpha, a, lda, stride_a,
         if h.math_mode != mode:
             _call(vendor, device, vendor.set_math_mode, (_P, _I), h.ptr, mode)
             h.math_mode = mode
-    pa, pb, pc = ptrs
     if batch == 1:
         symbol = vendor.gemm.format(t=letter)
         status = _function(vendor, symbol, _GEMM_ARGS)(
-            h.ptr, ops[0], ops[1], m, n, k, ctypes.addressof(al), pa, lda, pb, ldb,
+            h.ptr, op_a, op_b, m, n, k, ctypes.addressof(al), pa, lda, pb, ldb,
             ctypes.addressof(be), pc, ldc)
     else:
         symbol = vendor.gemm_strided.format(t=letter)
         status = _function(vendor, symbol, _STRIDED_ARGS)(
-            h.ptr, ops[0], ops[1], m, n, k, ctypes.addressof(al), pa, lda, strides[0],
-            pb, ldb, strides[1], ctypes.addressof(be), pc, ldc, strides[2], batch)
+            h.ptr, op_a, op_b, m, n, k, ctypes.addressof(al), pa, lda, stride_a,
+            pb, ldb, stride_b, ctypes.addressof(be), pc, ldc, stride_c, batch)
     if status:
         raise _status_error(vendor, device, symbol, status,
                             f" (op {transa}{transb}, m={m}, n={n}, k={k}, lda={lda}, "
