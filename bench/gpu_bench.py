@@ -13,6 +13,8 @@ GEMM: float32 and float64 ``matmul`` of two (n, n) matrices (``--gemm-n``, defau
 GFLOP/s (2 n**3 / time) for garray's vendor path (cuBLAS / hipBLAS / OpenBLAS) and its
 kernel path (``GARRAY_GEMM=vendor`` / ``kernel``, which matmul reads at each call) beside
 ``torch.matmul`` and CuPy (NumPy on the CPU device); ratio = garray / the best baseline.
+All in full float32: garray.config.allow_tf32, torch's allow_tf32 and CUPY_TF32 are off by
+default.
 """
 
 import argparse
