@@ -175,6 +175,22 @@ def test_handles_per_thread():
 
 
 @gpu_only
+def test_handles_per_device():
+    """A second device gets its own handle, and calls alternate between the two (each
+    made current first).  Needs two devices (the stubs: FAKE_CUDA_NDEV / FAKE_HIP_NDEV=2)."""
+    if DEV.runtime.probe() < 2:
+        pytest.skip(f"one {DEV.kind} device")
+    other = garray.Device(DEV.kind, 1 - DEV.index if DEV.index < 2 else 0)
+    assert gpublas.handle(other) != gpublas.handle(DEV)
+    a = sample((3, 3), "float64", 1)
+    for dev in (other, DEV, other):
+        da, dc = garray.asarray(a, device=dev), garray.zeros((3, 3), device=dev)
+        gpublas.gemm(dev, "float64", "N", "N", 3, 3, 3, 1, da.ptr, 3, 0, da.ptr, 3, 0, 0,
+                     dc.ptr, 3, 0, 1)
+        assert_xp_close(dc, a @ a, err_msg=str(dev))
+
+
+@gpu_only
 def test_vendor_status_is_a_backend_error():
     call, status = INVALID_VALUE[DEV.kind]
     d = garray.zeros(64, dtype="float32", device=DEV)
