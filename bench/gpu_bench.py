@@ -9,9 +9,16 @@ best baseline.  Reductions: sum of 2**red_log2n float32 (all axes) and sum(axis=
 same elements as a square-ish matrix ((2**14, 2**14) at 28), as GB/s of bytes read and as
 a fraction of the same library's device-to-device copy of those elements in the same run
 (bytes read + written / time); ratio = garray's fraction / the best baseline's.
+GEMM: float32 and float64 ``matmul`` of two (n, n) matrices (``--gemm-n``, default 8192),
+GFLOP/s (2 n**3 / time) for garray's vendor path (cuBLAS / hipBLAS / OpenBLAS) and its
+kernel path (``GARRAY_GEMM=vendor`` / ``kernel``, which matmul reads at each call) beside
+``torch.matmul`` and CuPy (NumPy on the CPU device); ratio = garray / the best baseline.
+All in full float32: garray.config.allow_tf32, torch's allow_tf32 and CUPY_TF32 are off by
+default.
 """
 
 import argparse
+import os
 import time
 
 import numpy
@@ -164,6 +171,57 @@ def sorting(libs, dev, k, repeat):
     return out
 
 
+def _gemm_case(xp, lib, n, dt):
+    """(x @ y as a thunk, the arrays) for two (n, n) matrices of one library."""
+    host = numpy.random.default_rng(1).standard_normal((2, n, n)).astype(dt)
+    if lib == "torch":
+        import torch
+        x, y = (torch.from_numpy(h).to("cuda") for h in host)
+        return lambda: torch.matmul(x, y), (x, y)
+    x, y = xp.asarray(host[0]), xp.asarray(host[1])
+    return lambda: xp.matmul(x, y), (x, y)
+
+
+def gemm(libs, dev, n, repeat):
+    """The GEMM table; garray runs twice, GARRAY_GEMM=vendor then kernel.  Returns
+    [(dtype, vendor ratio, kernel ratio)]."""
+    runs = [("garray", "vendor"), ("garray", "kernel")] + [(name, None) for name, _ in libs[1:]]
+    xps = dict(libs)
+    label = {("garray", "vendor"): "vendor", ("garray", "kernel"): "kernel"}
+    print()
+    print(f"gemm: ({n}, {n}) @ ({n}, {n}), GFLOP/s (2 n**3 / time), best of {repeat}; "
+          f"garray's vendor path and kernel path (GARRAY_GEMM)")
+    head = " ".join(f"{label.get(r, r[0]):>9}" for r in runs)
+    print(f"{'op':<12} {'dtype':<8} {head}  vendor/best kernel/best")
+    out = []
+    saved = os.environ.get("GARRAY_GEMM")
+    for dt in ("float32", "float64"):
+        rates = []
+        for name, path in runs:
+            try:
+                if path is not None:
+                    os.environ["GARRAY_GEMM"] = path
+                f, keep = _gemm_case(xps[name], name, n, dt)
+                rates.append(2 * n ** 3 / _timeit(f, _sync_for(name, dev), repeat) / 1e9)
+                del f, keep
+            except Exception as e:  # noqa: BLE001 - a failing library is reported
+                print(f"{label.get((name, path), name)} gemm {dt}: {type(e).__name__}: "
+                      f"{str(e)[:200]}")
+                rates.append(None)
+            finally:
+                if saved is None:
+                    os.environ.pop("GARRAY_GEMM", None)
+                else:
+                    os.environ["GARRAY_GEMM"] = saved
+            _free(name)
+        base = max((v for v in rates[2:] if v), default=None)
+        ratios = [f"{v / base:5.2f}" if v and base else "  n/a" for v in rates[:2]]
+        cells = " ".join(f"{v:9.1f}" if v else f"{'-':>9}" for v in rates)
+        print(f"{'matmul':<12} {dt:<8} {cells}  {ratios[0]:>11} {ratios[1]:>11}")
+        out.append((dt, ratios[0].strip(), ratios[1].strip()))
+    return out
+
+
 BYTES = {"add": 3, "multiply": 3, "exp": 2, "where": 3, "add strided": 3, "copy": 2}
 
 
@@ -174,6 +232,8 @@ def main():
                     help="reductions over 2**red_log2n float32 elements")
     ap.add_argument("--sort-log2n", type=int, default=26,
                     help="sort of 2**sort_log2n float32 and int64 elements")
+    ap.add_argument("--gemm-n", type=int, default=8192,
+                    help="matmul of two (gemm_n, gemm_n) float32 and float64 matrices")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--device", default=None, help="garray device (default: the default)")
     args = ap.parse_args()
@@ -223,10 +283,12 @@ def main():
             _free(name)
         red = reductions(libs, dev, args.red_log2n, args.repeat)
         srt = sorting(libs, dev, args.sort_log2n, max(2, args.repeat // 2))
+        mm = gemm(libs, dev, args.gemm_n, max(2, args.repeat // 2))
     print("summary: " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in rows
                                   if op in ("add", "exp", "copy"))
           + "; " + ", ".join(f"{op} {frac} of copy (ratio {r.strip()})" for op, frac, r in red)
-          + "; " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in srt))
+          + "; " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in srt)
+          + "; " + ", ".join(f"matmul/{dt} vendor {v}, kernel {k}" for dt, v, k in mm))
 
 
 if __name__ == "__main__":

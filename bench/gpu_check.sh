@@ -5,7 +5,8 @@
 #      place), 2. prints the devices found, 3. runs the test suite on the GPU device
 #      (~3 min cap), 4. runs bench/gpu_bench.py against CuPy and PyTorch with a
 #      device-to-device copy as the roof (elementwise at 2**24, then sum and sum(axis=-1)
-#      of 2**28 float32 as a fraction of the copy), 5. ends with a compact summary.  Whole run < 8 min.
+#      of 2**28 float32 as a fraction of the copy; sort; float32/float64 matmul at 8192,
+#      vendor and kernel paths, in GFLOP/s), 5. ends with a compact summary.  Whole run < 8 min.
 # Usage: bench/gpu_check.sh [--dry-run | --stub] [--device cuda|hip]
 #   --dry-run: the same steps on the CPU device (CI runs this), small sizes;
 #   --stub: the same steps on a stub GPU device (ci/stub-gpu-tests.sh runs this after the
@@ -45,11 +46,13 @@ fi
 TESTS=(tests/)
 # --dry-run and --stub run after the full suite has run on that device (CI): only the
 # device-specific test files here, so CI does not pay for a third full run.
-if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; RED_LOG2N=18; SORT_LOG2N=16; TEST_CAP=600
-  TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py)
-elif [ "$DRY" = 2 ]; then DEV="$KIND"; LOG2N=14; RED_LOG2N=14; SORT_LOG2N=14; TEST_CAP=600
-  TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py)
-else DEV="$KIND"; LOG2N=24; RED_LOG2N=28; SORT_LOG2N=26; TEST_CAP=180
+if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; RED_LOG2N=18; SORT_LOG2N=16; GEMM_N=128; TEST_CAP=600
+  TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py
+         tests/test_gpu_blas.py)
+elif [ "$DRY" = 2 ]; then DEV="$KIND"; LOG2N=14; RED_LOG2N=14; SORT_LOG2N=14; GEMM_N=64; TEST_CAP=600
+  TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py
+         tests/test_gpu_blas.py)
+else DEV="$KIND"; LOG2N=24; RED_LOG2N=28; SORT_LOG2N=26; GEMM_N=8192; TEST_CAP=180
 fi
 
 step "precompile for $DEV"
@@ -68,7 +71,7 @@ summary+=("tests on $DEV: $(grep -E '(passed|failed|error)' "$tlog" | tail -n 1)
 
 step "benchmark"
 blog=$(mktemp)
-GARRAY_DEVICE=$DEV timeout 240 $PY bench/gpu_bench.py --log2n "$LOG2N" --red-log2n "$RED_LOG2N" --sort-log2n "$SORT_LOG2N" --repeat 5 >"$blog" 2>&1
+GARRAY_DEVICE=$DEV timeout 240 $PY bench/gpu_bench.py --log2n "$LOG2N" --red-log2n "$RED_LOG2N" --sort-log2n "$SORT_LOG2N" --gemm-n "$GEMM_N" --repeat 5 >"$blog" 2>&1
 cat "$blog"
 summary+=("bench: $(grep '^summary:' "$blog" | sed 's/^summary: //')")
 

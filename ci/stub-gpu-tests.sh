@@ -4,7 +4,7 @@
 # launch executed by the CPU build of the same kernel (garray.testing.gpu_stub).
 #   1. builds the stub drivers from $GPU_STUB_DIR (default ../shared/gpu-stub) into
 #      $STUB_LIBS (default: a new temporary folder), or says why it skipped when they are
-#      absent;
+#      absent; fails when the stub BLAS libraries were not built;
 #   2. installs the vendor bindings (cuda-bindings 13, hip-python 7.2; both from PyPI);
 #   3. per device: python -m garray (self-check), precompile, the test suite, and
 #      bench/gpu_check.sh --stub (its build, devices, tests and bench steps on the stub).
@@ -29,8 +29,15 @@ fi
 STUBS=${STUB_LIBS:-$(mktemp -d)}
 if [ "${STUB_PREPARED:-0}" != 1 ]; then
   mkdir -p "$STUBS"
-  PYTHON=$PY bash "$STUB_SRC/build.sh" "$STUBS" > "$STUBS/build.log" 2>&1 || {
+  PYTHON="$PY" bash "$STUB_SRC/build.sh" "$STUBS" > "$STUBS/build.log" 2>&1 || {
     cat "$STUBS/build.log"; echo "stub-gpu-tests: building the stub drivers failed"; exit 1; }
+  # The vendor GEMM tests need the stub cuBLAS/hipBLAS, which build.sh skips (with a note)
+  # when $PY lacks scipy-openblas32, a garray dependency: a missing one is a broken setup.
+  for lib in libcublas.so.13 libhipblas.so; do
+    [ -f "$STUBS/$lib" ] || { cat "$STUBS/build.log"
+      echo "stub-gpu-tests: the stub BLAS library $lib was not built (is scipy-openblas32 installed for $PY?)"
+      exit 1; }
+  done
   $PY -m pip install -q 'cuda-bindings>=13,<14' 'hip-python>=7.2,<7.3' || {
     echo "stub-gpu-tests: installing the vendor bindings failed"; exit 1; }
 fi

@@ -15,9 +15,16 @@ argument array garray packed for the GPU.
 tests/conftest.py calls ``install()`` when the default device is a GPU whose driver is the
 stub; ``stats(kind)`` gives (launches, executed, unexecuted, allocations), so a test
 session can show that every launch ran.
+
+Vendor BLAS: when the CUDA driver is the stub and the real ``nvidia-cublas`` wheel is
+installed, ``install()`` loads the stub ``libcublas.so.13`` first (from
+``LD_LIBRARY_PATH``): cuda-pathfinder, which garray's cuBLAS search asks before the
+soname, prefers the wheel in site-packages, whose library fails on the stub driver
+(``cublasCreate_v2`` -> NOT_INITIALIZED); a library already loaded is what it reports.
 """
 
 import ctypes
+import importlib.metadata
 
 from .. import _compiler
 
@@ -71,10 +78,37 @@ def _on_load(load):
         lib.fake_register_fn(int(handle), cpu.functions[name], 1, shared)
 
 
+def _cublas_wheel_installed():
+    for dist in ("nvidia-cublas", "nvidia-cublas-cu13"):
+        try:
+            importlib.metadata.distribution(dist)
+            return True
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return False
+
+
+def preload_stub_blas():
+    """Load the stub ``libcublas.so.13`` before cuda-pathfinder can pick the real wheel's
+    (see the module's docstring).  Returns whether a stub cuBLAS is now loaded; a stub
+    that was not built (build.sh skips the BLAS stubs without scipy-openblas32) leaves
+    the search as it was."""
+    if stub_library("cuda") is None:
+        return False
+    try:
+        lib = ctypes.CDLL("libcublas.so.13")
+    except OSError:
+        return False
+    return hasattr(lib, "fake_blas_stats")
+
+
 def install():
-    """Register CPU stand-ins for every kernel garray loads on a stub GPU from now on.
+    """Register CPU stand-ins for every kernel garray loads on a stub GPU from now on
+    (and, with the ``nvidia-cublas`` wheel installed, load the stub cuBLAS first).
     Returns the kinds ("cuda", "hip") whose driver is the stub."""
     _compiler.add_load_observer(_on_load)
+    if _cublas_wheel_installed():
+        preload_stub_blas()
     return [k for k in _LIBRARIES if stub_library(k) is not None]
 
 
