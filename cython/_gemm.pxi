@@ -13,6 +13,14 @@ ctypedef void (*_dgemm_t)(int, int, int, int, int, int, double, const void*, int
                           const void*, int, double, void*, int) noexcept nogil
 ctypedef void (*_cgemm_t)(int, int, int, int, int, int, const void*, const void*, int,
                           const void*, int, const void*, void*, int) noexcept nogil
+# cblas_?gemm_batch_strided (OpenBLAS >= 0.3.29, MKL's signature): strides in elements
+ctypedef void (*_sgemm_bs_t)(int, int, int, int, int, int, float, const void*, int, int,
+                             const void*, int, int, float, void*, int, int, int) noexcept nogil
+ctypedef void (*_dgemm_bs_t)(int, int, int, int, int, int, double, const void*, int, int,
+                             const void*, int, int, double, void*, int, int, int) noexcept nogil
+ctypedef void (*_cgemm_bs_t)(int, int, int, int, int, int, const void*, const void*, int,
+                             int, const void*, int, int, const void*, void*, int, int,
+                             int) noexcept nogil
 
 cdef enum:
     _CBLAS_COL_MAJOR = 102
@@ -57,13 +65,14 @@ cdef inline int _cblas_op(str t) except -1:
     raise ValueError(f"gemm: op flag must be 'N', 'T' or 'C', got {t!r}")
 
 
-def _cblas_gemm(intptr_t fn, str kind, str transa, str transb, int m, int n, int k,
+def _cblas_gemm(intptr_t fn, intptr_t fn_batch, str kind, str transa, str transb, int m, int n, int k,
                 intptr_t a, int lda, int64_t stride_a, intptr_t b, int ldb,
                 int64_t stride_b, intptr_t c, int ldc, int64_t stride_c, int64_t batch,
                 int itemsize):
     """C[i] = op(A[i]) @ op(B[i]) (column-major BLAS semantics, alpha 1, beta 0) for i in
-    range(batch) through the cblas_?gemm at address ``fn``; ``kind`` is "s", "d", "c"
-    or "z"; strides are in elements."""
+    range(batch) through the cblas_?gemm at address ``fn`` (or the strided-batch entry
+    ``fn_batch``, 0 when absent); ``kind`` is "s", "d", "c" or "z"; strides are in
+    elements."""
     cdef int ta = _cblas_op(transa), tb = _cblas_op(transb)
     cdef int64_t i
     cdef double one[2]
@@ -79,6 +88,27 @@ def _cblas_gemm(intptr_t fn, str kind, str transa, str transb, int m, int n, int
     if kind not in ("s", "d", "c", "z"):
         raise ValueError(f"gemm: no BLAS routine kind {kind!r}")
     cdef char kd = ord(kind[0])
+    cdef int64_t lim = 2147483647
+    if (batch > 1 and fn_batch != 0 and batch <= lim and 0 <= stride_a <= lim
+            and 0 <= stride_b <= lim and 0 <= stride_c <= lim):
+        with nogil:
+            if kd == b"s":
+                (<_sgemm_bs_t>fn_batch)(_CBLAS_COL_MAJOR, ta, tb, m, n, k, 1.0, pa, lda,
+                                        <int>stride_a, pb, ldb, <int>stride_b, 0.0, pc, ldc,
+                                        <int>stride_c, <int>batch)
+            elif kd == b"d":
+                (<_dgemm_bs_t>fn_batch)(_CBLAS_COL_MAJOR, ta, tb, m, n, k, 1.0, pa, lda,
+                                        <int>stride_a, pb, ldb, <int>stride_b, 0.0, pc, ldc,
+                                        <int>stride_c, <int>batch)
+            elif kd == b"c":
+                (<_cgemm_bs_t>fn_batch)(_CBLAS_COL_MAJOR, ta, tb, m, n, k, onef, pa, lda,
+                                        <int>stride_a, pb, ldb, <int>stride_b, zerof, pc,
+                                        ldc, <int>stride_c, <int>batch)
+            else:
+                (<_cgemm_bs_t>fn_batch)(_CBLAS_COL_MAJOR, ta, tb, m, n, k, one, pa, lda,
+                                        <int>stride_a, pb, ldb, <int>stride_b, zero, pc,
+                                        ldc, <int>stride_c, <int>batch)
+        return None
     with nogil:
         for i in range(batch):
             if kd == b"s":

@@ -8,7 +8,8 @@ Note [GEMM dispatch]
    is a no-op, k == 0 fills c with zeros.
 2. Batch axes are collapsed where all three operands allow it (stride[i] ==
    stride[i + 1] * shape[i + 1] for each), leaving one batch stride per operand, which
-   the kernels and the strided-batched BLAS calls take.  A batch that does not collapse
+   the kernels and the strided-batched BLAS calls take (on the CPU one
+   cblas_?gemm_batch_strided call, where OpenBLAS has it).  A batch that does not collapse
    to one axis is walked over its first axis on the host, one launch per index.
 3. The path is read at each call from GARRAY_GEMM (kernel | vendor | auto, default
    auto): the vendor BLAS for float32/float64/complex64/complex128, garray's kernels
@@ -184,9 +185,9 @@ def _vendor(c, a, b, m, n, k, batch, sc, sa, sb):
     ops = {"a": (a, sa[0]), "b": (b, sb[0])}
     (x, sx), (y, sy) = ops[first], ops[second]
     if c.device.kind == "cpu":
-        fn = _openblas_gemm(c.dtype)
+        fn, fn_batch = _openblas_gemm(c.dtype)
         from . import _core
-        _core._cblas_gemm(fn, _BLAS_KIND[c.dtype], ta, tb, mm, nn, kk, x.ptr, ld1, sx,
+        _core._cblas_gemm(fn, fn_batch, _BLAS_KIND[c.dtype], ta, tb, mm, nn, kk, x.ptr, ld1, sx,
                           y.ptr, ld2, sy, c.ptr, ldc, sc[0], batch, c.itemsize)
     else:
         # GPU BLAS (cuBLAS / hipBLAS) through garray._vendor.gpublas, imported here so
@@ -206,12 +207,14 @@ def _packed(x, batch, s):
 
 
 def _openblas_gemm(dtype):
-    """The address of OpenBLAS's cblas_?gemm for ``dtype`` (BackendUnavailableError with
-    the way round when the library is missing)."""
+    """The addresses of OpenBLAS's cblas_?gemm and cblas_?gemm_batch_strided (0 when the
+    library predates it) for ``dtype`` (BackendUnavailableError with the way round when
+    the library is missing)."""
     global _openblas_threads_set
     from ._vendor import openblas
+    kind = _BLAS_KIND[dtype]
     try:
-        fn = openblas.library.address(f"cblas_{_BLAS_KIND[dtype]}gemm")
+        fn = openblas.library.address(f"cblas_{kind}gemm")
     except BackendUnavailableError as e:
         raise BackendUnavailableError(f"matmul on the CPU device: {e}; or set "
                                       f"GARRAY_GEMM=kernel to use garray's own GEMM "
@@ -221,4 +224,13 @@ def _openblas_gemm(dtype):
         # caller): give it the same count, so GARRAY_CPU_THREADS bounds both
         openblas.set_threads(_env.cpu_threads())
         _openblas_threads_set = True
-    return fn
+    # The strided batch only for real dtypes: OpenBLAS 0.3.34's cgemm_batch_strided gave
+    # wrong complex64 products in tests/test_matmul.py (test_shapes), and it mishandles
+    # negative batch strides (the Cython call passes only non-negative ones).
+    fn_batch = 0
+    if kind in "sd":
+        try:
+            fn_batch = openblas.library.address(f"cblas_{kind}gemm_batch_strided")
+        except AttributeError:
+            fn_batch = 0
+    return fn, fn_batch

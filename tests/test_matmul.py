@@ -133,13 +133,13 @@ def test_result_into_transposed_out(path, dtype):
     ((7,), (7,)), ((7,), (7, 4)), ((5, 7), (7,)), ((3, 5, 7), (7,)), ((7,), (2, 7, 4)),
     ((2, 1, 5, 7), (3, 7, 4)), ((5, 7), (4, 7, 3)), ((1, 5, 7), (6, 1, 7, 2)),
 ])
-@pytest.mark.parametrize("dtype", ["float64", "int32"])
+@pytest.mark.parametrize("dtype", ["float64", "int32", "complex64"])
 def test_shapes(path, sa, sb, dtype):
     na, nb, ga, gb = pair(sa, sb, dtype)
     check(garray.matmul(ga, gb), numpy.matmul(na, nb), 7)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "int64"])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64"])
 def test_batch_views(path, dtype):
     # batch axes that do not collapse (transposed batch) and negative batch strides
     na, nb, ga, gb = pair((3, 4, 5, 6), (4, 3, 6, 2), dtype)
