@@ -192,7 +192,13 @@ def _vendor(c, a, b, m, n, k, batch, sc, sa, sb):
     else:
         # GPU BLAS (cuBLAS / hipBLAS) through garray._vendor.gpublas, imported here so
         # the CPU device never needs it.
-        from ._vendor import gpublas
+        try:
+            from ._vendor import gpublas
+        except ImportError as e:
+            raise BackendUnavailableError(
+                f"matmul on {c.device}: the GPU BLAS binding garray._vendor.gpublas is "
+                f"missing ({e}); set GARRAY_GEMM=kernel to use garray's own GEMM "
+                f"kernel") from None
         gpublas.gemm(c.device, c.dtype, ta, tb, mm, nn, kk, c.dtype.type(1), x.ptr, ld1,
                      sx, y.ptr, ld2, sy, c.dtype.type(0), c.ptr, ldc, sc[0], batch)
 
