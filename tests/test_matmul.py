@@ -347,3 +347,15 @@ def test_blas_args(oa, ob, oc, m, n, k):
 def test_blas_layout_refuses(shape, strides):
     assert _gemm.blas_layout(*shape, *strides) is None
 
+
+
+def test_different_devices():
+    a = garray.ones((2, 2))
+    if a.device.kind == "cpu":
+        pytest.skip("needs a second device (runs on the GPU devices, against the CPU)")
+    h = garray.ones((2, 2), device="cpu")
+    with pytest.raises(ValueError, match=r"cpu.*" + a.device.kind + "|" + a.device.kind
+                       + ".*cpu"):
+        a @ h
+    with pytest.raises(ValueError, match="cpu"):
+        garray.matmul(a, a, out=garray.zeros((2, 2), device="cpu"))
