@@ -133,8 +133,12 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
     full = batch + (m, n)
     if (out is not None and out.dtype == ct and not may_share_memory(out, a)
             and not may_share_memory(out, b)):
-        gemm(out.reshape(full) if out.shape != full else out, a3, b3) \
-            if _reshapes_in_place(out, full) else _into(out, a3, b3, full, ct)
+        # straight into out, seen with the 1-d operands' axes restored (length 1)
+        view = _restored_view(out, full)
+        if view is not None:
+            gemm(view, a3, b3)
+        else:
+            _into(out, a3, b3, full, ct)
         return out
     c = empty(full, dtype=ct, device=a.device,
               order="F" if order == "F" and len(full) == 2 else "C")
@@ -149,15 +153,16 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
     return r
 
 
-def _reshapes_in_place(out, full):
-    """Whether out viewed with the 1-d axes restored (length-1 axes) is a view."""
+def _restored_view(out, full):
+    """out viewed with shape ``full`` (length-1 axes added), or None when that view would
+    be a copy."""
     if out.shape == full:
-        return True
+        return out
     try:
         v = out.reshape(full)
     except ValueError:
-        return False
-    return may_share_memory(v, out) and v.ptr == out.ptr
+        return None
+    return v if v.ptr == out.ptr and may_share_memory(v, out) else None
 
 
 def _into(out, a3, b3, full, ct):
