@@ -53,9 +53,11 @@ GA_GLOBAL void gemm_tiled(T* c, const T* a, const T* b, int64 m, int64 n, int64 
                           int64 batch, int64 scb, int64 scm, int64 scn, int64 sab,
                           int64 sam, int64 sak, int64 sbb, int64 sbk, int64 sbn) {
     // raw words: __shared__ may not hold a type with a constructor (ga::complex)
-    __shared__ unsigned long long raw_a[(gemm::TK * gemm::TM * sizeof(T) + 7) / 8];
+    // as rows padded by one element: the staging loop writes down its columns (kk
+    // fastest), which would otherwise hit one shared-memory bank 16 times
+    __shared__ unsigned long long raw_a[(gemm::TK * (gemm::TM + 1) * sizeof(T) + 7) / 8];
     __shared__ unsigned long long raw_b[(gemm::TK * gemm::TN * sizeof(T) + 7) / 8];
-    T (*as)[gemm::TM] = (T (*)[gemm::TM])raw_a;
+    T (*as)[gemm::TM + 1] = (T (*)[gemm::TM + 1])raw_a;
     T (*bs)[gemm::TN] = (T (*)[gemm::TN])raw_b;
     const int64 tiles_m = (m + gemm::TM - 1) / gemm::TM;
     const int64 tiles_n = (n + gemm::TN - 1) / gemm::TN;
