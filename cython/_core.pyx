@@ -24,6 +24,7 @@ how a call travels through them):
   _gather.pxi           advanced indexing: offsets, gathers, scatters, mask compaction
   _strided.pxi          views with caller-given strides (as_strided, diagonal), checked
   _sort.pxi             the sort family's launch primitive
+  _gemm.pxi             the GEMM family's kernel launch and OpenBLAS call
 
 Why one module and not cimported .pxd modules: the launchers call small cdef helpers
 (_new_array, _overlap, _iter_init ...) on every operation; inside one module Cython
@@ -68,6 +69,7 @@ include "_raw_kernels.pxi"
 include "_gather.pxi"
 include "_strided.pxi"
 include "_sort.pxi"
+include "_gemm.pxi"
 
 _init_launch()
 _init_ufuncs()

@@ -1,47 +1,177 @@
-"""matmul and the ``@`` / ``@=`` operators.
+"""matmul and the ``@`` / ``@=`` operators (NumPy's gufunc ``(n?,k),(k,m?)->(n?,m?)``).
 
-INTERIM (replaced by the GEMM engine on the gemm branch): the product is computed by
-garray's broadcast multiply and sum kernels, O(m*k*n) memory.
+This layer does what NumPy's ufunc machinery does around the core: operands, 1-d
+promotion and removal, broadcast batch axes, the result dtype, ``dtype=``/``casting=``
+checks, ``out=`` (its shape may carry extra batch axes, as NumPy's) and aliasing.  The
+product itself is garray._gemm.gemm (Note [GEMM dispatch] there, docs/gemm.md).
 """
 
-from ._dtypes import result_type
+from ._core import broadcast_shapes, broadcast_to, empty, ndarray
+from ._dtypes import can_cast, normalize_dtype, result_type
+from ._inquiry import may_share_memory
 from ._manip_common import as_array
+from ._gemm import gemm
 
 __all__ = ["matmul"]
 
-
-def _result_dtype(a, b, dtype):
-    return result_type(a.dtype, b.dtype) if dtype is None else dtype
+_SIG = "with gufunc signature (n?,k),(k,m?)->(n?,m?)"
 
 
-def matmul(x1, x2, /, out=None, *, dtype=None):
-    """Matrix product of two arrays. See also numpy.matmul."""
-    a = as_array(x1, "x1")
-    b = as_array(x2, "x2")
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: Input operand %d does not have enough dimensions"
-                         % (0 if a.ndim == 0 else 1))
-    rt = _result_dtype(a, b, dtype)
-    a2 = a[None, :] if a.ndim == 1 else a
-    b2 = b[:, None] if b.ndim == 1 else b
-    if a2.shape[-1] != b2.shape[-2]:
-        raise ValueError(f"matmul: mismatch in core dimension: x1 has shape {a.shape} and "
-                         f"x2 has shape {b.shape} ({a2.shape[-1]} != {b2.shape[-2]})")
-    r = (a2[..., :, :, None].astype(rt) * b2[..., None, :, :].astype(rt)).sum(axis=-2, dtype=rt)
-    if a.ndim == 1:
-        r = r[..., 0, :]
-    if b.ndim == 1:
-        r = r[..., 0]
+def _operands(x1, x2):
+    """x1, x2 as garray arrays on one device (lists and scalars go to the other's)."""
+    dev = next((x.device for x in (x1, x2) if isinstance(x, ndarray)), None)
+    a = as_array(x1, "x1", dev)
+    b = as_array(x2, "x2", dev)
+    if a.device != b.device:
+        raise ValueError(f"matmul: x1 is on {a.device} and x2 on {b.device}; move one "
+                         f"with to_device() first")
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise ValueError(f"matmul: Input operand {i} does not have enough dimensions "
+                             f"(has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) "
+                             f"requires 1)")
+    return a, b
+
+
+def _cast_name(dt):
+    return f"dtype('{dt.name}')"
+
+
+def _out_batch(out, core, batch, a, b):
+    """The batch shape to compute over, checking out's shape as NumPy does."""
+    if not isinstance(out, ndarray):
+        raise TypeError(f"matmul: out must be a garray.ndarray, got {type(out).__name__}")
+    nc = len(core)
+    if out.ndim < nc:
+        raise ValueError(f"matmul: Output operand 0 does not have enough dimensions (has "
+                         f"{out.ndim}, gufunc core {_SIG[5:]} requires {nc})")
+    for i in range(nc):
+        got = out.shape[out.ndim - nc + i]
+        if got != core[i]:
+            raise ValueError(f"matmul: Output operand 0 has a mismatch in its core "
+                             f"dimension {i}, {_SIG} (size {got} is different from "
+                             f"{core[i]})")
+    ob = tuple(out.shape[:out.ndim - nc])
+    try:
+        full = broadcast_shapes(batch, ob)
+    except ValueError:
+        full = None
+    if full != ob:
+        raise ValueError(f"matmul: non-broadcastable output operand with shape {out.shape} "
+                         f"doesn't match the broadcast shape {tuple(batch) + tuple(core)} "
+                         f"(x1 {a.shape}, x2 {b.shape})")
+    if out.device != a.device:
+        raise ValueError(f"matmul: out is on {out.device} and the operands on {a.device}")
+    return ob
+
+
+def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
+           subok=True):
+    """Matrix product of two arrays, as NumPy's ``matmul`` ufunc and the Array API's.
+
+    Stacks of matrices broadcast over their leading (batch) axes; a 1-d ``x1`` is a row
+    vector and a 1-d ``x2`` a column vector, their added axis removed from the result.
+    Floating and complex dtypes use the device's vendor BLAS (OpenBLAS on the CPU),
+    integer and bool dtypes garray's GEMM kernels (``GARRAY_GEMM=kernel|vendor|auto``
+    picks, see docs/gemm.md); integer products wrap as NumPy's, bool is OR of ANDs.
+
+    Args:
+        x1, x2: arrays (or scalars/lists, converted) with at least one dimension;
+            ``x1.shape[-1]`` must equal ``x2.shape[-2]`` (``x2.shape[0]`` for 1-d).
+        out: a garray array of the result's shape (extra leading batch axes allowed,
+            as NumPy's) whose dtype the result casts to under ``casting``; it may alias
+            an input (the product is computed into a temporary first).
+        dtype: the dtype to compute in (the inputs are cast to it under ``casting``);
+            default ``result_type(x1, x2)``.
+        casting: NumPy's casting rule for the input and output casts.
+        order: the memory layout of a new result: "K", "A", "C" (C order) or "F".
+        subok: accepted for NumPy compatibility (garray has no array subclasses).
+
+    Returns:
+        The product; ``out`` when given.
+
+    Example:
+        >>> a = garray.arange(6.0).reshape(2, 3)
+        >>> (a @ a.T).tolist()
+        [[5.0, 14.0], [14.0, 50.0]]
+
+    See also numpy.matmul.
+    """
+    a, b = _operands(x1, x2)
+    if order not in ("K", "A", "C", "F"):
+        raise ValueError(f"matmul: order must be one of 'K', 'A', 'C', 'F', got {order!r}")
+    ct = result_type(a.dtype, b.dtype) if dtype is None else normalize_dtype(dtype)
+    for i, x in enumerate((a, b)):
+        if x.dtype != ct and not can_cast(x.dtype, ct, casting):
+            raise TypeError(f"Cannot cast ufunc 'matmul' input {i} from "
+                            f"{_cast_name(x.dtype)} to {_cast_name(ct)} with casting rule "
+                            f"{casting!r}")
+    if out is not None and isinstance(out, ndarray) and out.dtype != ct and \
+            not can_cast(ct, out.dtype, casting):
+        raise TypeError(f"Cannot cast ufunc 'matmul' output from {_cast_name(ct)} to "
+                        f"{_cast_name(out.dtype)} with casting rule {casting!r}")
+    a2 = a.reshape((1,) + a.shape) if a.ndim == 1 else a
+    b2 = b.reshape(b.shape + (1,)) if b.ndim == 1 else b
+    m, k = a2.shape[-2:]
+    k2, n = b2.shape[-2:]
+    if k != k2:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"{_SIG} (size {k2} is different from {k}): x1 has shape "
+                         f"{a.shape}, x2 has shape {b.shape}")
+    try:
+        batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    except ValueError:
+        raise ValueError(f"matmul: operands could not be broadcast together: x1 has shape "
+                         f"{a.shape} and x2 has shape {b.shape} (batch shapes "
+                         f"{a2.shape[:-2]} and {b2.shape[:-2]})") from None
+    core = (() if a.ndim == 1 else (m,)) + (() if b.ndim == 1 else (n,))
+    if out is not None:
+        batch = _out_batch(out, core, batch, a, b)
+    batch = tuple(batch)
+    a3 = broadcast_to(a2.astype(ct, copy=False), batch + (m, k))
+    b3 = broadcast_to(b2.astype(ct, copy=False), batch + (k, n))
+    full = batch + (m, n)
+    if (out is not None and out.dtype == ct and not may_share_memory(out, a)
+            and not may_share_memory(out, b)):
+        # straight into out, seen with the 1-d operands' axes restored (length 1)
+        view = _restored_view(out, full)
+        if view is not None:
+            gemm(view, a3, b3)
+        else:
+            _into(out, a3, b3, full, ct)
+        return out
+    c = empty(full, dtype=ct, device=a.device,
+              order="F" if order == "F" and len(full) == 2 else "C")
+    gemm(c, a3, b3)
+    r = c.reshape(batch + core) if len(core) < 2 else c
     if out is not None:
         out[...] = r
         return out
+    if order == "F" and r.ndim > 2:
+        from ._array_utils import asfortranarray
+        r = asfortranarray(r)
     return r
 
 
+def _restored_view(out, full):
+    """out viewed with shape ``full`` (length-1 axes added), or None when that view would
+    be a copy."""
+    if out.shape == full:
+        return out
+    try:
+        v = out.reshape(full)
+    except ValueError:
+        return None
+    return v if v.ptr == out.ptr and may_share_memory(v, out) else None
+
+
+def _into(out, a3, b3, full, ct):
+    c = empty(full, dtype=ct, device=a3.device)
+    gemm(c, a3, b3)
+    out[...] = c.reshape(out.shape)
+
+
 def _matmul_inplace(a, b):
-    r = matmul(a, b)
-    if r.shape != a.shape:
-        raise ValueError("matmul: in-place matrix multiplication would change the shape "
-                         f"{a.shape} to {r.shape}")
-    a[...] = r
-    return a
+    """``a @= b``: NumPy's ``matmul(a, b, out=a)`` (its error when the shape would
+    change, or when the result does not cast to a's dtype under 'same_kind')."""
+    return matmul(a, b, out=a)

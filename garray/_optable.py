@@ -8,9 +8,9 @@ Each row (``Op``) says what an op computes and everything mechanical follows fro
 - the kernel instantiations (``Op.table``: one compile unit per op, every dtype and
   layout), which the Cython launch layer loads and CI compiles for sm_90 and gfx90a.
 The other kernel tables (casts, ``where``, creation) are listed here too, and
-``all_tables`` adds the reduction family's (garray/_redtable.py) and the sort family's
-(garray/_sorttable.py), so every name expression garray instantiates is reachable from
-this file.
+``all_tables`` adds the reduction family's (garray/_redtable.py), the sort family's
+(garray/_sorttable.py) and the GEMM family's (garray/_gemmtable.py), so every name
+expression garray instantiates is reachable from this file.
 
 Adding a unary op: write its functor in ``_kernels/garray/functors.h``, add one row
 below, run ``python -m garray._codegen``.
@@ -395,6 +395,8 @@ def all_tables():
     tables += _redtable.all_tables()
     from . import _sorttable
     tables += _sorttable.all_tables()
+    from . import _gemmtable
+    tables += _gemmtable.all_tables()
     return tables
 
 
