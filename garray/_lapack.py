@@ -23,6 +23,7 @@ Note [LAPACK buffers]
 """
 
 import ctypes
+import itertools
 
 import numpy
 
@@ -126,13 +127,14 @@ def empty(shape, dtype, device):
 
 
 def pointers(batch, *bufs):
-    """For each batch item, the tuple of the buffers' item pointers."""
-    bases = []
+    """For each batch item, the tuple of the buffers' item pointers (ranges zipped in
+    C: a Python expression per item costs as much as a small LAPACK call)."""
+    cols = []
     for buf in bufs:
-        item = buf.nbytes // batch if batch else 0
-        bases.append((buf.ptr, item))
-    for i in range(batch):
-        yield tuple(p + i * step for p, step in bases)
+        step = buf.nbytes // batch if batch else 0
+        cols.append(range(buf.ptr, buf.ptr + batch * step, step) if step
+                    else itertools.repeat(buf.ptr, batch))
+    return zip(*cols)
 
 
 def workspace(letter, name, *args, real_work=False, int_work=False):
