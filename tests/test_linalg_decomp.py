@@ -12,6 +12,8 @@ import types
 
 import numpy
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import garray
 from xp import assert_xp_close, xp_compare
@@ -60,7 +62,9 @@ def data(shape, dtype, seed=0, square_boost=True):
         if d.kind == "c":
             h = h + 1j * rng.standard_normal(shape)
     if square_boost and shape[-1] == shape[-2]:
-        h = h + 2 * shape[-1] * numpy.eye(shape[-1])
+        # integers: strictly diagonally dominant, so never singular
+        boost = 4 * shape[-1] + 1 if d.kind in "iu" else 2 * shape[-1]
+        h = h + boost * numpy.eye(shape[-1])
     return h.astype(d)
 
 
@@ -369,6 +373,34 @@ def test_multi_dot(xp):
     return [xp.linalg.multi_dot(ms), xp.linalg.multi_dot(ms[:3]),
             xp.linalg.multi_dot(ms[:2]), xp.linalg.multi_dot([v] + ms),
             xp.linalg.multi_dot([v] + ms + [w]), xp.linalg.multi_dot(ms + [w]), out]
+
+
+# ---- properties over random shapes, layouts and dtypes ------------------------------
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(batch=st.sampled_from([(), (1,), (3,), (2, 1)]), m=st.integers(1, 6),
+       n=st.integers(1, 6), dtype=st.sampled_from(DTYPES), layout=st.sampled_from(LAYOUTS),
+       seed=st.integers(0, 2**16))
+def test_identities_property(batch, m, n, dtype, layout, seed):
+    h = data(batch + (m, n), dtype, seed)
+    g = on_device(h, layout)
+    rt = _res_dtype(dtype) if dtype != "float32" else numpy.dtype(numpy.float32)
+    target = h.astype(rt)
+    q, r = LA.qr(g)
+    close(garray.matmul(q, r), target, dtype, scale=100)
+    u, s, vh = LA.svd(g, full_matrices=False)
+    close(garray.matmul((u * s[..., None, :]).astype(vh.dtype), vh), target, dtype, scale=100)
+    close(s, numpy.linalg.svd(h, compute_uv=False), dtype, scale=100)
+    x = LA.lstsq(g, on_device(h[..., :, :1], layout))[0] if not batch else None
+    if x is not None:
+        close(x, numpy.linalg.lstsq(h, h[:, :1])[0], dtype, scale=1000)
+    sq = on_device(data(batch + (n, n), dtype, seed + 1), layout)
+    hs = sq.get()
+    close(LA.det(sq), numpy.linalg.det(hs), dtype, scale=1e3)
+    eye = numpy.broadcast_to(numpy.eye(n), batch + (n, n)).astype(rt)
+    close(garray.matmul(LA.inv(sq), sq.astype(rt)), eye, dtype, scale=100)
 
 
 # ---- empty matrices, errors, NaN ----------------------------------------------------
