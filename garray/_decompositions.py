@@ -174,7 +174,7 @@ def det(a):
     return (sign * ga.exp(logdet)).astype(rt)
 
 
-def _gesv(a, b, t, fname, nan_on_error=False):
+def _gesv(a, b, t, nan_on_error=False):
     """Solve ``a x = b`` for stacks already broadcast to one batch: ``a`` (..., n, n),
     ``b`` column-major buffer (..., k, n) in dtype ``t``, overwritten by x."""
     n = a.shape[-1]
@@ -196,7 +196,7 @@ def _inv(a, t, nan_on_error=False):
     n = a.shape[-1]
     b = _lapack.empty(a.shape, t, a.device)
     b[...] = ga.eye(n, dtype=t, device=a.device)   # column-major I is I
-    return _gesv(a, b, t, "inv", nan_on_error).mT
+    return _gesv(a, b, t, nan_on_error).mT
 
 
 def inv(a):
@@ -240,7 +240,7 @@ def solve(a, b):
     a = ga.broadcast_to(a, batch + (m, m))
     x = colmajor(ga.broadcast_to(bm, batch + (m, k)), t)
     if _batch(batch) and m:
-        x = _gesv(a, x, t, "solve")
+        x = _gesv(a, x, t)
     x = x.mT.astype(rt)
     return x[..., 0] if vector else x
 
@@ -340,7 +340,7 @@ def qr(a, mode="reduced"):
 # ---- Hermitian eigenproblem ---------------------------------------------------------
 
 
-def _eigh(a, t, uplo, vectors, fname):
+def _eigh(a, t, uplo, vectors):
     n = a.shape[-1]
     L = _letter(t)
     buf = colmajor(a, t)
@@ -381,7 +381,7 @@ def eigh(a, UPLO="L"):
     """
     uplo = _uplo(UPLO)
     a, t, rt = _prepare(a, "eigh")
-    w, v = _eigh(a, t, uplo, True, "eigh")
+    w, v = _eigh(a, t, uplo, True)
     return EighResult(w.astype(real_of(rt)), v.astype(rt))
 
 
@@ -390,7 +390,7 @@ def eigvalsh(a, UPLO="L"):
     See also numpy.linalg.eigvalsh."""
     uplo = _uplo(UPLO)
     a, t, rt = _prepare(a, "eigvalsh")
-    return _eigh(a, t, uplo, False, "eigvalsh")[0].astype(real_of(rt))
+    return _eigh(a, t, uplo, False)[0].astype(real_of(rt))
 
 
 # ---- general eigenproblem -----------------------------------------------------------

@@ -81,7 +81,7 @@ def _gesdd(a, t, job):
 def _svd_hermitian(a, t, rt, compute_uv):
     # NumPy's route: eigh, then |w| sorted descending, the signs moved into Vh
     ga = _ga()
-    w, v = _eigh(a, t, b"L", compute_uv, "svd")
+    w, v = _eigh(a, t, b"L", compute_uv)
     s = ga.abs(w)
     if not compute_uv:
         return ga.flip(ga.sort(s, axis=-1), axis=-1).astype(real_of(rt))

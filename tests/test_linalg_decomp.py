@@ -114,6 +114,7 @@ def test_det_slogdet_inv_solve(dtype, layout):
     close(LA.solve(g, gb), numpy.linalg.solve(a, b), dtype)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")   # NumPy's warnings on NaN input
 @xp_compare(rtol=1e-9, atol=1e-11)
 def test_det_special(xp):
     sing = xp.asarray([[1.0, 2.0], [2.0, 4.0]])
@@ -437,6 +438,7 @@ FUNCS = {"det": lambda xp, a: xp.linalg.det(a), "inv": lambda xp, a: xp.linalg.i
 
 @pytest.mark.parametrize("case", ["1-d", "non-square", "singular", "not-pd", "nan", "inf"])
 @pytest.mark.parametrize("fn", list(FUNCS))
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @xp_compare(rtol=1e-9, atol=1e-9)
 def test_errors_and_nan(xp, fn, case):
     a = {"1-d": xp.ones(3), "non-square": xp.ones((2, 3, 2)),
