@@ -87,10 +87,13 @@ def tensordot(x1, x2, /, *, axes=2):
         axes_b = list(range(n)) if n > 0 else []
     else:
         try:
-            pa, pb = axes
-        except (TypeError, ValueError):
+            pair = list(axes)
+        except TypeError:
             raise TypeError("axes: expected an integer or a pair of sequences of axes, "
                             f"got {axes!r}") from None
+        if len(pair) != 2:
+            raise ValueError(f"axes: expected a pair of sequences of axes, got {axes!r}")
+        pa, pb = pair
         axes_a = _axes_list(pa, a.ndim, "axes[0]")
         axes_b = _axes_list(pb, b.ndim, "axes[1]")
     if len(axes_a) != len(axes_b) or any(a.shape[i] != b.shape[j]

@@ -50,7 +50,7 @@ def test_tensordot_noncontiguous(xp):
 
 @pytest.mark.parametrize("sa, sb, axes", [
     ((2, 3), (4, 5), 1), ((2, 3), (2, 3), ([0, 1], [0])), ((2, 3), (3,), ([2], [0])),
-    ((2,), (2,), 2),
+    ((2,), (2,), 2), ((2, 3), (2, 3), ([0, 1], [0, 1], [0])), ((2, 3), (3,), 1.5),
 ])
 @xp_compare()
 def test_tensordot_errors(xp, sa, sb, axes):
@@ -391,6 +391,39 @@ def test_einsum_path_text():
     for key in ("Naive FLOP count", "Optimized FLOP count", "Largest intermediate"):
         e = [line for line in expected.splitlines() if key in line]
         assert e and e[0] in text, key
+
+
+EDGE_CASES = {
+    "einsum-mixed-dtypes": lambda xp: xp.einsum("i,i", data(xp, (3,), "int8"),
+                                                data(xp, (3,), "float32")),
+    "einsum-dtype-int64": lambda xp: xp.einsum("i->", data(xp, (5,), "int8"), dtype="int64"),
+    "einsum-python-scalar": lambda xp: xp.einsum(",i", 2.0, data(xp, (3,))),
+    "einsum-four-operands": lambda xp: xp.einsum(
+        "ab,bc,cd,da->", data(xp, (2, 3)), data(xp, (3, 4)), data(xp, (4, 2)),
+        data(xp, (2, 2)), optimize=True),
+    "einsum-ellipsis-diagonal": lambda xp: xp.einsum("...ii->...i", data(xp, (2, 3, 3))),
+    "einsum-ellipsis-between": lambda xp: xp.einsum("i...i", data(xp, (3, 2, 3))),
+    "einsum-out-aliases-input": lambda xp: (lambda a: xp.einsum("ij->ji", a, out=a))(
+        data(xp, (3, 3))),
+    "einsum-unsafe-out": lambda xp: xp.einsum("i->", data(xp, (3,)), casting="unsafe",
+                                              out=xp.zeros((), dtype="float32")),
+    "einsum-safe-out": lambda xp: xp.einsum("i->", data(xp, (3,)),
+                                            out=xp.zeros((), dtype="int64")),
+    "vecdot-int8-bool": lambda xp: xp.vecdot(data(xp, (2, 3), "int8"), data(xp, (3,), "bool")),
+    "kron-3d": lambda xp: xp.kron(data(xp, (2, 1, 2)), data(xp, (2, 3))),
+    "inner-0d": lambda xp: xp.inner(data(xp, ()), data(xp, ())),
+    "dot-0d-out": lambda xp: xp.dot(data(xp, ()), data(xp, (2,)), out=xp.zeros(2)),
+    "cross-uint8-2x3": lambda xp: xp.cross(data(xp, (3,), "uint8"), data(xp, (2,), "uint8")),
+    "cross-0d": lambda xp: xp.cross(data(xp, ()), data(xp, (3,))),
+}
+
+
+@pytest.mark.parametrize("case", list(EDGE_CASES))
+@xp_compare()
+def test_edge_cases(xp, case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return EDGE_CASES[case](xp)
 
 
 # ---- namespace ----------------------------------------------------------------------
