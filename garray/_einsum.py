@@ -19,6 +19,7 @@ Values are computed only by garray ops (views, sum, matmul, astype); host work i
 bookkeeping of labels and sizes.
 """
 
+import functools
 import math
 import operator
 import string
@@ -73,56 +74,62 @@ def _sublist(sub, k):
     return out
 
 
+def _parse_subscripts(subs, n_ops):
+    """(input terms, output term or None) of a subscripts string for n_ops operands."""
+    if subs.count("->") > 1:
+        raise ValueError("einstein sum subscripts string includes '->' more than once")
+    if "->" in subs:
+        ins, outs = subs.split("->")
+        out = _parse_term(outs, "the output")
+    else:
+        ins, out = subs, None
+    terms = [_parse_term(t, f"operand {k}") for k, t in enumerate(ins.split(","))]
+    if len(terms) > n_ops:
+        raise ValueError("fewer operands provided to einstein sum function than "
+                         "specified in the subscripts string")
+    if len(terms) < n_ops:
+        raise ValueError("more operands provided to einstein sum function than "
+                         "specified in the subscripts string")
+    return terms, out
+
+
 def _split_args(args):
-    """(input terms, output term or None, operands) from either einsum calling form."""
+    """(subscripts string or (input terms, output term or None), operands) from either
+    einsum calling form."""
     if not args:
         raise TypeError("einsum: must specify the einstein sum subscripts string and at "
                         "least one operand")
     if isinstance(args[0], str):
-        subs, ops = args[0], list(args[1:])
-        if subs.count("->") > 1:
-            raise ValueError("einstein sum subscripts string includes '->' more than once")
-        if "->" in subs:
-            ins, outs = subs.split("->")
-            out = _parse_term(outs, "the output")
-        else:
-            ins, out = subs, None
-        terms = [_parse_term(t, f"operand {k}") for k, t in enumerate(ins.split(","))]
-        if len(terms) > len(ops):
-            raise ValueError("fewer operands provided to einstein sum function than "
-                             "specified in the subscripts string")
-        if len(terms) < len(ops):
-            raise ValueError("more operands provided to einstein sum function than "
-                             "specified in the subscripts string")
-        return terms, out, ops
+        return args[0], list(args[1:])
     ops, terms = list(args[0::2]), [_sublist(s, k) for k, s in enumerate(args[1::2])]
     out = None
     if len(ops) > len(terms):   # an odd count: the last item is the output sublist
         out = _sublist(ops.pop(), "out")
-    return terms, out, ops
+    return (terms, out), ops
 
 
-def _expand(terms, out, ops):
-    """Label lists with the ellipsis expanded (Note [einsum plan] 1)."""
+def _expand(terms, out, shapes):
+    """Label tuples with the ellipsis expanded (Note [einsum plan] 1)."""
     labels, n_ell = [], 0
-    for k, (t, x) in enumerate(zip(terms, ops)):
+    for k, (t, shape) in enumerate(zip(terms, shapes)):
         n = sum(1 for c in t if c is not Ellipsis)
+        ndim = len(shape)
         if Ellipsis in t:
-            e = x.ndim - n
+            e = ndim - n
             if e < 0:
                 raise ValueError("einstein sum subscripts string contains too many "
                                  f"subscripts for operand {k}")
             i = t.index(Ellipsis)
             t = t[:i] + list(range(-e, 0)) + t[i + 1:]
             n_ell = max(n_ell, e)
-        elif n > x.ndim:
+        elif n > ndim:
             raise ValueError("einstein sum subscripts string contains too many subscripts "
                              f"for operand {k}")
-        elif n < x.ndim:
-            raise ValueError(f"operand {k} has more dimensions ({x.ndim}) than subscripts "
+        elif n < ndim:
+            raise ValueError(f"operand {k} has more dimensions ({ndim}) than subscripts "
                              "given in einstein sum, but no '...' ellipsis provided to "
                              "broadcast the extra dimensions.")
-        labels.append(t)
+        labels.append(tuple(t))
     ell = list(range(-n_ell, 0))
     if out is None:
         counts = {}
@@ -149,11 +156,11 @@ def _expand(terms, out, ops):
     return labels, out
 
 
-def _sizes(labels, ops):
+def _sizes(labels, shapes):
     """Each label's size, size-1 dimensions broadcasting (ValueError naming both shapes)."""
     sizes, where = {}, {}
-    for k, (t, x) in enumerate(zip(labels, ops)):
-        for c, d in zip(t, x.shape):
+    for k, (t, shape) in enumerate(zip(labels, shapes)):
+        for c, d in zip(t, shape):
             if c in sizes and sizes[c] != d:
                 if d == 1:
                     continue
@@ -165,8 +172,8 @@ def _sizes(labels, ops):
                                          f"{name} don't match ({sizes[c]} != {d})")
                     raise ValueError("einsum: operands could not be broadcast together: "
                                      f"subscript {name} has size {sizes[c]} in operand {j} "
-                                     f"(shape {ops[j].shape}) and {d} in operand {k} "
-                                     f"(shape {x.shape})")
+                                     f"(shape {shapes[j]}) and {d} in operand {k} "
+                                     f"(shape {shape})")
             if c not in sizes or sizes[c] == 1:
                 sizes[c], where[c] = d, k
     return sizes
@@ -284,17 +291,33 @@ def _path(optimize, labels, out, sizes):
                     f"['einsum_path', (i, j), ...], got {optimize!r}")
 
 
+@functools.lru_cache(maxsize=512)
+def _plan_cached(subs, shapes, optimize):
+    return _plan(_parse_subscripts(subs, len(shapes)), shapes, optimize)
+
+
+def _plan(parsed, shapes, optimize):
+    """(labels per operand, output labels, label sizes, path): host bookkeeping only."""
+    labels, out = _expand(*parsed, shapes)
+    sizes = _sizes(labels, shapes)
+    uniq = [list(dict.fromkeys(t)) for t in labels]
+    return labels, tuple(out), sizes, _path(optimize, uniq, out, sizes)
+
+
 def _prepare(args, optimize):
-    terms, out, ops = _split_args(args)
+    subs, ops = _split_args(args)
     dev = next((x.device for x in ops if isinstance(x, ndarray)), None)
     ops = [as_array(x, f"operand {k}", device=dev) for k, x in enumerate(ops)]
     if len({x.device for x in ops}) > 1:
         raise ValueError(f"einsum: operands are on different devices "
                          f"{sorted(str(x.device) for x in ops)}")
-    labels, out = _expand(terms, out, ops)
-    sizes = _sizes(labels, ops)
-    uniq = [list(dict.fromkeys(t)) for t in labels]
-    return ops, labels, out, sizes, _path(optimize, uniq, out, sizes)
+    shapes = tuple(x.shape for x in ops)
+    # the plan depends on the subscripts and shapes only: cached for einsum in a loop
+    if isinstance(subs, str) and (optimize is None or isinstance(optimize, (bool, str))):
+        return (ops,) + _plan_cached(subs, shapes, optimize)
+    if isinstance(subs, str):
+        subs = _parse_subscripts(subs, len(shapes))
+    return (ops,) + _plan(subs, shapes, optimize)
 
 
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
