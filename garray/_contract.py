@@ -130,13 +130,13 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 
 def _check_out(out, r, fname):
-    """NumPy's rule for dot/outer ``out=``: exactly the result's dtype and shape."""
+    """NumPy's rule for dot's ``out=``: exactly the result's dtype and shape, C order."""
     if not isinstance(out, ndarray):
         raise TypeError(f"out: expected a garray.ndarray, got {type(out).__name__}")
-    if out.dtype != r.dtype or out.shape != r.shape:
+    if out.dtype != r.dtype or out.shape != r.shape or not out.flags.c_contiguous:
         raise ValueError(f"out: {fname} output array is not acceptable: it has dtype "
-                         f"{out.dtype} and shape {out.shape}, the result has dtype "
-                         f"{r.dtype} and shape {r.shape}")
+                         f"{out.dtype}, shape {out.shape} and must be C-contiguous; the "
+                         f"result has dtype {r.dtype} and shape {r.shape}")
     out[...] = r
     return out
 

@@ -273,6 +273,10 @@ def _path(optimize, labels, out, sizes):
     n = len(labels)
     if optimize is False or optimize is None:
         return [tuple(range(n))]
+    if (isinstance(optimize, (list, tuple)) and len(optimize) == 2
+            and optimize[0] in ("greedy", "optimal")):
+        # NumPy's (strategy, memory limit): intermediates are not limited here
+        optimize = optimize[0]
     if optimize is True or optimize in ("greedy", "optimal"):
         return _greedy(labels, out, sizes) if n > 1 else [(0,)]
     if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":

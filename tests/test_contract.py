@@ -120,11 +120,13 @@ def test_dot_noncontiguous_and_method(xp):
     return a.dot(b)
 
 
-@pytest.mark.parametrize("dtype, shape", [("float64", (2, 4)), ("float32", (2, 4)),
-                                          ("float64", (4, 2))])
+@pytest.mark.parametrize("dtype, shape, transposed", [
+    ("float64", (2, 4), False), ("float32", (2, 4), False), ("float64", (4, 2), False),
+    ("float64", (4, 2), True)])
 @xp_compare()
-def test_dot_out(xp, dtype, shape):
+def test_dot_out(xp, dtype, shape, transposed):
     out = xp.zeros(shape, dtype=dtype)
+    out = out.T if transposed else out
     r = xp.dot(data(xp, (2, 3)), data(xp, (3, 4)), out=out)
     assert r is out
     return out
@@ -292,7 +294,7 @@ def test_einsum_noncontiguous(xp):
             xp.einsum("ii->i", a[:3])]
 
 
-@pytest.mark.parametrize("optimize", [False, True, "greedy", "optimal"])
+@pytest.mark.parametrize("optimize", [False, True, "greedy", "optimal", ("greedy", 100)])
 @xp_compare()
 def test_einsum_optimize(xp, optimize):
     ops = [data(xp, (2, 3)), data(xp, (3, 4), start=1), data(xp, (4, 5), start=2)]
