@@ -26,8 +26,8 @@ from ._matmul import matmul
 from ._ufuncs import multiply
 from ._einsum import einsum, einsum_path
 
-__all__ = ["vecdot", "tensordot", "dot", "vdot", "inner", "outer", "kron", "cross",
-           "einsum", "einsum_path"]
+__all__ = ["vecdot", "matvec", "vecmat", "tensordot", "dot", "vdot", "inner", "outer",
+           "kron", "cross", "einsum", "einsum_path"]
 
 
 def _operands(x1, x2, n1, n2):
@@ -127,6 +127,70 @@ def vecdot(x1, x2, /, *, axis=-1):
     av = _move_to_last(_conj(a.astype(rt, copy=False)), ia)[..., None, :]
     bv = _move_to_last(b.astype(rt, copy=False), ib)[..., :, None]
     return matmul(av, bv)[..., 0, 0]
+
+
+def _gufunc_operands(x1, x2, dtype, axes, fname):
+    """Operands of matvec/vecmat in their computation dtype (``dtype=`` casts them, under
+    same_kind, as the gufunc's loop selection does)."""
+    if axes is not None:
+        raise NotImplementedError(f"{fname}: the gufunc keyword axes= is not supported "
+                                  "(move the axes with garray.moveaxis)")
+    a, b = _operands(x1, x2, "x1", "x2")
+    if dtype is None:
+        return a, b
+    from ._manip_common import check_cast
+    for x in (a, b):
+        check_cast(x.dtype, dtype, "same_kind", f"{fname} input")
+    return a.astype(dtype, copy=False), b.astype(dtype, copy=False)
+
+
+def _gufunc_out(r, out):
+    if out is None:
+        return r
+    if isinstance(out, tuple):
+        (out,) = out
+    from ._manip_common import check_cast
+    check_cast(r.dtype, out.dtype, "same_kind", "output")
+    if out.shape != r.shape:
+        raise ValueError(f"out: has shape {out.shape}, the result has shape {r.shape}")
+    out[...] = r
+    return out
+
+
+def matvec(x1, x2, /, out=None, *, dtype=None, axes=None):
+    """Matrix-vector product over the last axes: ``x1`` (..., m, n) times ``x2`` (..., n)
+    gives (..., m), batch axes broadcast; one batched matmul. See also numpy.matvec.
+
+    >>> garray.matvec(garray.eye(2), garray.asarray([3., 4.]))
+    array([3., 4.])
+    """
+    a, b = _gufunc_operands(x1, x2, dtype, axes, "matvec")
+    if a.ndim < 2 or b.ndim < 1:
+        raise ValueError(f"matvec: x1 (shape {a.shape}) needs 2 and x2 (shape {b.shape}) "
+                         "1 core dimension")
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"matvec: x1 has shape {a.shape} and x2 has shape {b.shape}: "
+                         f"core sizes {a.shape[-1]} and {b.shape[-1]} differ")
+    return _gufunc_out(matmul(a, b[..., None])[..., 0], out)
+
+
+def vecmat(x1, x2, /, out=None, *, dtype=None, axes=None):
+    """Vector-matrix product over the last axes, conjugating the vector: ``x1`` (..., n)
+    and ``x2`` (..., n, m) give (..., m), batch axes broadcast; one batched matmul. See
+    also numpy.vecmat.
+
+    >>> garray.vecmat(garray.asarray([3., 4.]), garray.eye(2))
+    array([3., 4.])
+    """
+    a, b = _gufunc_operands(x1, x2, dtype, axes, "vecmat")
+    if a.ndim < 1 or b.ndim < 2:
+        raise ValueError(f"vecmat: x1 (shape {a.shape}) needs 1 and x2 (shape {b.shape}) "
+                         "2 core dimensions")
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"vecmat: x1 has shape {a.shape} and x2 has shape {b.shape}: "
+                         f"core sizes {a.shape[-1]} and {b.shape[-2]} differ")
+    r = matmul(_conj(a)[..., None, :], b)[..., 0, :]
+    return _gufunc_out(r, out)
 
 
 def _check_out(out, r, fname):

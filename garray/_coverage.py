@@ -50,7 +50,7 @@ NOT_YET = {
         "min_scalar_type",
     "not yet implemented: issue 15 (GEMM and linear algebra; cov and corrcoef are a "
     "GEMM)":
-        "cov corrcoef matvec vecmat",
+        "cov corrcoef",
     "not yet implemented: issue 16 (convolution)":
         "convolve correlate",
     "not yet implemented: issue 15 (garray.linalg)":

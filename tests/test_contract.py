@@ -93,6 +93,38 @@ def test_vecdot_errors(xp, sa, sb, axis):
     return xp.vecdot(data(xp, sa), data(xp, sb), axis=axis)
 
 
+# ---- matvec, vecmat ----------------------------------------------------------------
+
+
+@for_all_dtypes()
+@xp_compare()
+def test_matvec_vecmat_dtypes(xp, dtype):
+    m = data(xp, (2, 3, 4), dtype)
+    return [xp.matvec(m, data(xp, (4,), dtype, 2)), xp.vecmat(data(xp, (3,), dtype, 2), m)]
+
+
+@pytest.mark.parametrize("fn, sa, sb", [
+    ("matvec", (3, 1, 2, 3), (4, 3)), ("matvec", (2, 0), (0,)), ("matvec", (0, 3), (3,)),
+    ("vecmat", (4, 1, 3), (2, 3, 2)), ("vecmat", (0,), (0, 2)),
+    ("matvec", (2, 3), (4,)), ("matvec", (3,), (3,)), ("vecmat", (3,), (3,)),
+    ("vecmat", (3,), (2, 3)),
+])
+@xp_compare()
+def test_matvec_vecmat_shapes(xp, fn, sa, sb):
+    a = data(xp, sa, "complex64")
+    return getattr(xp, fn)(a[..., ::-1], data(xp, sb, "complex64", 1))
+
+
+@pytest.mark.parametrize("kw", [{"dtype": "float32"}, {"out": "float32"}, {"out": "int32"}])
+@xp_compare()
+def test_matvec_dtype_out(xp, kw):
+    if "out" in kw:
+        kw = {"out": xp.zeros(2, dtype=kw["out"])}
+    r = xp.matvec(data(xp, (2, 3), "int8"), data(xp, (3,), "float64"), **kw)
+    assert "out" not in kw or r is kw["out"]
+    return r
+
+
 # ---- dot, vdot, inner ---------------------------------------------------------------
 
 DOT_SHAPES = [((), (2, 3)), ((2, 3), ()), ((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)),
