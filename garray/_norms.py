@@ -13,13 +13,11 @@ take garray.linalg.svdvals. Integer and bool input is computed in float64, as Nu
 import operator
 
 import numpy
-from numpy.linalg import LinAlgError
 
 from . import _contract
-from ._core import ndarray
 from ._manip_common import as_array, axis_error, norm_axis
-from ._shaping import matrix_transpose
-from ._contract import vecdot, tensordot
+from ._shaping import matrix_transpose  # noqa: F401  (re-exported into garray.linalg)
+from ._contract import vecdot, tensordot  # noqa: F401  (re-exported into garray.linalg)
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "outer", "trace", "diagonal", "cross",
            "matrix_transpose", "vecdot", "tensordot"]
@@ -224,7 +222,3 @@ def cross(x1, x2, /, *, axis=-1):
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, "
                          f"but they are {na} and {nb} dimensional instead.")
     return _contract.cross(a, b, axis=axis)
-
-
-# referenced so linters keep the re-exports
-_REEXPORTS = (matrix_transpose, vecdot, tensordot, ndarray, LinAlgError)
