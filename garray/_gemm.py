@@ -191,16 +191,18 @@ def _vendor(c, a, b, m, n, k, batch, sc, sa, sb):
                           y.ptr, ld2, sy, c.ptr, ldc, sc[0], batch, c.itemsize)
     else:
         # GPU BLAS (cuBLAS / hipBLAS) through garray._vendor.gpublas, imported here so
-        # the CPU device never needs it.
-        try:
-            from ._vendor import gpublas
-        except ImportError as e:
-            raise BackendUnavailableError(
-                f"matmul on {c.device}: the GPU BLAS binding garray._vendor.gpublas is "
-                f"missing ({e}); set GARRAY_GEMM=kernel to use garray's own GEMM "
-                f"kernel") from None
-        gpublas.gemm(c.device, c.dtype, ta, tb, mm, nn, kk, c.dtype.type(1), x.ptr, ld1,
-                     sx, y.ptr, ld2, sy, c.dtype.type(0), c.ptr, ldc, sc[0], batch)
+        # the CPU device never needs it.  The strided-batched calls document no negative
+        # batch stride (gpublas refuses one): such a batch goes one matrix per call.
+        from ._vendor import gpublas
+        one, zero, isz = c.dtype.type(1), c.dtype.type(0), c.itemsize
+        if batch > 1 and min(sx, sy, sc[0]) < 0:
+            for i in range(batch):
+                gpublas.gemm(c.device, c.dtype, ta, tb, mm, nn, kk, one,
+                             x.ptr + i * sx * isz, ld1, 0, y.ptr + i * sy * isz, ld2, 0,
+                             zero, c.ptr + i * sc[0] * isz, ldc, 0, 1)
+            return
+        gpublas.gemm(c.device, c.dtype, ta, tb, mm, nn, kk, one, x.ptr, ld1, sx, y.ptr,
+                     ld2, sy, zero, c.ptr, ldc, sc[0], batch)
 
 
 def _packed(x, batch, s):
