@@ -440,12 +440,12 @@ def _geev(a, t, vectors):
 
 
 def _unpack_real_eig(wr, wi, v, rt, vectors):
-    """NumPy 2's result types for real input: real arrays when every eigenvalue is
-    real, else complex ones, a conjugate pair's vectors rebuilt from LAPACK's packed
-    columns (``v[:, j] +- 1j * v[:, j+1]`` where ``wi[j] > 0``)."""
+    """Complex results for real input, as the Array API specifies (and PyTorch and JAX
+    give): NumPy 2 returns real arrays when every eigenvalue happens to be real, a
+    dtype that depends on the values (and would cost a device-to-host sync to decide).
+    A conjugate pair's vectors are rebuilt from LAPACK's packed columns
+    (``v[:, j] +- 1j * v[:, j+1]`` where ``wi[j] > 0``)."""
     ga = _ga()
-    if not bool(ga.any(wi != 0)):
-        return wr.astype(rt), (v.astype(rt) if vectors else None)
     ct = numpy.dtype(numpy.complex64 if rt.itemsize == 4 else numpy.complex128)
     w = ga.empty(wr.shape, dtype=ct, device=wr.device)
     w.real[...] = wr
@@ -474,8 +474,8 @@ def _eig(a, fname, vectors):
 def eig(a):
     """Eigenvalues and right eigenvectors of a stack of square matrices (LAPACK geev).
 
-    As NumPy 2: for real input the results are real when every eigenvalue of the stack
-    is real, complex otherwise.  Returns ``EigResult(eigenvalues, eigenvectors)``,
+    The results are complex for every input, as the Array API specifies; NumPy 2 gives
+    real arrays for real input whose eigenvalues are all real (the values agree).  Returns ``EigResult(eigenvalues, eigenvectors)``,
     ``a @ v == v * w``; raises LinAlgError for NaN/inf input.
     See also numpy.linalg.eig.
     """
