@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import garray
-from xp import assert_xp_close, expected_exception, sample
+from xp import same_or_raises_alike, sample
 
 settings.register_profile(
     "garray-contract", max_examples=40, deadline=None, derandomize=True, database=None,
@@ -34,15 +34,7 @@ def operand(shape, dtype, start, reverse):
 
 
 def same(fn_np, fn_g):
-    try:
-        expected = fn_np()
-    except Exception as e:  # noqa: BLE001 - garray must raise the same type
-        try:
-            fn_g()
-        except expected_exception(e):
-            return
-        raise AssertionError(f"numpy raised {type(e).__name__}: {e}; garray did not")
-    assert_xp_close(fn_g(), expected, rtol=1e-9, atol=1e-9)
+    same_or_raises_alike(fn_np, fn_g, rtol=1e-9, atol=1e-9)
 
 
 @PROFILE

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import garray
-from xp import assert_xp_close, expected_exception, make
+from xp import same_or_raises_alike, make
 
 settings.register_profile(
     "garray-manipulation", max_examples=60, deadline=None, derandomize=True, database=None,
@@ -35,16 +35,7 @@ def arrays(draw, min_dims=0, max_dims=3):
 
 
 def same(fn_np, fn_g):
-    """fn_np() vs fn_g(): equal results, or the same exception type."""
-    try:
-        expected = fn_np()
-    except Exception as e:  # noqa: BLE001 - garray must raise the same type
-        try:
-            fn_g()
-        except expected_exception(e):
-            return
-        raise AssertionError(f"numpy raised {type(e).__name__}: {e}; garray did not")
-    assert_xp_close(fn_g(), expected)
+    same_or_raises_alike(fn_np, fn_g)
 
 
 @PROFILE

@@ -116,6 +116,20 @@ def expected_exception(e):
     return Exception
 
 
+def same_or_raises_alike(fn_np, fn_g, *, rtol=None, atol=None):
+    """``fn_np()`` (NumPy) and ``fn_g()`` (garray) give close results, or both raise (the
+    type ``expected_exception`` maps NumPy's to): property tests call it per example."""
+    try:
+        expected = fn_np()
+    except Exception as e:  # noqa: BLE001 - garray must raise the same type
+        try:
+            fn_g()
+        except expected_exception(e):
+            return
+        raise AssertionError(f"numpy raised {type(e).__name__}: {e}; garray did not")
+    assert_xp_close(fn_g(), expected, rtol=rtol, atol=atol)
+
+
 def xp_compare(name="xp", *, rtol=None, atol=None):
     """Run the test body with numpy and with garray; compare with ``assert_xp_close``."""
     def deco(fn):
