@@ -48,9 +48,6 @@ NOT_YET = {
         "divmod frexp ldexp modf",
     "not yet implemented: issue 13 (min_scalar_type answers float16 for most floats)":
         "min_scalar_type",
-    "not yet implemented: issue 15 (GEMM and linear algebra; cov and corrcoef are a "
-    "GEMM)":
-        "cov corrcoef",
     "not yet implemented: issue 16 (convolution)":
         "convolve correlate",
     "not yet implemented: issue 11 (garray.fft)":
