@@ -33,7 +33,7 @@ exporting module's C-API table.  The files stay small and separate by concern.
 """
 
 from cpython.long cimport PyLong_AsSsize_t
-from libc.stdint cimport intptr_t, int64_t, uint8_t
+from libc.stdint cimport intptr_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
 cimport cython

@@ -347,3 +347,36 @@ cdef _Kernels _table(str name, object table_fn, object arg=None, bint one_per_th
         k = _new_table(key, name, table_fn() if arg is None else table_fn(arg),
                        one_per_thread)
     return k
+
+
+def _family_launch(str name, object table_fn, int code, int slot, int64_t threads,
+                   tuple args, ndarray ref, int64_t work=-1):
+    """Run kernel [code][slot] of the one-thread-per-item table ``table_fn()`` (kept as
+    ``name``) with ``threads`` threads on ref's device.  For kernel families whose every
+    parameter is 8 bytes: each argument is an array (its data address), None (a null
+    pointer), an int (int64, or uint64 up to 2**64 - 1) or a float (a double).
+    ``work`` (elements touched; default ``threads``) decides whether a CPU launch
+    splits over the launch pool."""
+    cdef int64_t vals[16]
+    cdef double dv
+    cdef void* argv[16]
+    cdef int i
+    cdef _Kernels k
+    if len(args) > 16:
+        raise ValueError(f"{name}: kernels take at most 16 arguments, got {len(args)}")
+    k = _table(name, table_fn, None, True)
+    for i, a in enumerate(args):
+        if a is None:
+            vals[i] = 0
+        elif isinstance(a, ndarray):
+            vals[i] = (<ndarray>a)._ptr
+        elif isinstance(a, float):
+            dv = a
+            memcpy(&vals[i], &dv, 8)
+        elif a >= (<object>1 << 63):
+            vals[i] = <int64_t>(<uint64_t>a)
+        else:
+            vals[i] = <int64_t>a
+        argv[i] = &vals[i]
+    k.launch(ref, code, slot, threads, argv, work if work >= 0 else threads)
+    return None

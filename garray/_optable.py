@@ -9,7 +9,8 @@ Each row (``Op``) says what an op computes and everything mechanical follows fro
   layout), which the Cython launch layer loads and CI compiles for sm_90 and gfx90a.
 The other kernel tables (casts, ``where``, creation) are listed here too, and
 ``all_tables`` adds the reduction family's (garray/_redtable.py), the sort family's
-(garray/_sorttable.py) and the GEMM family's (garray/_gemmtable.py), so every name
+(garray/_sorttable.py), the GEMM family's (garray/_gemmtable.py) and the random
+family's (garray/_randtable.py), so every name
 expression garray instantiates is reachable from this file.
 
 Adding a unary op: write its functor in ``_kernels/garray/functors.h``, add one row
@@ -397,6 +398,8 @@ def all_tables():
     tables += _sorttable.all_tables()
     from . import _gemmtable
     tables += _gemmtable.all_tables()
+    from . import _randtable
+    tables += _randtable.all_tables()
     return tables
 
 

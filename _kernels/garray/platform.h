@@ -81,6 +81,22 @@ typedef unsigned int uint32;
 typedef unsigned long long uint64;
 }  // namespace ga
 
+// Bit casts and the high half of a 64x64-bit product, spelled per platform (the GPU
+// compilers' intrinsics; g++ gets memcpy and __int128).
+namespace ga {
+#if defined(GARRAY_HOST)
+inline double u64_as_double(uint64 v) { double d; __builtin_memcpy(&d, &v, 8); return d; }
+inline uint64 double_as_u64(double d) { uint64 v; __builtin_memcpy(&v, &d, 8); return v; }
+inline uint64 mulhi64(uint64 a, uint64 b) {
+    return (uint64)(((unsigned __int128)a * b) >> 64);
+}
+#else
+__device__ __forceinline__ double u64_as_double(uint64 v) { return __longlong_as_double((long long)v); }
+__device__ __forceinline__ uint64 double_as_u64(double d) { return (uint64)__double_as_longlong(d); }
+__device__ __forceinline__ uint64 mulhi64(uint64 a, uint64 b) { return __umul64hi(a, b); }
+#endif
+}  // namespace ga
+
 // Warp-level operations: lanes are GA_WARP_SIZE wide on every platform.
 #if defined(GA_PLATFORM_NVIDIA)
 #  define GA_SHFL_DOWN(v, d) __shfl_down_sync(0xffffffffu, (v), (d), GA_WARP_SIZE)

@@ -1,0 +1,209 @@
+// The random family's core: Philox4x32-10, the per-element streams and the exact
+// transforms every distribution builds on (Note [Counter-based streams] in
+// _kernels/random.hip).
+#pragma once
+#include "loops.h"
+#include "math.h"
+
+namespace ga {
+namespace rng {
+
+GA_DEVICE void philox(uint32 c0, uint32 c1, uint32 c2, uint32 c3, uint32 k0, uint32 k1,
+                      uint32* w) {
+    for (int r = 0; r < 10; ++r) {
+        if (r) {
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        uint64 p0 = (uint64)0xD2511F53u * c0;
+        uint64 p1 = (uint64)0xCD9E8D57u * c2;
+        uint32 n0 = (uint32)(p1 >> 32) ^ c1 ^ k0;
+        uint32 n2 = (uint32)(p0 >> 32) ^ c3 ^ k1;
+        c1 = (uint32)p1;
+        c3 = (uint32)p0;
+        c0 = n0;
+        c2 = n2;
+    }
+    w[0] = c0;
+    w[1] = c1;
+    w[2] = c2;
+    w[3] = c3;
+}
+
+// The four words of block b (a 96-bit offset from the position lo + hi * 2**64).
+GA_DEVICE void block(uint64 key, uint64 lo, uint64 hi, uint64 b, uint32 c3, uint32* w) {
+    uint64 low = lo + b;
+    uint32 c2 = (uint32)hi + (low < lo ? 1u : 0u);
+    philox((uint32)low, (uint32)(low >> 32), c2, c3, (uint32)key, (uint32)(key >> 32), w);
+}
+
+// The top 53 bits of the 64-bit word hi:lo, as an integer in [0, 2**53).
+GA_DEVICE uint64 bits53(uint32 lo, uint32 hi) {
+    return ((((uint64)hi) << 32) | lo) >> 11;
+}
+GA_DEVICE double uniform53(uint32 lo, uint32 hi) {          // [0, 1), NumPy's rule
+    return (double)bits53(lo, hi) * 1.1102230246251565e-16;   // 2**-53
+}
+GA_DEVICE float uniform24(uint32 w) {                          // [0, 1)
+    return (float)(w >> 8) * 5.9604645e-08f;                   // 2**-24
+}
+
+// log(x) for normal x in (0, 1]: fdlibm's reduction to [sqrt(2)/2, sqrt(2)) and its
+// minimax polynomial, every multiply-add an fma (note 5).  Within 1 ulp.
+GA_DEVICE double log_portable(double x) {
+    uint64 bits = double_as_u64(x);
+    int32 hx = (int32)(bits >> 32);
+    int32 k = (hx >> 20) - 1023;
+    hx &= 0x000fffff;
+    int32 i = (hx + 0x95f64) & 0x100000;
+    k += i >> 20;
+    bits = ((uint64)(uint32)(hx | (i ^ 0x3ff00000)) << 32) | (bits & 0xffffffffu);
+    double f = u64_as_double(bits) - 1.0;
+    double s = f / (2.0 + f);
+    double dk = (double)k;
+    double z = s * s;
+    double w = z * z;
+    double t1 = w * m::fma(w, m::fma(w, 1.531383769920937332e-01, 2.222219843214978396e-01),
+                           3.999999999940941908e-01);
+    double p2 = m::fma(w, m::fma(w, m::fma(w, 1.479819860511658591e-01, 1.818357216161805012e-01),
+                                 2.857142874366239149e-01),
+                       6.666666666666735130e-01);
+    double r = m::fma(z, p2, t1);
+    double hf = 0.5 * f;                               // exact
+    double sum = m::fma(hf, f, r);                     // f*f/2 + R
+    double lo = m::fma(s, sum, dk * 1.90821492927058770002e-10);
+    double y = m::fma(hf, f, -lo);                     // f*f/2 - (s*(f*f/2 + R) + k*ln2_lo)
+    return m::fma(dk, 6.93147180369123816490e-01, -(y - f));
+}
+
+// (cos, sin) of 2*pi*a/2**53 for an integer a in [0, 2**53): the quadrant comes from
+// a's top bits exactly, the rest is |x| <= pi/4 on Taylor polynomials (to x**17 and
+// x**18: truncation below 1e-19).
+GA_DEVICE void cossin_turn(uint64 a, double* c, double* s) {
+    uint64 q = (a + ((uint64)1 << 50)) >> 51;                   // nearest quarter turn
+    double x = (double)(int64)(a - (q << 51)) * 6.975736996017264e-16;  // * pi * 2**-52
+    double z = x * x;
+    double ps = m::fma(z, 2.8114572543455206e-15, -7.647163731819816e-13);
+    ps = m::fma(z, ps, 1.6059043836821613e-10);
+    ps = m::fma(z, ps, -2.505210838544172e-08);
+    ps = m::fma(z, ps, 2.7557319223985893e-06);
+    ps = m::fma(z, ps, -0.0001984126984126984);
+    ps = m::fma(z, ps, 0.008333333333333333);
+    ps = m::fma(z, ps, -0.16666666666666666);
+    double pc = m::fma(z, -1.5619206968586225e-16, 4.779477332387385e-14);
+    pc = m::fma(z, pc, -1.1470745597729725e-11);
+    pc = m::fma(z, pc, 2.08767569878681e-09);
+    pc = m::fma(z, pc, -2.755731922398589e-07);
+    pc = m::fma(z, pc, 2.48015873015873e-05);
+    pc = m::fma(z, pc, -0.001388888888888889);
+    pc = m::fma(z, pc, 0.041666666666666664);
+    pc = m::fma(z, pc, -0.5);
+    double sx = m::fma(x * z, ps, x);
+    double cx = m::fma(z, pc, 1.0);
+    switch ((int)(q & 3)) {   // rotate by q quarter turns
+    case 0: *c = cx; *s = sx; break;
+    case 1: *c = -sx; *s = cx; break;
+    case 2: *c = -cx; *s = -sx; break;
+    default: *c = sx; *s = -cx; break;
+    }
+}
+
+// Two standard normals from one block: Box-Muller, radius from the 53-bit uniform of
+// words 0-1 taken in (0, 1], angle from words 2-3.  Exact in law up to the 53-bit
+// resolution of the uniforms (|z| < 8.58).
+GA_DEVICE void box_muller(const uint32* w, double* z0, double* z1) {
+    double u = (double)(bits53(w[0], w[1]) + 1) * 1.1102230246251565e-16;
+    double rad = m::sqrt(-2.0 * log_portable(u));
+    double c, s;
+    cossin_turn(bits53(w[2], w[3]), &c, &s);
+    *z0 = rad * c;
+    *z1 = rad * s;
+}
+
+// The element stream of note 4: element i's own counter pos + i, word by word, c3
+// counting up from `sub`.
+struct Stream {
+    uint64 key, lo, hi, i;
+    uint32 c3, w[4];
+    int used;
+    bool has_spare;
+    double spare;
+    GA_DEVICE Stream(uint64 key_, uint64 lo_, uint64 hi_, uint64 i_, uint32 sub)
+        : key(key_), lo(lo_), hi(hi_), i(i_), c3(sub), used(4), has_spare(false), spare(0) {}
+    GA_DEVICE uint32 next32() {
+        if (used == 4) {
+            block(key, lo, hi, i, c3++, w);
+            used = 0;
+        }
+        return w[used++];
+    }
+    GA_DEVICE uint64 next64() {
+        uint32 a = next32();
+        return ((uint64)next32() << 32) | a;
+    }
+    GA_DEVICE double uniform() {            // [0, 1)
+        uint32 a = next32();
+        return uniform53(a, next32());
+    }
+    GA_DEVICE double uniform_open() {       // (0, 1]
+        uint32 a = next32();
+        return (double)(bits53(a, next32()) + 1) * 1.1102230246251565e-16;
+    }
+    GA_DEVICE double normal() {
+        if (has_spare) {
+            has_spare = false;
+            return spare;
+        }
+        uint32 b[4];
+        for (int k = 0; k < 4; ++k) b[k] = next32();
+        double z0;
+        box_muller(b, &z0, &spare);
+        has_spare = true;
+        return z0;
+    }
+};
+
+// Lemire's unbiased bounded integers: x in [0, 2**32) -> [0, range), range in
+// [1, 2**32]; the rare retries read element i's stream from c3 = 1 (note 4).
+GA_DEVICE uint64 bounded32(uint32 x, uint64 range, uint64 key, uint64 lo, uint64 hi,
+                           uint64 i) {
+    uint64 m = (uint64)x * range;
+    if ((uint32)m < range) {
+        uint64 thr = (((uint64)1 << 32) - range) % range;
+        if ((uint32)m < thr) {
+            Stream st(key, lo, hi, i, 1);
+            do {
+                m = (uint64)st.next32() * range;
+            } while ((uint32)m < thr);
+        }
+    }
+    return m >> 32;
+}
+
+// The same for 64-bit words; range 0 stands for 2**64 (every word is a value).
+GA_DEVICE uint64 bounded64(uint64 x, uint64 range, uint64 key, uint64 lo, uint64 hi,
+                           uint64 i) {
+    if (range == 0) return x;
+    uint64 m = x * range;
+    if (m < range) {
+        uint64 thr = (0 - range) % range;
+        if (m < thr) {
+            Stream st(key, lo, hi, i, 1);
+            do {
+                x = st.next64();
+                m = x * range;
+            } while (m < thr);
+        }
+    }
+    return mulhi64(x, range);
+}
+
+// Thread t's range of blocks (or elements) [b0, b1) out of nb (note 6).
+GA_DEVICE void thread_range(int64 per, int64 nb, int64* b0, int64* b1) {
+    *b0 = flat_index<int64>() * per;
+    *b1 = *b0 + per < nb ? *b0 + per : nb;
+}
+
+}  // namespace rng
+
+}  // namespace ga

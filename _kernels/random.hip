@@ -1,0 +1,154 @@
+// The random family: Philox4x32-10 and the transforms built on it (launched by
+// garray/random/_kernels.py through cython/_launch.pxi's _family_launch; the table is
+// garray/_randtable.py, docs/random.md).
+//
+// Note [Counter-based streams]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// 1. Philox4x32-10 (Salmon et al., SC'11) maps a 128-bit counter (c0 lowest .. c3) and a
+//    64-bit key (k0, k1) to four 32-bit words.  Every value garray draws is a pure
+//    function of (key, counter), so it does not depend on the device, the warp size, the
+//    launch shape or how the threads are scheduled.
+// 2. A generator's position is the low 96 bits of the counter (c0, c1, c2).  A call
+//    reserves positions [pos, pos + m) and the host advances pos by m.  Block b of a call
+//    is the counter pos + b (96-bit add) with c3 = 0.
+// 3. Direct transforms pack values into blocks: 4 float32 uniforms (24 bits each), 2
+//    float64 uniforms (53 bits: words 2j, 2j+1), 2 normals (Box-Muller on two 53-bit
+//    uniforms), 4 bounded 32-bit integers or 2 bounded 64-bit integers per block.  Value
+//    i depends only on block i / K, so the first k values of a size-n draw are a size-k
+//    draw from the same position.
+// 4. A value that needs a variable number of words (rejection: Lemire's unbiased
+//    integers, gamma, poisson ...) reads the element stream of its index i: counter
+//    pos + i with c3 = 0, 1, 2 ... (`Stream`).  Bounded integers take their first try
+//    from the packed block and retries from c3 >= 1, so the packed blocks (c3 = 0) and
+//    the retries never share a counter.  Such calls reserve n positions.
+// 5. Bits are the same on every device only if the arithmetic is.  Integer steps are.
+//    IEEE +, -, *, / and sqrt are correctly rounded everywhere, but NVRTC and hiprtc fuse
+//    a product feeding an addition into an FMA by default and g++ (-ffp-contract=off)
+//    does not.  So this file never lets a product feed an addition: every multiply-add is
+//    an explicit fma() (exact on every device), and a product is only stored, compared,
+//    divided, square-rooted or multiplied again.  The logarithm and sine/cosine of the
+//    Box-Muller step are garray's own (below), not the vendor's libm, whose last bits
+//    differ between CUDA, ROCm and glibc.  Transforms that call exp/pow/log1p (the other
+//    distributions) use the device's libm: equal in law, not always to the last bit.
+// 6. On the CPU device each thread walks `per` consecutive blocks (or elements) in a
+//    counted loop that g++ vectorises; GPUs run one per thread.  `per` only changes which
+//    thread computes a value, never the value (tests force other shapes).
+#include "garray/philox.h"
+#include "garray/rand_continuous.h"
+#include "garray/rand_discrete.h"
+
+namespace ga {
+
+// ---- kernels (every argument a pointer, an int64/uint64 or a double) ----------------
+// Common arguments: out, n (values), key (k0 | k1 << 32), lo and hi (the position:
+// bits 0-63 and 64-95), per (blocks or elements per thread).
+
+// Raw words: uint32 (4 per block) or uint64 (2 per block, low word first).
+template <class T>
+GA_GLOBAL void rng_bits(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per) {
+    const int K = 16 / (int)sizeof(T);
+    int64 b0, b1;
+    rng::thread_range(per, (n + K - 1) / K, &b0, &b1);
+    for (int64 b = b0; b < b1; ++b) {
+        uint32 w[4];
+        rng::block(key, lo, hi, (uint64)b, 0, w);
+        for (int j = 0; j < K; ++j) {
+            int64 i = b * K + j;
+            if (i < n)
+                out[i] = K == 4 ? (T)w[j] : (T)((((uint64)w[2 * j + 1]) << 32) | w[2 * j]);
+        }
+    }
+}
+
+// a + s * u for uniforms u in [0, 1): float32 from 24 bits (4 per block), float64 from
+// 53 bits (2 per block).  random() is a = 0, s = 1 (exactly u).
+template <class T>
+GA_GLOBAL void rng_uniform(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
+                           double a, double s) {
+    const int K = sizeof(T) == 4 ? 4 : 2;
+    int64 b0, b1;
+    rng::thread_range(per, (n + K - 1) / K, &b0, &b1);
+    for (int64 b = b0; b < b1; ++b) {
+        uint32 w[4];
+        rng::block(key, lo, hi, (uint64)b, 0, w);
+        for (int j = 0; j < K; ++j) {
+            int64 i = b * K + j;
+            double u = K == 4 ? (double)rng::uniform24(w[j]) : rng::uniform53(w[2 * j], w[2 * j + 1]);
+            if (i < n) out[i] = (T)m::fma(s, u, a);
+        }
+    }
+}
+
+// loc + scale * z for standard normals z (2 per block); float32 is the float64 value
+// rounded, so both dtypes draw the same variates.
+template <class T>
+GA_GLOBAL void rng_normal(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
+                          double loc, double scale) {
+    int64 b0, b1;
+    rng::thread_range(per, (n + 1) / 2, &b0, &b1);
+    for (int64 b = b0; b < b1; ++b) {
+        uint32 w[4];
+        rng::block(key, lo, hi, (uint64)b, 0, w);
+        double z0, z1;
+        rng::box_muller(w, &z0, &z1);
+        out[2 * b] = (T)m::fma(scale, z0, loc);
+        if (2 * b + 1 < n) out[2 * b + 1] = (T)m::fma(scale, z1, loc);
+    }
+}
+
+// low + [0, range) for range in [1, 2**32] (4 per block), wrapped into T: every integer
+// dtype and bool (two's complement makes low + v right for signed T).
+template <class T>
+GA_GLOBAL void rng_int32(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
+                         uint64 low, uint64 range) {
+    int64 b0, b1;
+    rng::thread_range(per, (n + 3) / 4, &b0, &b1);
+    for (int64 b = b0; b < b1; ++b) {
+        uint32 w[4];
+        rng::block(key, lo, hi, (uint64)b, 0, w);
+        for (int j = 0; j < 4; ++j) {
+            int64 i = b * 4 + j;
+            if (i < n)
+                out[i] = (T)(low + rng::bounded32(w[j], range, key, lo, hi, (uint64)i));
+        }
+    }
+}
+
+// low + [0, range) for range in (2**32, 2**64] (0 stands for 2**64; 2 per block).
+template <class T>
+GA_GLOBAL void rng_int64(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
+                         uint64 low, uint64 range) {
+    int64 b0, b1;
+    rng::thread_range(per, (n + 1) / 2, &b0, &b1);
+    for (int64 b = b0; b < b1; ++b) {
+        uint32 w[4];
+        rng::block(key, lo, hi, (uint64)b, 0, w);
+        for (int j = 0; j < 2; ++j) {
+            int64 i = b * 2 + j;
+            uint64 x = (((uint64)w[2 * j + 1]) << 32) | w[2 * j];
+            if (i < n) out[i] = (T)(low + rng::bounded64(x, range, key, lo, hi, (uint64)i));
+        }
+    }
+}
+
+// The element-stream distributions (note 4): value i is a function of element i's own
+// stream, whatever the number of words it takes.  Kinds below 64 are the continuous
+// distributions (garray/rand_continuous.h), the others discrete (rand_discrete.h); the
+// Python side names them in garray/random/_continuous.py and _discrete.py.  A parameter
+// is an array (contiguous float64, one per value) when its pointer is non-null, else the
+// scalar beside it.
+template <class T>
+GA_GLOBAL void rng_dist(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
+                        int64 kind, const double* pa, double a, const double* pb, double b,
+                        const double* pc, double c) {
+    int64 i0, i1;
+    rng::thread_range(per, n, &i0, &i1);
+    for (int64 i = i0; i < i1; ++i) {
+        rng::Stream st(key, lo, hi, (uint64)i, 0);
+        double x = rng::param(pa, a, i), y = rng::param(pb, b, i), z = rng::param(pc, c, i);
+        out[i] = (T)(kind < 64 ? rng::dist_continuous(kind, st, x, y, z)
+                               : rng::dist_discrete(kind, st, x, y, z));
+    }
+}
+
+}  // namespace ga

@@ -1,0 +1,160 @@
+"""``garray.random.Generator``: NumPy's Generator interface on garray's Philox streams.
+
+Draws land on garray's current device (``garray.Device`` context, ``GARRAY_DEVICE``) or
+on ``out``'s.  ``size=None`` gives a 0-d array (as CuPy does), not a Python scalar.
+Values are computed by the random kernels (``_kernels/random.hip``); parameters that are
+arrays combine with standard variates through garray's own elementwise ops.
+"""
+
+import operator
+
+import numpy
+
+from .._core import ndarray
+from . import _draw
+from ._continuous import _ContinuousMethods
+from ._discrete import _DiscreteMethods
+from ._generator_base import (_F32, _F64, _broadcast_shape, _check_nonneg, _float_dtype,
+                              _param, _shape, _target)
+from ._sampling import _SamplingMethods
+
+__all__ = ["Generator", "default_rng"]
+
+class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
+    """Container for garray's Philox stream, with NumPy's ``Generator`` methods.
+
+    ``Generator(bit_generator)``; usually made by :func:`default_rng`.  The same seed
+    gives the same bits on every garray device (CPU, NVIDIA, AMD) and at any launch
+    shape; the streams are not NumPy's (each distribution matches NumPy's in law).
+
+    See also numpy.random.Generator.
+    """
+
+    def __init__(self, bit_generator):
+        if not hasattr(bit_generator, "_reserve"):
+            raise TypeError("bit_generator: expected a garray.random.Philox, got "
+                            f"{type(bit_generator).__name__}")
+        self._bit_generator = bit_generator
+
+    @property
+    def bit_generator(self):
+        """The Philox bit generator that feeds this Generator."""
+        return self._bit_generator
+
+    def __repr__(self):
+        return f"Generator({type(self._bit_generator).__name__})"
+
+    def __getstate__(self):
+        return {"bit_generator": self._bit_generator}
+
+    def __setstate__(self, state):
+        self._bit_generator = state["bit_generator"]
+
+    def spawn(self, n_children):
+        """Independent child generators (``SeedSequence.spawn`` of the bit generator's
+        seed sequence).  See also numpy.random.Generator.spawn."""
+        return [type(self)(bg) for bg in self._bit_generator.spawn(n_children)]
+
+    # ---- uniform ---------------------------------------------------------------------
+
+    def random(self, size=None, dtype=numpy.float64, out=None):
+        """Floats uniform in [0, 1): float64 from 53 random bits, float32 from 24.
+        See also numpy.random.Generator.random."""
+        dt = _float_dtype(dtype, "random")
+        shape, out = _target(size, dt, out)
+        return _draw.uniform(self._bit_generator, shape, dt, out=out)
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        """``low + (high - low) * u`` with u uniform in [0, 1) (float64).
+        See also numpy.random.Generator.uniform."""
+        lo, hi = _param(low, "low"), _param(high, "high")
+        if isinstance(lo, float) and isinstance(hi, float):
+            span = hi - lo
+            if not numpy.isfinite(span):
+                raise OverflowError("high - low range exceeds valid bounds")
+            return _draw.uniform(self._bit_generator, _shape(size), _F64, lo, span)
+        shape = _broadcast_shape(size, lo, hi)
+        u = _draw.uniform(self._bit_generator, shape, _F64)
+        return lo + (hi - lo) * u
+
+    # ---- normal ----------------------------------------------------------------------
+
+    def standard_normal(self, size=None, dtype=numpy.float64, out=None):
+        """Standard normal variates (Box-Muller on Philox blocks; float32 is the float64
+        draw rounded).  See also numpy.random.Generator.standard_normal."""
+        dt = _float_dtype(dtype, "standard_normal")
+        shape, out = _target(size, dt, out)
+        return _draw.normal(self._bit_generator, shape, dt, out=out)
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        """Normal variates ``loc + scale * z`` (float64).
+        See also numpy.random.Generator.normal."""
+        mu, sigma = _param(loc, "loc"), _param(scale, "scale")
+        _check_nonneg(sigma, "scale")
+        if isinstance(mu, float) and isinstance(sigma, float):
+            return _draw.normal(self._bit_generator, _shape(size), _F64, mu, sigma)
+        shape = _broadcast_shape(size, mu, sigma)
+        return mu + sigma * _draw.normal(self._bit_generator, shape, _F64)
+
+    # ---- integers --------------------------------------------------------------------
+
+    def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
+        """Integers uniform in [low, high) (``endpoint=True``: [low, high]), unbiased
+        (Lemire's method), for every integer dtype and bool.
+        See also numpy.random.Generator.integers."""
+        dt = numpy.dtype(dtype)
+        if dt.kind not in "biu":
+            raise TypeError(f"Unsupported dtype {dt!r} for integers")
+        if high is None:
+            low, high = 0, low
+        lo, hi = _bound(low, "low"), _bound(high, "high")
+        info_min, info_max = (0, 1) if dt.kind == "b" else (
+            int(numpy.iinfo(dt).min), int(numpy.iinfo(dt).max))
+        if lo < info_min:
+            raise ValueError(f"low is out of bounds for {dt}")
+        top = hi if endpoint else hi - 1
+        if top > info_max:
+            raise ValueError(f"high is out of bounds for {dt}")
+        if top < lo:
+            raise ValueError("low > high" if endpoint else "low >= high")
+        return _draw.integers(self._bit_generator, lo, top - lo + 1, _shape(size), dt)
+
+    # ---- simple transforms -------------------------------------------------------------
+
+    def bytes(self, length):
+        """``length`` random bytes (Python ``bytes``, copied to the host).
+        See also numpy.random.Generator.bytes."""
+        n = operator.index(length)
+        if n < 0:
+            raise ValueError("length: negative dimensions are not allowed")
+        words = _draw.bits(self._bit_generator, (-(-n // 4),), numpy.uint32)
+        return words.get().tobytes()[:n]
+
+
+def _bound(x, name):
+    """An integer bound of ``integers`` (floats truncate, as NumPy's int64 cast does)."""
+    if isinstance(x, (ndarray, numpy.ndarray)) and x.ndim > 0:
+        raise NotImplementedError(f"integers: array {name} is not supported yet; pass a "
+                                  "scalar bound")
+    if isinstance(x, (bool, numpy.bool_)):
+        return int(x)
+    try:
+        return operator.index(x)
+    except TypeError:
+        pass
+    if isinstance(x, (float, numpy.floating)) and numpy.isfinite(x):
+        return int(x)
+    raise TypeError(f"{name}: expected an integer, got {x!r}")
+
+
+def default_rng(seed=None):
+    """A Generator on a Philox bit generator seeded from ``seed`` (None, an int, a
+    sequence of ints, a SeedSequence), or ``seed`` itself when it is a Generator, or a
+    Generator around it when it is a bit generator.
+    See also numpy.random.default_rng."""
+    if isinstance(seed, Generator):
+        return seed
+    if hasattr(seed, "_reserve"):
+        return Generator(seed)
+    from ._philox import Philox
+    return Generator(Philox(seed))
