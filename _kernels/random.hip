@@ -43,15 +43,17 @@ namespace ga {
 // Common arguments: out, n (values), key (k0 | k1 << 32), lo and hi (the position:
 // bits 0-63 and 64-95), per (blocks or elements per thread).
 
-// Raw words: uint32 (4 per block) or uint64 (2 per block, low word first).
+// Raw words: uint32 (4 per block) or uint64 (2 per block, low word first).  `c3` is
+// the counter's top word: 0 for draws (note 2), any value for known-answer tests.
 template <class T>
-GA_GLOBAL void rng_bits(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per) {
+GA_GLOBAL void rng_bits(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
+                        uint64 c3) {
     const int K = 16 / (int)sizeof(T);
     int64 b0, b1;
     rng::thread_range(per, (n + K - 1) / K, &b0, &b1);
     for (int64 b = b0; b < b1; ++b) {
         uint32 w[4];
-        rng::block(key, lo, hi, (uint64)b, 0, w);
+        rng::block(key, lo, hi, (uint64)b, (uint32)c3, w);
         for (int j = 0; j < K; ++j) {
             int64 i = b * K + j;
             if (i < n)

@@ -252,7 +252,7 @@ def test_every_family_is_in_the_ci_units():
     """The compile check above covers each kernel family's table (GEMM included)."""
     from garray._compiler import name_expressions_for_ci
     files = {rel for rel, _ in name_expressions_for_ci()}
-    assert {"gemm.hip", "sort.hip", "reduce.hip", "index.hip"} <= files
+    assert {"gemm.hip", "sort.hip", "reduce.hip", "index.hip", "random.hip"} <= files
 
 
 @pytest.mark.parametrize("kind, arch", [("cuda", "sm_90"), ("hip", "gfx90a")])

@@ -44,13 +44,14 @@ def _new(shape, dtype, device, out):
     return empty(shape, dtype=dtype, device=device)
 
 
-def bits(bitgen, shape, dtype, device=None, out=None):
-    """Raw Philox words: uint32 (4 per block) or uint64 (2 per block)."""
+def bits(bitgen, shape, dtype, device=None, out=None, c3=0):
+    """Raw Philox words: uint32 (4 per block) or uint64 (2 per block).  ``c3``: the
+    counter's top word (0 for draws; known-answer tests set it)."""
     o = _new(shape, dtype, device, out)
     k = 4 if o.dtype.itemsize == 4 else 2
     nb = -(-o.size // k)
     if nb:
-        _launch(o, R_BITS, nb, (bitgen, nb), ())
+        _launch(o, R_BITS, nb, (bitgen, nb), (c3,))
     return o
 
 
