@@ -43,23 +43,36 @@ namespace ga {
 // Common arguments: out, n (values), key (k0 | k1 << 32), lo and hi (the position:
 // bits 0-63 and 64-95), per (blocks or elements per thread).
 
+// The packed kernels walk their thread's blocks [b0, b1) in groups of rng::LANES; a
+// whole group stores without tests (the loop g++ vectorises), the last one element by
+// element.  STORE(l, j, i) writes value j of lane l to out[i].
+#define GA_RNG_PACKED(K, c3, STORE)                                                  \
+    int64 b0, b1;                                                                    \
+    rng::thread_range(per, (n + (K) - 1) / (K), &b0, &b1);                           \
+    for (int64 b = b0; b < b1; b += rng::LANES) {                                    \
+        rng::Lanes L;                                                                \
+        rng::blocks(key, lo, hi, (uint64)b, (c3), L);                                \
+        if (b + rng::LANES <= b1 && (b + rng::LANES) * (K) <= n) {                   \
+            for (int l = 0; l < rng::LANES; ++l)                                     \
+                for (int j = 0; j < (K); ++j) STORE(l, j, (b + l) * (K) + j);        \
+        } else {                                                                     \
+            for (int l = 0; l < rng::LANES && b + l < b1; ++l)                       \
+                for (int j = 0; j < (K); ++j)                                        \
+                    if ((b + l) * (K) + j < n) STORE(l, j, (b + l) * (K) + j);       \
+        }                                                                            \
+    }
+
 // Raw words: uint32 (4 per block) or uint64 (2 per block, low word first).  `c3` is
 // the counter's top word: 0 for draws (note 2), any value for known-answer tests.
 template <class T>
 GA_GLOBAL void rng_bits(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
                         uint64 c3) {
     const int K = 16 / (int)sizeof(T);
-    int64 b0, b1;
-    rng::thread_range(per, (n + K - 1) / K, &b0, &b1);
-    for (int64 b = b0; b < b1; ++b) {
-        uint32 w[4];
-        rng::block(key, lo, hi, (uint64)b, (uint32)c3, w);
-        for (int j = 0; j < K; ++j) {
-            int64 i = b * K + j;
-            if (i < n)
-                out[i] = K == 4 ? (T)w[j] : (T)((((uint64)w[2 * j + 1]) << 32) | w[2 * j]);
-        }
-    }
+#define STORE(l, j, i)                                                                \
+    out[i] = K == 4 ? (T)L.w[j][l]                                                    \
+                    : (T)((((uint64)L.w[2 * (j) + 1][l]) << 32) | L.w[2 * (j)][l])
+    GA_RNG_PACKED(K, (uint32)c3, STORE)
+#undef STORE
 }
 
 // a + s * u for uniforms u in [0, 1): float32 from 24 bits (4 per block), float64 from
@@ -68,17 +81,15 @@ template <class T>
 GA_GLOBAL void rng_uniform(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
                            double a, double s) {
     const int K = sizeof(T) == 4 ? 4 : 2;
-    int64 b0, b1;
-    rng::thread_range(per, (n + K - 1) / K, &b0, &b1);
-    for (int64 b = b0; b < b1; ++b) {
-        uint32 w[4];
-        rng::block(key, lo, hi, (uint64)b, 0, w);
-        for (int j = 0; j < K; ++j) {
-            int64 i = b * K + j;
-            double u = K == 4 ? (double)rng::uniform24(w[j]) : rng::uniform53(w[2 * j], w[2 * j + 1]);
-            if (i < n) out[i] = (T)m::fma(s, u, a);
-        }
+    const bool unit = a == 0.0 && s == 1.0;
+#define STORE(l, j, i)                                                                \
+    {                                                                                 \
+        T u = K == 4 ? (T)rng::uniform24(L.w[j][l])                                   \
+                     : (T)rng::uniform53(L.w[2 * (j)][l], L.w[2 * (j) + 1][l]);       \
+        out[i] = unit ? u : (T)m::fma(s, (double)u, a);                               \
     }
+    GA_RNG_PACKED(K, 0, STORE)
+#undef STORE
 }
 
 // loc + scale * z for standard normals z (2 per block); float32 is the float64 value
@@ -86,16 +97,14 @@ GA_GLOBAL void rng_uniform(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, in
 template <class T>
 GA_GLOBAL void rng_normal(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
                           double loc, double scale) {
-    int64 b0, b1;
-    rng::thread_range(per, (n + 1) / 2, &b0, &b1);
-    for (int64 b = b0; b < b1; ++b) {
-        uint32 w[4];
-        rng::block(key, lo, hi, (uint64)b, 0, w);
-        double z0, z1;
-        rng::box_muller(w, &z0, &z1);
-        out[2 * b] = (T)m::fma(scale, z0, loc);
-        if (2 * b + 1 < n) out[2 * b + 1] = (T)m::fma(scale, z1, loc);
+#define STORE(l, j, i)                                                                \
+    {                                                                                 \
+        double z0, z1;                                                                \
+        rng::box_muller(L.w[0][l], L.w[1][l], L.w[2][l], L.w[3][l], &z0, &z1);        \
+        out[i] = (T)m::fma(scale, (j) == 0 ? z0 : z1, loc);                           \
     }
+    GA_RNG_PACKED(2, 0, STORE)
+#undef STORE
 }
 
 // low + [0, range) for range in [1, 2**32] (4 per block), wrapped into T: every integer
@@ -103,34 +112,22 @@ GA_GLOBAL void rng_normal(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int
 template <class T>
 GA_GLOBAL void rng_int32(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
                          uint64 low, uint64 range) {
-    int64 b0, b1;
-    rng::thread_range(per, (n + 3) / 4, &b0, &b1);
-    for (int64 b = b0; b < b1; ++b) {
-        uint32 w[4];
-        rng::block(key, lo, hi, (uint64)b, 0, w);
-        for (int j = 0; j < 4; ++j) {
-            int64 i = b * 4 + j;
-            if (i < n)
-                out[i] = (T)(low + rng::bounded32(w[j], range, key, lo, hi, (uint64)i));
-        }
-    }
+#define STORE(l, j, i)                                                                \
+    out[i] = (T)(low + rng::bounded32(L.w[j][l], range, key, lo, hi, (uint64)(i)))
+    GA_RNG_PACKED(4, 0, STORE)
+#undef STORE
 }
 
 // low + [0, range) for range in (2**32, 2**64] (0 stands for 2**64; 2 per block).
 template <class T>
 GA_GLOBAL void rng_int64(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
                          uint64 low, uint64 range) {
-    int64 b0, b1;
-    rng::thread_range(per, (n + 1) / 2, &b0, &b1);
-    for (int64 b = b0; b < b1; ++b) {
-        uint32 w[4];
-        rng::block(key, lo, hi, (uint64)b, 0, w);
-        for (int j = 0; j < 2; ++j) {
-            int64 i = b * 2 + j;
-            uint64 x = (((uint64)w[2 * j + 1]) << 32) | w[2 * j];
-            if (i < n) out[i] = (T)(low + rng::bounded64(x, range, key, lo, hi, (uint64)i));
-        }
-    }
+#define STORE(l, j, i)                                                                \
+    out[i] = (T)(low + rng::bounded64((((uint64)L.w[2 * (j) + 1][l]) << 32) |         \
+                                          L.w[2 * (j)][l],                            \
+                                      range, key, lo, hi, (uint64)(i)))
+    GA_RNG_PACKED(2, 0, STORE)
+#undef STORE
 }
 
 // The element-stream distributions (note 4): value i is a function of element i's own

@@ -37,20 +37,73 @@ GA_DEVICE void block(uint64 key, uint64 lo, uint64 hi, uint64 b, uint32 c3, uint
     philox((uint32)low, (uint32)(low >> 32), c2, c3, (uint32)key, (uint32)(key >> 32), w);
 }
 
+// Lanes of consecutive blocks computed together: on the CPU device the loops over lanes
+// are what g++ vectorises (32x32->64-bit products in AVX2 registers); GPUs use one lane
+// per thread.  Only which thread computes a block changes, never its words.
+#if GA_CPU_LOOPS
+enum { LANES = 16 };
+#else
+enum { LANES = 1 };
+#endif
+
+struct Lanes {
+    uint32 w[4][LANES];
+};
+
+// Blocks b .. b + LANES - 1 (word j of lane l is o.w[j][l]).
+GA_FORCE_INLINE void blocks(uint64 key, uint64 lo, uint64 hi, uint64 b, uint32 c3v, Lanes& o) {
+    uint32 c0[LANES], c1[LANES], c2[LANES], c3[LANES];
+    for (int l = 0; l < LANES; ++l) {
+        uint64 low = lo + (b + (uint64)l);
+        c0[l] = (uint32)low;
+        c1[l] = (uint32)(low >> 32);
+        c2[l] = (uint32)hi + (low < lo ? 1u : 0u);
+        c3[l] = c3v;
+    }
+    uint32 k0 = (uint32)key, k1 = (uint32)(key >> 32);
+    for (int r = 0; r < 10; ++r) {
+        for (int l = 0; l < LANES; ++l) {
+            // high and low halves as separate products: g++ then keeps the lanes in
+            // 32-bit vectors (vpmulld for the low half) instead of widening all of them
+            uint32 h0 = (uint32)(((uint64)0xD2511F53u * c0[l]) >> 32);
+            uint32 h1 = (uint32)(((uint64)0xCD9E8D57u * c2[l]) >> 32);
+            uint32 l0 = 0xD2511F53u * c0[l];
+            uint32 l1 = 0xCD9E8D57u * c2[l];
+            c0[l] = h1 ^ c1[l] ^ k0;
+            c2[l] = h0 ^ c3[l] ^ k1;
+            c1[l] = l1;
+            c3[l] = l0;
+        }
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+    for (int l = 0; l < LANES; ++l) {
+        o.w[0][l] = c0[l];
+        o.w[1][l] = c1[l];
+        o.w[2][l] = c2[l];
+        o.w[3][l] = c3[l];
+    }
+}
+
 // The top 53 bits of the 64-bit word hi:lo, as an integer in [0, 2**53).
-GA_DEVICE uint64 bits53(uint32 lo, uint32 hi) {
+GA_FORCE_INLINE uint64 bits53(uint32 lo, uint32 hi) {
     return ((((uint64)hi) << 32) | lo) >> 11;
 }
-GA_DEVICE double uniform53(uint32 lo, uint32 hi) {          // [0, 1), NumPy's rule
-    return (double)bits53(lo, hi) * 1.1102230246251565e-16;   // 2**-53
+// v <= 2**53 as a double, exactly, from two int32 halves (AVX2 converts int32, not
+// int64; the fma is exact, the sum being a representable integer).
+GA_FORCE_INLINE double exact53(uint64 v) {
+    return m::fma((double)(int32)(v >> 23), 8388608.0, (double)(int32)(v & 0x7fffff));
 }
-GA_DEVICE float uniform24(uint32 w) {                          // [0, 1)
-    return (float)(w >> 8) * 5.9604645e-08f;                   // 2**-24
+GA_FORCE_INLINE double uniform53(uint32 lo, uint32 hi) {    // [0, 1), NumPy's rule
+    return exact53(bits53(lo, hi)) * 1.1102230246251565e-16;  // 2**-53
+}
+GA_FORCE_INLINE float uniform24(uint32 w) {                    // [0, 1)
+    return (float)(int32)(w >> 8) * 5.9604645e-08f;            // 2**-24
 }
 
 // log(x) for normal x in (0, 1]: fdlibm's reduction to [sqrt(2)/2, sqrt(2)) and its
 // minimax polynomial, every multiply-add an fma (note 5).  Within 1 ulp.
-GA_DEVICE double log_portable(double x) {
+GA_FORCE_INLINE double log_portable(double x) {
     uint64 bits = double_as_u64(x);
     int32 hx = (int32)(bits >> 32);
     int32 k = (hx >> 20) - 1023;
@@ -79,9 +132,11 @@ GA_DEVICE double log_portable(double x) {
 // (cos, sin) of 2*pi*a/2**53 for an integer a in [0, 2**53): the quadrant comes from
 // a's top bits exactly, the rest is |x| <= pi/4 on Taylor polynomials (to x**17 and
 // x**18: truncation below 1e-19).
-GA_DEVICE void cossin_turn(uint64 a, double* c, double* s) {
+GA_FORCE_INLINE void cossin_turn(uint64 a, double* c, double* s) {
     uint64 q = (a + ((uint64)1 << 50)) >> 51;                   // nearest quarter turn
-    double x = (double)(int64)(a - (q << 51)) * 6.975736996017264e-16;  // * pi * 2**-52
+    // a - q * 2**51 lies in [-2**50, 2**50): shifted to be non-negative for exact53
+    double x = (exact53(a + ((uint64)1 << 50) - (q << 51)) - 1125899906842624.0) *
+               6.975736996017264e-16;                    // * pi * 2**-52
     double z = x * x;
     double ps = m::fma(z, 2.8114572543455206e-15, -7.647163731819816e-13);
     ps = m::fma(z, ps, 1.6059043836821613e-10);
@@ -100,22 +155,22 @@ GA_DEVICE void cossin_turn(uint64 a, double* c, double* s) {
     pc = m::fma(z, pc, -0.5);
     double sx = m::fma(x * z, ps, x);
     double cx = m::fma(z, pc, 1.0);
-    switch ((int)(q & 3)) {   // rotate by q quarter turns
-    case 0: *c = cx; *s = sx; break;
-    case 1: *c = -sx; *s = cx; break;
-    case 2: *c = -cx; *s = -sx; break;
-    default: *c = sx; *s = -cx; break;
-    }
+    // rotate by q quarter turns, branch-free (selects vectorise)
+    bool odd = (q & 1) != 0, neg = (q & 2) != 0;
+    double c1 = odd ? -sx : cx, s1 = odd ? cx : sx;
+    *c = neg ? -c1 : c1;
+    *s = neg ? -s1 : s1;
 }
 
 // Two standard normals from one block: Box-Muller, radius from the 53-bit uniform of
 // words 0-1 taken in (0, 1], angle from words 2-3.  Exact in law up to the 53-bit
 // resolution of the uniforms (|z| < 8.58).
-GA_DEVICE void box_muller(const uint32* w, double* z0, double* z1) {
-    double u = (double)(bits53(w[0], w[1]) + 1) * 1.1102230246251565e-16;
+GA_FORCE_INLINE void box_muller(uint32 w0, uint32 w1, uint32 w2, uint32 w3, double* z0,
+                                double* z1) {
+    double u = exact53(bits53(w0, w1) + 1) * 1.1102230246251565e-16;
     double rad = m::sqrt(-2.0 * log_portable(u));
     double c, s;
-    cossin_turn(bits53(w[2], w[3]), &c, &s);
+    cossin_turn(bits53(w2, w3), &c, &s);
     *z0 = rad * c;
     *z1 = rad * s;
 }
@@ -147,7 +202,7 @@ struct Stream {
     }
     GA_DEVICE double uniform_open() {       // (0, 1]
         uint32 a = next32();
-        return (double)(bits53(a, next32()) + 1) * 1.1102230246251565e-16;
+        return exact53(bits53(a, next32()) + 1) * 1.1102230246251565e-16;
     }
     GA_DEVICE double normal() {
         if (has_spare) {
@@ -157,7 +212,7 @@ struct Stream {
         uint32 b[4];
         for (int k = 0; k < 4; ++k) b[k] = next32();
         double z0;
-        box_muller(b, &z0, &spare);
+        box_muller(b[0], b[1], b[2], b[3], &z0, &spare);
         has_spare = true;
         return z0;
     }

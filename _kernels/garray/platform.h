@@ -24,6 +24,8 @@
 // elements in counted loops the compiler vectorises (garray/loops.h, Note [CPU inner
 // loops]).  A test build of the CPU device defines GA_CPU_VECTOR_LOADS=1 to run the GPU
 // path here instead.
+// GA_FORCE_INLINE: a device function the CPU build must inline too (g++ vectorises a
+// loop only when its calls are inlined; GA_DEVICE is a plain `inline` there).
 // GA_BLOCK_LINEAR(I): the block's index in the grid.  GPU launches past 2**31 threads
 // use rows of gridDim.x blocks (blockIdx.y); the CPU device launches 1-d grids only.
 #if defined(GARRAY_HOST)
@@ -43,6 +45,7 @@
 #  endif
 #  define GA_BYVAL(T) const T&
 #  define GA_DEVICE inline
+#  define GA_FORCE_INLINE inline __attribute__((always_inline))
 #  define GA_HOST_DEVICE inline
 #  define GA_GLOBAL
 #elif defined(__HIPCC_RTC__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP__)
@@ -50,6 +53,7 @@
 #  define GA_VECTOR_LOADS 1
 #  define GA_BYVAL(T) T
 #  define GA_DEVICE __device__ __forceinline__
+#  define GA_FORCE_INLINE __device__ __forceinline__
 #  define GA_HOST_DEVICE __host__ __device__ __forceinline__
 #  define GA_GLOBAL __global__
 #elif defined(__CUDACC_RTC__) || defined(__CUDACC__)
@@ -57,6 +61,7 @@
 #  define GA_VECTOR_LOADS 1
 #  define GA_BYVAL(T) T
 #  define GA_DEVICE __device__ __forceinline__
+#  define GA_FORCE_INLINE __device__ __forceinline__
 #  define GA_HOST_DEVICE __host__ __device__ __forceinline__
 #  define GA_GLOBAL __global__
 #else
