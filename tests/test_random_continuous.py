@@ -97,6 +97,13 @@ def test_kinds_match_the_kernel_enum():
     assert all(0 <= v < 64 for v in KINDS.values())
 
 
+@pytest.mark.parametrize("method", sorted(set(KINDS) - {"log_standard_gamma"}) + ["dirichlet"])
+def test_signature_is_numpys(method):
+    import inspect
+    assert inspect.signature(getattr(garray.random.Generator, method)) == \
+        inspect.signature(getattr(numpy.random.Generator, method))
+
+
 # ---- array parameters -----------------------------------------------------------------
 
 
