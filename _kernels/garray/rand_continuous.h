@@ -1,5 +1,26 @@
 // Continuous distributions on a Philox element stream (kinds 0-63 of rng_dist in
-// _kernels/random.hip; named in garray/random/_continuous.py).
+// _kernels/random.hip; named in garray/random/_continuous.py, whose KINDS must number
+// them as the enum below does: a test reads this file to check).
+//
+// Note [Continuous transforms]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// 1. Each value is a function of element i's own stream `st` (note 4 of random.hip), so
+//    rejection loops (gamma, gumbel's u == 1) read more words of that stream only.
+// 2. Logarithms are rng::log_portable (fdlibm's reduction and polynomial on fma: within
+//    1 ulp and the same bits on every device for every positive normal double, not only
+//    uniforms: checked against glibc over 2**-1020 .. 2**1020).  Arguments that could be
+//    subnormal (a gamma cube, vonmises' y / v) are screened where the test would reject.
+// 3. Exact-in-arithmetic steps (+, -, *, /, sqrt, explicit fma) give the same bits on
+//    every device (note 5 of random.hip: no product feeds an addition).  Kinds that call
+//    m::exp / m::expm1 / m::pow / m::acos (lognormal, weibull, pareto, power, vonmises,
+//    gamma and beta with a parameter below 1) use the device's libm: equal in law, the
+//    last bit may differ between CUDA, ROCm and glibc.
+// 4. Gamma is Marsaglia-Tsang (2000) for shape >= 1 on st.normal() and
+//    st.uniform_open(); shape < 1 boosts: G(shape) = G(shape + 1) * u**(1/shape).  Beta,
+//    chi-square, t and F are exact functions of gammas and normals.  Beta with a
+//    parameter below 1, and the log-gamma kind behind dirichlet, work with log G so that
+//    gammas which underflow (shape 1e-3 gives values below 1e-300 half the time) still
+//    give the right ratio.
 #pragma once
 #include "philox.h"
 
@@ -10,12 +31,182 @@ GA_DEVICE double param(const double* p, double v, int64 i) { return p ? p[i] : v
 
 enum {
     D_STD_EXPONENTIAL = 0,   // -log(u), u in (0, 1]
+    D_EXPONENTIAL = 1,       // a = scale
+    D_STD_GAMMA = 2,         // a = shape
+    D_GAMMA = 3,             // a = shape, b = scale
+    D_BETA = 4,              // a, b
+    D_CHISQUARE = 5,         // a = df
+    D_STD_T = 6,             // a = df
+    D_F = 7,                 // a = dfnum, b = dfden
+    D_LOGNORMAL = 8,         // a = mean, b = sigma
+    D_LAPLACE = 9,           // a = loc, b = scale
+    D_LOGISTIC = 10,         // a = loc, b = scale
+    D_GUMBEL = 11,           // a = loc, b = scale
+    D_WEIBULL = 12,          // a
+    D_PARETO = 13,           // a
+    D_RAYLEIGH = 14,         // a = scale
+    D_STD_CAUCHY = 15,
+    D_POWER = 16,            // a
+    D_LOG_STD_GAMMA = 17,    // a = shape: log G (dirichlet normalises these)
+    D_VONMISES = 18,         // a = mu, b = kappa
 };
 
+GA_DEVICE double std_exponential(Stream& st) { return -log_portable(st.uniform_open()); }
+
+// Marsaglia-Tsang for shape >= 1: returns (d, v) with G = d * v, so the log-gamma kind
+// can take log d + log v without forming a product that might overflow.
+GA_DEVICE void gamma_mt(Stream& st, double shape, double* d_out, double* v_out) {
+    double d = shape - 1.0 / 3.0;
+    double c = 1.0 / m::sqrt(9.0 * d);
+    for (;;) {
+        double x = st.normal();
+        double v = m::fma(c, x, 1.0);
+        if (v <= 0.0) continue;
+        v = v * v * v;
+        double u = st.uniform_open();
+        double x2 = x * x;
+        // The squeeze 1 - 0.0331 x**4 accepts ~98% without a logarithm.
+        // A cube below the smallest normal (log_portable's domain) would fail the log
+        // test anyway: log v < -708 and d >= 2/3.
+        if (u < m::fma(-0.0331, x2 * x2, 1.0) ||
+            (v >= 2.2250738585072014e-308 &&
+             log_portable(u) < m::fma(d, (1.0 - v) + log_portable(v), 0.5 * x2))) {
+            *d_out = d;
+            *v_out = v;
+            return;
+        }
+    }
+}
+
+// A standard gamma variate of `shape` >= 0 (0 gives 0, as NumPy).
+GA_DEVICE double std_gamma(Stream& st, double shape) {
+    if (shape == 0.0) return 0.0;
+    double d, v;
+    if (shape >= 1.0 || shape != shape) {   // NaN falls through to a NaN result
+        gamma_mt(st, shape, &d, &v);
+        return d * v;
+    }
+    gamma_mt(st, shape + 1.0, &d, &v);
+    double u = st.uniform_open();
+    return d * v * m::exp(log_portable(u) / shape);
+}
+
+// log of a standard gamma variate (-inf for shape 0).  Only log_portable: the same bits
+// on every device.
+GA_DEVICE double log_std_gamma(Stream& st, double shape) {
+    if (shape == 0.0) return u64_as_double(0xfff0000000000000ull);   // -inf
+    double d, v;
+    if (shape >= 1.0 || shape != shape) {
+        gamma_mt(st, shape, &d, &v);
+        return log_portable(d) + log_portable(v);
+    }
+    gamma_mt(st, shape + 1.0, &d, &v);
+    double u = st.uniform_open();
+    return (log_portable(d) + log_portable(v)) + log_portable(u) / shape;
+}
+
+// X / (X + Y) for X ~ G(a), Y ~ G(b).  With a parameter below 1 either gamma may
+// underflow to 0 (0 / 0), so the ratio is taken from the logs: 1 / (1 + exp(lY - lX)).
+GA_DEVICE double beta(Stream& st, double a, double b) {
+    if (a >= 1.0 && b >= 1.0) {
+        double x = std_gamma(st, a);
+        double y = std_gamma(st, b);
+        return x / (x + y);
+    }
+    double lx = log_std_gamma(st, a);
+    double ly = log_std_gamma(st, b);
+    return 1.0 / (1.0 + m::exp(ly - lx));
+}
+
+// NumPy's von Mises sampler (Best and Fisher 1979, with its kappa cut-offs): cos(pi u)
+// from garray's own cossin_turn on a 52-bit u (pi u = 2 pi k / 2**53, exact), acos from
+// the device's libm.
+GA_DEVICE double vonmises(Stream& st, double mu, double kappa) {
+    const double pi = 3.141592653589793;
+    if (kappa != kappa) return kappa;
+    if (kappa < 1e-8) return pi * m::fma(2.0, st.uniform(), -1.0);
+    double s;
+    if (kappa < 1e-5) {
+        s = 1.0 / kappa + kappa;     // second-order Taylor: rho underflows to 0 here
+    } else if (kappa <= 1e6) {
+        double r = 1.0 + m::sqrt(m::fma(4.0 * kappa, kappa, 1.0));
+        double rho = (r - m::sqrt(2.0 * r)) / (2.0 * kappa);
+        s = m::fma(rho, rho, 1.0) / (2.0 * rho);
+    } else {                         // wrapped normal, as NumPy
+        double x = m::fma(m::sqrt(1.0 / kappa), st.normal(), mu);
+        if (x < -pi) x += 2.0 * pi;
+        if (x > pi) x -= 2.0 * pi;
+        return x;
+    }
+    double w;
+    for (;;) {
+        double z, unused;
+        cossin_turn(st.next64() >> 12, &z, &unused);
+        w = m::fma(s, z, 1.0) / (s + z);
+        double y = kappa * (s - w);
+        double v = st.uniform_open();
+        double q = y / v;
+        // log of a subnormal or non-positive q would be garbage: it rejects anyway
+        if (m::fma(y, 2.0 - y, -v) >= 0.0 ||
+            (q >= 2.2250738585072014e-308 && (log_portable(q) + 1.0) - y >= 0.0))
+            break;
+    }
+    double x = m::acos(w);
+    if (st.uniform() < 0.5) x = -x;
+    x += mu;
+    bool neg = x < 0.0;
+    double r = m::fmod(m::fabs(x) + pi, 2.0 * pi) - pi;
+    return neg ? -r : r;
+}
+
+// A uniform in (0, 1) from 52 bits, (k + 1/2) 2**-52: 1 - u is exact, and neither is 0.
+GA_DEVICE double uniform_mid(Stream& st) {
+    return ((double)(st.next64() >> 12) + 0.5) * 2.220446049250313e-16;
+}
+
 GA_DEVICE double dist_continuous(int64 kind, Stream& st, double a, double b, double c) {
-    (void)a; (void)b; (void)c;
+    (void)c;
     switch (kind) {
-    case D_STD_EXPONENTIAL: return -log_portable(st.uniform_open());
+    case D_STD_EXPONENTIAL: return std_exponential(st);
+    case D_EXPONENTIAL: return a * std_exponential(st);
+    case D_STD_GAMMA: return std_gamma(st, a);
+    case D_GAMMA: return b * std_gamma(st, a);
+    case D_BETA: return beta(st, a, b);
+    case D_CHISQUARE: return 2.0 * std_gamma(st, 0.5 * a);
+    case D_STD_T: {   // z / sqrt(chi2(df) / df), chi2(df) / df = G(df/2) / (df/2)
+        double z = st.normal();
+        return z / m::sqrt(std_gamma(st, 0.5 * a) / (0.5 * a));
+    }
+    case D_F: {       // (chi2(d1) / d1) / (chi2(d2) / d2)
+        double x = std_gamma(st, 0.5 * a) / (0.5 * a);
+        return x / (std_gamma(st, 0.5 * b) / (0.5 * b));
+    }
+    case D_LOGNORMAL: return m::exp(m::fma(b, st.normal(), a));
+    case D_LAPLACE: {  // loc -+ scale * E, the sign from one more word
+        double e = std_exponential(st);
+        return m::fma((st.next32() >> 31) ? -b : b, e, a);
+    }
+    case D_LOGISTIC: {  // loc + scale * log(u / (1 - u))
+        double u = uniform_mid(st);
+        return m::fma(b, log_portable(u) - log_portable(1.0 - u), a);
+    }
+    case D_GUMBEL: {   // loc - scale * log(-log(u)), u in (0, 1) as NumPy (u == 1 redrawn)
+        double u;
+        do {
+            u = st.uniform_open();
+        } while (u == 1.0);
+        return m::fma(-b, log_portable(-log_portable(u)), a);
+    }
+    case D_WEIBULL: return a == 0.0 ? 0.0 : m::pow(std_exponential(st), 1.0 / a);
+    case D_PARETO: return m::expm1(std_exponential(st) / a);
+    case D_RAYLEIGH: return a * m::sqrt(-2.0 * log_portable(st.uniform_open()));
+    case D_STD_CAUCHY: {
+        double num = st.normal();
+        return num / st.normal();
+    }
+    case D_POWER: return m::exp(log_portable(st.uniform_open()) / a);   // u**(1/a)
+    case D_LOG_STD_GAMMA: return log_std_gamma(st, a);
+    case D_VONMISES: return vonmises(st, a, b);
     default: return 0.0;     // unreachable: the launcher passes known kinds only
     }
 }

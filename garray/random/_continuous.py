@@ -1,16 +1,64 @@
 """Continuous distributions of ``Generator`` on the element-stream kernel (kinds 0-63 of
-``_kernels/garray/rand_continuous.h``; ``KINDS`` numbers them as its enum does)."""
+``_kernels/garray/rand_continuous.h``; ``KINDS`` numbers them as its enum does, with the
+enum's ``D_STD_`` read as ``standard_``).
+
+Every method draws with one ``rng_dist`` launch: parameters are Python floats or float64
+garray arrays broadcast to the result (NumPy's rules), checked as NumPy checks them
+(``scale < 0``, ``a <= 0`` ...; an array check reads one bool back).  Results are
+float64, or float32 (the float64 value rounded) where NumPy has ``dtype=``.
+"""
 
 import numpy
 
+from .._core import ndarray
 from . import _draw
-from ._generator_base import _F32, _F64, _float_dtype, _target
+from ._generator_base import (_F64, _broadcast_shape, _check_nonneg, _float_dtype, _param,
+                              _shape, _target)
 
-KINDS = {"standard_exponential": 0}
+KINDS = {
+    "standard_exponential": 0, "exponential": 1, "standard_gamma": 2, "gamma": 3,
+    "beta": 4, "chisquare": 5, "standard_t": 6, "f": 7, "lognormal": 8, "laplace": 9,
+    "logistic": 10, "gumbel": 11, "weibull": 12, "pareto": 13, "rayleigh": 14,
+    "standard_cauchy": 15, "power": 16, "log_standard_gamma": 17, "vonmises": 18,
+}
+
+
+def _check_positive(x, name):
+    """NumPy's ``name <= 0`` ValueError (NaN passes, as in NumPy)."""
+    import garray
+    bad = x <= 0 if isinstance(x, float) else bool(garray.any(x <= 0))
+    if bad:
+        raise ValueError(f"{name} <= 0")
+
+
+_CHECKS = {"nonneg": _check_nonneg, "positive": _check_positive, None: None}
 
 
 class _ContinuousMethods:
     """Mixed into ``Generator``."""
+
+    def _continuous(self, method, size, params, dtype=_F64, out=None):
+        """One draw of kind KINDS[method]: ``params`` is ((value, name, check), ...)
+        with check 'nonneg', 'positive' or None."""
+        vals = []
+        for value, name, check in params:
+            p = _param(value, name)
+            if _CHECKS[check] is not None:
+                _CHECKS[check](p, name)
+            vals.append(p)
+        arrays = [p for p in vals if isinstance(p, ndarray)]
+        if out is not None:
+            shape, out = _target(size, dtype, out)
+            if arrays:     # the parameters must broadcast to out's shape
+                _broadcast_shape(shape, *arrays)
+        elif arrays:
+            shape = _broadcast_shape(size, *arrays)
+        else:
+            shape = _shape(size)
+        return _draw.dist(self._bit_generator, KINDS[method], shape, dtype, *vals,
+                          out=out)
+
+    # ---- exponential family ----------------------------------------------------------
 
     def standard_exponential(self, size=None, dtype=numpy.float64, method="zig", out=None):
         """Exponential variates of mean 1 (``-log(u)``, u in (0, 1]; float32 is the
@@ -23,3 +71,150 @@ class _ContinuousMethods:
         shape, out = _target(size, dt, out)
         return _draw.dist(self._bit_generator, KINDS["standard_exponential"], shape, dt,
                           out=out)
+
+    def exponential(self, scale=1.0, size=None):
+        """Exponential variates ``scale * E`` (E standard exponential; float64).
+
+        >>> garray.random.default_rng(0).exponential(2.0, size=3).shape
+        (3,)
+
+        See also numpy.random.Generator.exponential."""
+        return self._continuous("exponential", size, ((scale, "scale", "nonneg"),))
+
+    def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None):
+        """Gamma variates of scale 1 (Marsaglia-Tsang; shape < 1 by the u**(1/shape)
+        boost; shape 0 gives 0).  float32 is the float64 value rounded.
+        See also numpy.random.Generator.standard_gamma."""
+        dt = _float_dtype(dtype, "standard_gamma")
+        return self._continuous("standard_gamma", size, ((shape, "shape", "nonneg"),),
+                                dt, out)
+
+    def gamma(self, shape, scale=1.0, size=None):
+        """Gamma variates ``scale * G(shape)`` (float64).
+        See also numpy.random.Generator.gamma."""
+        return self._continuous("gamma", size, ((shape, "shape", "nonneg"),
+                                                (scale, "scale", "nonneg")))
+
+    def beta(self, a, b, size=None):
+        """Beta variates ``X / (X + Y)`` for gammas X ~ G(a), Y ~ G(b) (from their
+        logarithms when a or b is below 1, so tiny parameters do not give 0 / 0).
+        See also numpy.random.Generator.beta."""
+        return self._continuous("beta", size, ((a, "a", "positive"), (b, "b", "positive")))
+
+    def chisquare(self, df, size=None):
+        """Chi-square variates ``2 * G(df / 2)``.
+        See also numpy.random.Generator.chisquare."""
+        return self._continuous("chisquare", size, ((df, "df", "positive"),))
+
+    def standard_t(self, df, size=None):
+        """Student's t variates ``Z / sqrt(chi2(df) / df)``.
+        See also numpy.random.Generator.standard_t."""
+        return self._continuous("standard_t", size, ((df, "df", "positive"),))
+
+    def f(self, dfnum, dfden, size=None):
+        """F variates ``(chi2(dfnum) / dfnum) / (chi2(dfden) / dfden)``.
+        See also numpy.random.Generator.f."""
+        return self._continuous("f", size, ((dfnum, "dfnum", "positive"),
+                                            (dfden, "dfden", "positive")))
+
+    # ---- location-scale and simple transforms ---------------------------------------
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        """``exp(mean + sigma * Z)``, Z standard normal.
+        See also numpy.random.Generator.lognormal."""
+        return self._continuous("lognormal", size, ((mean, "mean", None),
+                                                    (sigma, "sigma", "nonneg")))
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        """Double-exponential variates ``loc +- scale * E``.
+        See also numpy.random.Generator.laplace."""
+        return self._continuous("laplace", size, ((loc, "loc", None),
+                                                  (scale, "scale", "nonneg")))
+
+    def logistic(self, loc=0.0, scale=1.0, size=None):
+        """Logistic variates ``loc + scale * log(u / (1 - u))``, u in (0, 1).
+        See also numpy.random.Generator.logistic."""
+        return self._continuous("logistic", size, ((loc, "loc", None),
+                                                   (scale, "scale", "nonneg")))
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        """Gumbel variates ``loc - scale * log(-log(u))``, u in (0, 1).
+        See also numpy.random.Generator.gumbel."""
+        return self._continuous("gumbel", size, ((loc, "loc", None),
+                                                 (scale, "scale", "nonneg")))
+
+    def weibull(self, a, size=None):
+        """Weibull variates ``E**(1/a)`` (a = 0 gives 0, as NumPy).
+        See also numpy.random.Generator.weibull."""
+        return self._continuous("weibull", size, ((a, "a", "nonneg"),))
+
+    def pareto(self, a, size=None):
+        """Pareto II (Lomax) variates ``exp(E / a) - 1``, NumPy's convention.
+        See also numpy.random.Generator.pareto."""
+        return self._continuous("pareto", size, ((a, "a", "positive"),))
+
+    def rayleigh(self, scale=1.0, size=None):
+        """Rayleigh variates ``scale * sqrt(-2 log u)``.
+        See also numpy.random.Generator.rayleigh."""
+        return self._continuous("rayleigh", size, ((scale, "scale", "nonneg"),))
+
+    def standard_cauchy(self, size=None):
+        """Cauchy variates, the ratio of two standard normals.
+        See also numpy.random.Generator.standard_cauchy."""
+        return self._continuous("standard_cauchy", size, ())
+
+    def power(self, a, size=None):
+        """Power-function variates ``u**(1/a)`` in (0, 1].
+        See also numpy.random.Generator.power."""
+        return self._continuous("power", size, ((a, "a", "positive"),))
+
+    def vonmises(self, mu, kappa, size=None):
+        """von Mises variates on [-pi, pi] (NumPy's Best-Fisher sampler and its cut-offs:
+        uniform below kappa 1e-8, wrapped normal above 1e6).
+        See also numpy.random.Generator.vonmises."""
+        return self._continuous("vonmises", size, ((mu, "mu", None),
+                                                   (kappa, "kappa", "nonneg")))
+
+    # ---- dirichlet -------------------------------------------------------------------
+
+    def dirichlet(self, alpha, size=None):
+        """Dirichlet variates over the last axis: gammas G(alpha_j) normalised to sum 1.
+
+        The kernel draws log G (no underflow for tiny alpha, where NumPy switches to
+        stick-breaking), and garray's reductions normalise: ``exp(l - max l) / sum``.
+        A row whose alphas are all 0 is all 0, as in NumPy.
+
+        See also numpy.random.Generator.dirichlet."""
+        import garray
+        a = _alpha(alpha)
+        _check_nonneg(a, "alpha")
+        shape = _shape(size) + a.shape
+        if 0 in shape:
+            return garray.empty(shape, dtype=_F64)
+        logs = _draw.dist(self._bit_generator, KINDS["log_standard_gamma"], shape, _F64, a)
+        top = garray.max(logs, axis=-1, keepdims=True)
+        # All-zero alphas: every log is -inf; shifting by 0 instead gives 0 / 0 -> 0 below.
+        top = garray.where(garray.isneginf(top), 0.0, top)
+        e = garray.exp(logs - top)
+        total = garray.sum(e, axis=-1, keepdims=True)
+        return e / garray.where(total == 0.0, 1.0, total)
+
+
+def _alpha(alpha):
+    """dirichlet's alpha as a 1-d float64 garray array (NumPy's TypeError for a scalar,
+    ValueError for more dimensions)."""
+    import garray
+    if not isinstance(alpha, (ndarray, numpy.ndarray)):
+        try:
+            len(alpha)
+        except TypeError:
+            raise TypeError(f"alpha: expected a 1-d sequence, got {type(alpha).__name__}"
+                            ) from None
+    a = garray.asarray(alpha)
+    if a.ndim == 0:
+        raise TypeError("alpha: expected a 1-d sequence, got a 0-d array")
+    if a.ndim != 1:
+        raise ValueError(f"alpha: expected a 1-d sequence, got {a.ndim} dimensions")
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"alpha: expected real numbers, got {a.dtype}")
+    return a.astype("float64")
