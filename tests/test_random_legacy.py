@@ -112,13 +112,15 @@ def test_shape_dtype_support(name, params, gen_name, support):
     assert support(v).all(), (name, v[~support(v)][:5])
 
 
-@needs("multinomial", "dirichlet", "multivariate_normal")
-@pytest.mark.parametrize("size", [None, 3, (2, 2), 0])
-def test_vector_valued_shapes(size):
+VECTOR_CASES = [("multinomial", (10, [0.2, 0.3, 0.5])), ("dirichlet", ([1.0, 2.0, 3.0],)),
+                ("multivariate_normal", ([0.0, 1.0], [[1.0, 0.5], [0.5, 2.0]]))]
+
+
+@pytest.mark.parametrize("name,params", [
+    pytest.param(*c, marks=needs(c[0]), id=c[0]) for c in VECTOR_CASES])
+def test_vector_valued_shapes(name, params):
     rs, ref = RandomState(4), numpy.random.RandomState(4)
-    for name, params in (("multinomial", (10, [0.2, 0.3, 0.5])),
-                         ("dirichlet", ([1.0, 2.0, 3.0],)),
-                         ("multivariate_normal", ([0.0, 1.0], [[1.0, 0.5], [0.5, 2.0]]))):
+    for size in (None, 3, (2, 2), 0):
         got = getattr(rs, name)(*params, size=size)
         want = numpy.asarray(getattr(ref, name)(*params, size=size))
         assert (got.dtype, got.shape) == (want.dtype, want.shape), (name, size)
