@@ -233,7 +233,7 @@ def _rand_cases(xp, lib, n):
     if lib == "torch":
         import torch
         fns = {"uniform": torch.rand, "normal": torch.randn}
-        return {(op, dt): (lambda f=fns[op], t=getattr(torch, dt): f(n, dtype=t, device="cuda"))
+        return {(op, dt): lambda f=fns[op], t=getattr(torch, dt): f(n, dtype=t, device="cuda")
                 for op in ops for dt in ("float32", "float64")}
     if lib == "garray":
         import garray.random  # noqa: F401 - the sub-namespace is not imported by garray
@@ -336,8 +336,8 @@ def main():
         red = reductions(libs, dev, args.red_log2n, args.repeat)
         srt = sorting(libs, dev, args.sort_log2n, max(2, args.repeat // 2))
         mm = gemm(libs, dev, args.gemm_n, max(2, args.repeat // 2))
-        rnd = randoms(libs, dev, args.red_log2n if args.rand_log2n is None else args.rand_log2n,
-                      args.repeat)
+        rand_k = args.red_log2n if args.rand_log2n is None else args.rand_log2n
+        rnd = randoms(libs, dev, rand_k, args.repeat)
     print("summary: " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in rows
                                   if op in ("add", "exp", "copy"))
           + "; " + ", ".join(f"{op} {frac} of copy (ratio {r.strip()})" for op, frac, r in red)

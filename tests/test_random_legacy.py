@@ -7,6 +7,7 @@ comparing garray with itself.  Methods whose Generator counterpart lives on anot
 branch are tested behind ``needs(...)`` guards and run once those branches merge.
 """
 
+import inspect
 import threading
 import warnings
 
@@ -339,6 +340,24 @@ def test_module_aliases_draw_from_the_global(fresh_global):
     assert _legacy.ranf.__name__ == "ranf"
 
 
+def test_module_functions_forward_to_the_global(fresh_global):
+    for name, params, gen_name, _ in CASES:
+        if name not in _legacy.__all__ or not hasattr(Generator, gen_name):
+            continue
+        _legacy.seed(13)
+        a = host(getattr(_legacy, name)(*params, size=5))
+        numpy.testing.assert_array_equal(
+            a, host(getattr(RandomState(13), name)(*params, size=5)), err_msg=name)
+    for name in _legacy.__all__:
+        method = getattr(RandomState, {"ranf": "random_sample", "sample": "random_sample"}
+                         .get(name, name), None)
+        if method is None:
+            continue
+        want = list(inspect.signature(method).parameters.values())[1:]
+        assert list(inspect.signature(getattr(_legacy, name)).parameters.values()) == want
+        assert getattr(_legacy, name).__doc__ == method.__doc__, name
+
+
 # ---- the same bits at every launch shape (run once with GARRAY_CPU_WARP_SIZE=64) ------
 
 def test_same_bits_at_any_launch_shape():
@@ -459,9 +478,9 @@ def test_permutation(fresh_global):
 
 
 def test_repr_and_signatures():
-    import inspect
     assert repr(RandomState(0)) == "RandomState(Philox)"
-    assert str(inspect.signature(_legacy.randint)) == "(low, high=None, size=None, dtype=<class 'int'>)"
+    assert str(inspect.signature(_legacy.randint)) == \
+        "(low, high=None, size=None, dtype=<class 'int'>)"
     assert str(inspect.signature(_legacy.rand)) == "(*args)"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
