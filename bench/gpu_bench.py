@@ -15,6 +15,11 @@ kernel path (``GARRAY_GEMM=vendor`` / ``kernel``, which matmul reads at each cal
 ``torch.matmul`` and CuPy (NumPy on the CPU device); ratio = garray / the best baseline.
 All in full float32: garray.config.allow_tf32, torch's allow_tf32 and CUPY_TF32 are off by
 default.
+Random: 2**rand_log2n uniform (``random``) and standard normal values, float32 and
+float64, milliseconds: garray's Philox Generator beside CuPy's Generator (default_rng) and
+torch.rand/randn (NumPy's default_rng on the CPU device); ratio = best baseline time /
+garray time.  ``--rand-log2n`` defaults to ``--red-log2n`` (28), so gpu_check.sh's small
+dry-run and stub sizes apply to it too.
 """
 
 import argparse
@@ -222,6 +227,50 @@ def gemm(libs, dev, n, repeat):
     return out
 
 
+def _rand_cases(xp, lib, n):
+    """{(op, dtype): thunk}: n uniform and n standard normal values of one library."""
+    ops = {"uniform": "random", "normal": "standard_normal"}
+    if lib == "torch":
+        import torch
+        fns = {"uniform": torch.rand, "normal": torch.randn}
+        return {(op, dt): lambda f=fns[op], t=getattr(torch, dt): f(n, dtype=t, device="cuda")
+                for op in ops for dt in ("float32", "float64")}
+    if lib == "garray":
+        import garray.random  # noqa: F401 - the sub-namespace is not imported by garray
+    g = xp.random.default_rng(0)
+    return {(op, dt): (lambda f=getattr(g, m), dt=dt: f(n, dtype=dt))
+            for op, m in ops.items() for dt in ("float32", "float64")}
+
+
+def randoms(libs, dev, k, repeat):
+    """The random table: milliseconds per library; returns [(op, dtype, ratio)]."""
+    n = 1 << k
+    print()
+    print(f"random: 2**{k} values, milliseconds (best of {repeat}); uniform = random(), "
+          f"normal = standard_normal (torch.rand / torch.randn)")
+    print(f"{'op':<12} {'dtype':<8} " + " ".join(f"{name:>9}" for name, _ in libs) + "  ratio")
+    per_lib = {}
+    for name, xp in libs:
+        try:
+            sync = _sync_for(name, dev)
+            per_lib[name] = {key: _timeit(f, sync, repeat) * 1e3
+                             for key, f in _rand_cases(xp, name, n).items()}
+        except Exception as e:  # noqa: BLE001 - a failing library is reported
+            print(f"{name} random: {type(e).__name__}: {str(e)[:200]}")
+            per_lib[name] = {}
+        _free(name)
+    out = []
+    for op in ("uniform", "normal"):
+        for dt in ("float32", "float64"):
+            ms = [per_lib[name].get((op, dt)) for name, _ in libs]
+            base = min((v for v in ms[1:] if v), default=None)
+            ratio = f"{base / ms[0]:5.2f}" if ms[0] and base else "  n/a"
+            print(f"{op:<12} {dt:<8} " + " ".join(f"{v:9.2f}" if v else f"{'-':>9}"
+                                                  for v in ms) + f"  {ratio}")
+            out.append((op, dt, ratio))
+    return out
+
+
 BYTES = {"add": 3, "multiply": 3, "exp": 2, "where": 3, "add strided": 3, "copy": 2}
 
 
@@ -234,6 +283,9 @@ def main():
                     help="sort of 2**sort_log2n float32 and int64 elements")
     ap.add_argument("--gemm-n", type=int, default=8192,
                     help="matmul of two (gemm_n, gemm_n) float32 and float64 matrices")
+    ap.add_argument("--rand-log2n", type=int, default=None,
+                    help="uniform and normal draws of 2**rand_log2n values "
+                         "(default: --red-log2n)")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--device", default=None, help="garray device (default: the default)")
     args = ap.parse_args()
@@ -284,11 +336,14 @@ def main():
         red = reductions(libs, dev, args.red_log2n, args.repeat)
         srt = sorting(libs, dev, args.sort_log2n, max(2, args.repeat // 2))
         mm = gemm(libs, dev, args.gemm_n, max(2, args.repeat // 2))
+        rand_k = args.red_log2n if args.rand_log2n is None else args.rand_log2n
+        rnd = randoms(libs, dev, rand_k, args.repeat)
     print("summary: " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in rows
                                   if op in ("add", "exp", "copy"))
           + "; " + ", ".join(f"{op} {frac} of copy (ratio {r.strip()})" for op, frac, r in red)
           + "; " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in srt)
-          + "; " + ", ".join(f"matmul/{dt} vendor {v}, kernel {k}" for dt, v, k in mm))
+          + "; " + ", ".join(f"matmul/{dt} vendor {v}, kernel {k}" for dt, v, k in mm)
+          + "; " + ", ".join(f"random {op}/{dt} {r.strip()}" for op, dt, r in rnd))
 
 
 if __name__ == "__main__":

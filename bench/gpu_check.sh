@@ -6,7 +6,8 @@
 #      (~3 min cap), 4. runs bench/gpu_bench.py against CuPy and PyTorch with a
 #      device-to-device copy as the roof (elementwise at 2**24, then sum and sum(axis=-1)
 #      of 2**28 float32 as a fraction of the copy; sort; float32/float64 matmul at 8192,
-#      vendor and kernel paths, in GFLOP/s), 5. ends with a compact summary.  Whole run < 8 min.
+#      vendor and kernel paths, in GFLOP/s; uniform and normal draws of 2**28 values),
+#      5. ends with a compact summary.  Whole run < 8 min.
 # Usage: bench/gpu_check.sh [--dry-run | --stub] [--device cuda|hip]
 #   --dry-run: the same steps on the CPU device (CI runs this), small sizes;
 #   --stub: the same steps on a stub GPU device (ci/stub-gpu-tests.sh runs this after the
