@@ -6,7 +6,9 @@ is the 4x64 variant), each distribution matches NumPy's in law.  See docs/random
 """
 
 from ._generator import Generator, default_rng
+from ._legacy import *  # noqa: F401,F403  (RandomState, seed, rand, randn, randint ...)
+from ._legacy import __all__ as _legacy_all
 from ._philox import Philox
 from ._seed import SeedSequence
 
-__all__ = ["Generator", "Philox", "SeedSequence", "default_rng"]
+__all__ = ["Generator", "Philox", "SeedSequence", "default_rng", *_legacy_all]
