@@ -91,6 +91,11 @@ LAWS = [
     ("negative_binomial", (200, 0.9), scipy.stats.nbinom(200, 0.9)),
     ("logseries", (0.3,), scipy.stats.logser(0.3)),
     ("logseries", (0.95,), scipy.stats.logser(0.95)),
+    ("hypergeometric", (5, 20, 7), scipy.stats.hypergeom(25, 5, 7)),      # one by one
+    ("hypergeometric", (30, 20, 45), scipy.stats.hypergeom(50, 30, 45)),  # 5 left out
+    ("hypergeometric", (300, 200, 100), scipy.stats.hypergeom(500, 300, 100)),  # HRUA
+    ("hypergeometric", (10**6, 10**7, 5 * 10**6),
+     scipy.stats.hypergeom(11 * 10**6, 10**6, 5 * 10**6)),
 ]
 
 
@@ -106,6 +111,8 @@ def test_law(method, args, dist):
     ("poisson", (0.0,), 0), ("binomial", (0, 0.5), 0), ("binomial", (7, 0.0), 0),
     ("binomial", (7, 1.0), 7), ("binomial", (7.9, 1.0), 7), ("geometric", (1.0,), 1),
     ("logseries", (0.0,), 1), ("negative_binomial", (5, 1.0), 0),
+    ("hypergeometric", (5, 0, 3), 3), ("hypergeometric", (0, 5, 3), 0),
+    ("hypergeometric", (40, 30, 70), 40), ("hypergeometric", (40, 30, 0), 0),
 ])
 def test_degenerate_parameters(method, args, value):
     x = getattr(rng(SEED), method)(*args, size=1000)
@@ -121,7 +128,8 @@ def test_geometric_tiny_p_saturates():
 # ---- shapes, dtypes, parameters as arrays ---------------------------------------------
 
 SHAPE_CASES = [("poisson", (4.0,)), ("binomial", (10, 0.4)), ("geometric", (0.3,)),
-               ("negative_binomial", (2, 0.5)), ("logseries", (0.5,))]
+               ("negative_binomial", (2, 0.5)), ("logseries", (0.5,)),
+               ("hypergeometric", (30, 20, 15))]
 
 
 @pytest.mark.parametrize("method,args", SHAPE_CASES, ids=[m for m, _ in SHAPE_CASES])
@@ -180,6 +188,10 @@ BAD = [
     ("multinomial", ([3, -1], [0.5, 0.5])), ("logseries", ([0.5, 1.0],)),
     ("binomial", (3, [0.5, float("nan")])), ("negative_binomial", ([float("nan"), 1.0], 0.5)),
     ("negative_binomial", ([1e20], [1e-10])),
+    ("hypergeometric", (-1, -1, -1)), ("hypergeometric", (2, -1, -1)),
+    ("hypergeometric", (2, 2, -1)), ("hypergeometric", (-1, 5, 1)),
+    ("hypergeometric", (10**9, -1, 1)), ("hypergeometric", (5, 5, 11)),
+    ("hypergeometric", ([5, 10**9], 2, 1)),
 ]
 
 
@@ -247,7 +259,8 @@ def test_multinomial_shapes_and_arrays():
 
 DRAWS = [("poisson", (3.0,)), ("poisson", (500.0,)), ("binomial", (50, 0.3)),
          ("binomial", (5000, 0.7)), ("geometric", (0.1,)), ("negative_binomial", (2.5, 0.2)),
-         ("logseries", (0.9,)), ("multinomial", (300, [0.2, 0.5, 0.3]))]
+         ("logseries", (0.9,)), ("hypergeometric", (300, 200, 100)),
+         ("hypergeometric", (5, 20, 7)), ("multinomial", (300, [0.2, 0.5, 0.3]))]
 
 
 def _all_draws():

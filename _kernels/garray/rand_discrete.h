@@ -30,6 +30,7 @@ enum {
     D_GEOMETRIC = 66,          // a = p
     D_NEGATIVE_BINOMIAL = 67,  // a = n, b = p
     D_LOGSERIES = 68,          // a = p
+    D_HYPERGEOMETRIC = 69,     // a = ngood, b = nbad, c = nsample (integers < 2**31)
 };
 
 // The largest double below 2**63: where NumPy returns INT64_MAX (a count that
@@ -238,14 +239,79 @@ GA_DEVICE double logseries(Stream& st, double p) {
     }
 }
 
+// ---- hypergeometric (NumPy's two methods; ngood, nbad < 10**9) --------------------------
+
+// An unbiased integer in [0, range) for range <= 2**32 from element i's stream (Lemire).
+GA_DEVICE double interval32(Stream& st, uint64 range) {
+    uint64 x = (uint64)st.next32() * range;
+    if ((uint32)x < range) {
+        uint64 thr = (((uint64)1 << 32) - range) % range;
+        while ((uint32)x < thr) x = (uint64)st.next32() * range;
+    }
+    return (double)(x >> 32);
+}
+
+// Draws of the smaller of sample and total - sample (fewer than 10 here), one by one.
+GA_DEVICE double hypergeometric_sample(Stream& st, double good, double bad, double sample) {
+    double total = good + bad;
+    bool flip = sample > m::floor(total / 2.0);
+    double todo = flip ? total - sample : sample;
+    double left = total, left_good = good;
+    while (todo > 0.0 && left_good > 0.0 && left > left_good) {
+        left -= 1.0;
+        if (interval32(st, (uint64)left + 1) < left_good) left_good -= 1.0;
+        todo -= 1.0;
+    }
+    if (left == left_good) left_good -= todo;
+    return flip ? left_good : good - left_good;
+}
+
+// Stadlober's ratio-of-uniforms (HRUA), NumPy's constants; log k! as loggam(k + 1).
+GA_DEVICE double hypergeometric_hrua(Stream& st, double good, double bad, double sample) {
+    double pop = good + bad;
+    double ns = m::fmin(sample, pop - sample);
+    double lo = m::fmin(good, bad), hi = m::fmax(good, bad);
+    double p = lo / pop, q = hi / pop;
+    double a = m::fma(ns, p, 0.5);
+    double c = m::sqrt((pop - ns) * ns * p * q / (pop - 1.0) + 0.5);
+    double h = m::fma(1.7155277699214135, c, 0.8989161620588988);
+    double mo = m::floor((ns + 1.0) * (lo + 1.0) / (pop + 2.0));
+    double g = loggam(mo + 1.0) + loggam(lo - mo + 1.0) + loggam(ns - mo + 1.0) +
+               loggam(hi - ns + mo + 1.0);
+    double b = m::fmin(m::fmin(ns, lo) + 1.0, m::floor(m::fma(16.0, c, a)));
+    double k;
+    for (;;) {
+        double u = st.uniform_open();
+        double v = st.uniform();
+        double x = m::fma(h, (v - 0.5) / u, a);
+        if (x < 0.0 || x >= b) continue;
+        k = m::floor(x);
+        double gp = loggam(k + 1.0) + loggam(lo - k + 1.0) + loggam(ns - k + 1.0) +
+                    loggam(hi - ns + k + 1.0);
+        double t = g - gp;
+        if (m::fma(u, 4.0 - u, -3.0) <= t) break;
+        if (u * (u - t) >= 1.0) continue;
+        if (2.0 * log_portable(u) <= t) break;
+    }
+    if (good > bad) k = ns - k;
+    if (ns < sample) k = good - k;
+    return k;
+}
+
+GA_DEVICE double hypergeometric(Stream& st, double good, double bad, double sample) {
+    if (sample >= 10.0 && sample <= good + bad - 10.0)
+        return hypergeometric_hrua(st, good, bad, sample);
+    return hypergeometric_sample(st, good, bad, sample);
+}
+
 GA_DEVICE double dist_discrete(int64 kind, Stream& st, double a, double b, double c) {
-    (void)c;
     switch (kind) {
     case D_POISSON: return poisson(st, a);
     case D_BINOMIAL: return binomial(st, a, b);
     case D_GEOMETRIC: return geometric(st, a);
     case D_NEGATIVE_BINOMIAL: return negative_binomial(st, a, b);
     case D_LOGSERIES: return logseries(st, a);
+    case D_HYPERGEOMETRIC: return hypergeometric(st, a, b, c);
     default: return 0.0;     // unreachable: the launcher passes known kinds only
     }
 }

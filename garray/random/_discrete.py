@@ -17,7 +17,7 @@ from . import _draw
 from ._generator_base import _broadcast_shape, _param
 
 KINDS = {"poisson": 64, "binomial": 65, "geometric": 66, "negative_binomial": 67,
-         "logseries": 68}
+         "logseries": 68, "hypergeometric": 69}
 
 _I64 = numpy.dtype("int64")
 
@@ -149,6 +149,29 @@ class _DiscreteMethods:
         _check(p, "p", lambda v: (v < 0) | (v >= 1) | _isnan(v),
                f"p < 0, p >= 1 or p {_is_nan_words(p)}")
         return _draw_kind(self, "logseries", size, p)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        """Good items among ``nsample`` drawn without replacement from ``ngood`` good
+        and ``nbad`` bad ones (int64; the counts truncated to integers).  NumPy's
+        methods: one draw at a time when nsample or ngood + nbad - nsample is below 10,
+        Stadlober's ratio-of-uniforms (HRUA) otherwise.
+
+        >>> int(garray.random.default_rng(0).hypergeometric(5, 0, 3))
+        3
+
+        See also numpy.random.Generator.hypergeometric."""
+        good, bad, ns = (_trunc(_param(x, name)) for x, name in
+                         ((ngood, "ngood"), (nbad, "nbad"), (nsample, "nsample")))
+        # NumPy's order of checks; its sampler limits ngood and nbad to 10**9.
+        _check(good, "ngood", lambda v: v >= 10**9, "both ngood and nbad must be less "
+               "than 1000000000")
+        _check(bad, "nbad", lambda v: v >= 10**9, "both ngood and nbad must be less "
+               "than 1000000000")
+        _check(good + bad - ns, "nsample", lambda v: v < 0, "ngood + nbad < nsample")
+        _check(good, "ngood", lambda v: v < 0, "ngood < 0")
+        _check(bad, "nbad", lambda v: v < 0, "nbad < 0")
+        _check(ns, "nsample", lambda v: v < 0, "nsample < 0")
+        return _draw_kind(self, "hypergeometric", size, good, bad, ns)
 
     def multinomial(self, n, pvals, size=None):
         """Counts of ``n`` draws over ``len(pvals)`` categories (int64, shape
