@@ -185,6 +185,7 @@ BAD = [
     ("multinomial", (-1, [0.5, 0.5])), ("multinomial", (5, [-0.1, 1.1])),
     ("multinomial", (5, [0.5, float("nan")])), ("multinomial", (5, [0.7, 0.7, 0.1])),
     ("multinomial", (5, 0.5)), ("multinomial", (5, [])), ("multinomial", (-1, [1.5, 0.5])),
+    ("multinomial", (5, [[0.5, 0.5, 0.0], [0.9, 0.9, 0.0]])), ("multinomial", (5, [[0.5], [-0.5]])),
     ("multinomial", ([3, -1], [0.5, 0.5])), ("logseries", ([0.5, 1.0],)),
     ("binomial", (3, [0.5, float("nan")])), ("negative_binomial", ([float("nan"), 1.0], 0.5)),
     ("negative_binomial", ([1e20], [1e-10])),
@@ -251,8 +252,21 @@ def test_multinomial_shapes_and_arrays():
     numpy.testing.assert_array_equal(r, [9])
     r = garray.asnumpy(g.multinomial(50, [0.6, 0.6], size=100))     # NumPy accepts it
     numpy.testing.assert_array_equal(r.sum(axis=1), 50)
-    with pytest.raises(NotImplementedError, match="pvals"):
-        g.multinomial(5, [[0.5, 0.5]])
+
+    # rows of pvals broadcast with n and size, as in NumPy
+    pv = numpy.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    for n_, size in [(4, None), ([[3], [5]], None), (4, (3, 2)), ([1, 2], (4, 2))]:
+        e = numpy.random.default_rng(0).multinomial(n_, pv, size=size)
+        r = g.multinomial(garray.asarray(n_) if isinstance(n_, list) else n_,
+                          garray.asarray(pv)[:, ::-1][:, ::-1], size=size)
+        numpy.testing.assert_array_equal(garray.asnumpy(r), e)    # the laws are certain
+    r = garray.asnumpy(g.multinomial(10, [[0.2, 0.8], [0.7, 0.3]], size=(20000, 2)))
+    se = numpy.sqrt(10 * 0.21 / 20000)
+    assert abs(r[:, 0, 0].mean() - 2) < 5 * se and abs(r[:, 1, 0].mean() - 7) < 5 * se
+    with pytest.raises(ValueError):
+        numpy.random.default_rng(0).multinomial(4, pv, size=(3,))
+    with pytest.raises(ValueError):
+        g.multinomial(4, pv, size=(3,))
 
 
 # ---- same bits at any launch shape -------------------------------------------------------

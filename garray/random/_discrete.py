@@ -174,11 +174,12 @@ class _DiscreteMethods:
         return _draw_kind(self, "hypergeometric", size, good, bad, ns)
 
     def multinomial(self, n, pvals, size=None):
-        """Counts of ``n`` draws over ``len(pvals)`` categories (int64, shape
-        ``size + (len(pvals),)``; each row sums to its n), by conditional binomials:
-        category j gets binomial(left, pvals[j] / (1 - sum(pvals[:j]))), the last what
-        remains (NumPy's method).  ``pvals`` is 1-d; ``n`` may be an array broadcast
-        against ``size``.
+        """Counts of ``n`` draws over ``k = pvals.shape[-1]`` categories (int64; each
+        row sums to its n), by conditional binomials: category j gets
+        binomial(left, pvals[j] / (1 - sum(pvals[:j]))), the last what remains (NumPy's
+        method).  ``n`` and the rows of ``pvals`` (its leading axes) broadcast together
+        and against ``size``; the result has shape ``size + (k,)`` (``size`` None: their
+        broadcast shape + (k,)).
 
         >>> garray.random.default_rng(0).multinomial(20, [0.5, 0.5], size=3).shape
         (3, 2)
@@ -189,20 +190,19 @@ class _DiscreteMethods:
         if pv.ndim == 0 or pv.shape[-1] == 0:
             raise ValueError("pvals must have at least 1 dimension and the last "
                              "dimension of pvals must be greater than 0.")
-        if pv.ndim > 1:
-            raise NotImplementedError("multinomial: pvals with more than one dimension "
-                                      "is not supported yet; pass a 1-d pvals")
         if pv.dtype.kind not in "biuf":
             raise TypeError(f"pvals: expected real numbers, got {pv.dtype}")
-        pv = garray.ascontiguousarray(pv, dtype="float64")
+        pv = pv.astype("float64")
         _check(pv, "pvals", lambda v: (v < 0) | (v > 1) | garray.isnan(v),
                "pvals < 0, pvals > 1 or pvals contains NaNs")
+        k = pv.shape[-1]
+        if k > 1 and _any(garray.sum(pv[..., :-1], axis=-1), lambda v: v > 1.0 + 1e-12):
+            raise ValueError("sum(pvals[:-1]) > 1.0" if pv.ndim == 1 else
+                             "sum(pvals[...,:-1]) > 1.0")
         n = _trunc(_param(n, "n"))
         _check(n, "n", lambda v: v < 0, "n < 0")
-        k = pv.shape[0]
-        if k > 1 and float(garray.sum(pv[:-1])) > 1.0 + 1e-12:
-            raise ValueError("sum(pvals[:-1]) > 1.0")
-        rows = _broadcast_shape(size, n)
+        prow = garray.empty(pv.shape[:-1], dtype="float64", device=pv.device)
+        rows = _broadcast_shape(size, n, prow)
         out = garray.empty(rows + (k,), dtype=_I64, device=pv.device)
         nrows = out.size // k
         if nrows == 0:
@@ -212,11 +212,14 @@ class _DiscreteMethods:
             args = (n, 0.0)
         else:
             args = (None, n)
+        if pv.ndim == 1:        # one vector for every row
+            args += (garray.ascontiguousarray(pv), 0)
+        else:
+            args += (garray.ascontiguousarray(garray.broadcast_to(pv, rows + (k,))), k)
         bitgen = self._bit_generator
         key, lo, hi = bitgen._reserve(nrows)
         per = _draw._debug["per"] or _draw._PER["cpu" if out.device.kind == "cpu" else "gpu"]
         _family_launch("random", table, _dtypes.DTYPE_CODE[numpy.dtype("uint64")], R_DIST,
-                       -(-nrows // per), (out, out.size, key, lo, hi, per, k) + args + (pv,),
+                       -(-nrows // per), (out, out.size, key, lo, hi, per, k) + args,
                        out, out.size)
         return out
-
