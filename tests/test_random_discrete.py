@@ -192,8 +192,24 @@ BAD = [
     ("hypergeometric", (-1, -1, -1)), ("hypergeometric", (2, -1, -1)),
     ("hypergeometric", (2, 2, -1)), ("hypergeometric", (-1, 5, 1)),
     ("hypergeometric", (10**9, -1, 1)), ("hypergeometric", (5, 5, 11)),
-    ("hypergeometric", ([5, 10**9], 2, 1)),
+    ("hypergeometric", ([5, 10**9], 2, 1)), ("binomial", (-1, 1.5)),
+    ("binomial", (float("nan"), 0.5)), ("multinomial", (float("nan"), [-1.0, 2.0])),
+    ("hypergeometric", (float("nan"), -1, 1)),
 ]
+
+
+@pytest.mark.parametrize("method,args", [
+    ("binomial", (float("inf"), 0.5)), ("binomial", (2.0**63, 0.5)),
+    ("binomial", (numpy.array([1.5, 2.0]), 0.5)), ("multinomial", (float("inf"), [1.0])),
+    ("hypergeometric", (numpy.array([2.5]), 1, 1)),
+])
+def test_integer_parameters_convert_as_numpy(method, args):
+    # NumPy casts n (and the hypergeometric counts) to int64 before anything else
+    with pytest.raises((OverflowError, TypeError)) as e_np:
+        getattr(numpy.random.default_rng(0), method)(*args)
+    gargs = [garray.asarray(a) if isinstance(a, numpy.ndarray) else a for a in args]
+    with pytest.raises(e_np.type):
+        getattr(rng(SEED), method)(*gargs)
 
 
 @pytest.mark.parametrize("method,args", BAD, ids=[f"{m}{a}" for m, a in BAD])

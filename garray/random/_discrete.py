@@ -7,6 +7,7 @@ limits are described in ``docs/random-discrete.md``.
 """
 
 import math
+import numbers
 
 import numpy
 
@@ -61,11 +62,28 @@ def _p_gt0(x, name):
            f"{name} <= 0, {name} > 1 or {name} contains NaNs")
 
 
-def _trunc(x):
-    """NumPy casts integer parameters (n) to int64: truncation toward zero."""
+def _count(x, name):
+    """An integer parameter (binomial's n, ...) as NumPy converts it to int64: a Python
+    or NumPy scalar truncates (NaN, infinity and values past int64 raise as Python's
+    int() and NumPy's C long conversion do); an array must have an integer or bool
+    dtype (NumPy refuses to cast float arrays).  Returns a float or a float64 array."""
     import garray
-    return float(math.trunc(x)) if isinstance(x, float) and math.isfinite(x) else (
-        x if isinstance(x, float) else garray.trunc(x))
+    if isinstance(x, (numbers.Real, numpy.generic)) and not isinstance(x, ndarray) or (
+            isinstance(x, numpy.ndarray) and x.ndim == 0):
+        v = float(x) if not isinstance(x, (int, numpy.integer)) else None
+        if v is not None and math.isnan(v):
+            raise ValueError("cannot convert float NaN to integer")
+        if v is not None and math.isinf(v):
+            raise OverflowError("cannot convert float infinity to integer")
+        i = int(x)
+        if not -2**63 <= i < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
+        return float(i)
+    a = garray.asarray(x)
+    if a.dtype.kind not in "biu":
+        raise TypeError(f"{name}: Cannot cast array data from dtype({str(a.dtype)!r}) to "
+                        "dtype('int64') according to the rule 'safe'")
+    return a.astype("float64")
 
 
 def _draw_kind(gen, kind, size, *params):
@@ -92,17 +110,17 @@ class _DiscreteMethods:
         return _draw_kind(self, "poisson", size, lam)
 
     def binomial(self, n, p, size=None):
-        """Successes in ``n`` trials of probability ``p`` (int64; ``n`` truncated to an
-        integer as NumPy's int64 cast does).  Inversion where ``min(p, 1 - p) * n <=
+        """Successes in ``n`` trials of probability ``p`` (int64; a scalar ``n`` truncated to
+        an integer as NumPy's int64 cast does).  Inversion where ``min(p, 1 - p) * n <=
         30``, Hormann's BTRS rejection above; p > 1/2 draws n - binomial(n, 1 - p).
 
         >>> garray.random.default_rng(0).binomial(10, 0.5, size=3).shape
         (3,)
 
         See also numpy.random.Generator.binomial."""
-        n, p = _trunc(_param(n, "n")), _param(p, "p")
+        n, p = _count(n, "n"), _param(p, "p")
+        _p_closed(p, "p")                       # NumPy's order: p before n
         _check(n, "n", lambda v: v < 0, "n < 0")
-        _p_closed(p, "p")
         return _draw_kind(self, "binomial", size, n, p)
 
     def geometric(self, p, size=None):
@@ -160,7 +178,7 @@ class _DiscreteMethods:
         3
 
         See also numpy.random.Generator.hypergeometric."""
-        good, bad, ns = (_trunc(_param(x, name)) for x, name in
+        good, bad, ns = (_count(x, name) for x, name in
                          ((ngood, "ngood"), (nbad, "nbad"), (nsample, "nsample")))
         # NumPy's order of checks; its sampler limits ngood and nbad to 10**9.
         _check(good, "ngood", lambda v: v >= 10**9, "both ngood and nbad must be less "
@@ -186,6 +204,7 @@ class _DiscreteMethods:
 
         See also numpy.random.Generator.multinomial."""
         import garray
+        n = _count(n, "n")
         pv = garray.asarray(pvals)
         if pv.ndim == 0 or pv.shape[-1] == 0:
             raise ValueError("pvals must have at least 1 dimension and the last "
@@ -199,7 +218,6 @@ class _DiscreteMethods:
         if k > 1 and _any(garray.sum(pv[..., :-1], axis=-1), lambda v: v > 1.0 + 1e-12):
             raise ValueError("sum(pvals[:-1]) > 1.0" if pv.ndim == 1 else
                              "sum(pvals[...,:-1]) > 1.0")
-        n = _trunc(_param(n, "n"))
         _check(n, "n", lambda v: v < 0, "n < 0")
         prow = garray.empty(pv.shape[:-1], dtype="float64", device=pv.device)
         rows = _broadcast_shape(size, n, prow)
