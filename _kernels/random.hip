@@ -151,3 +151,26 @@ GA_GLOBAL void rng_dist(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64
 }
 
 }  // namespace ga
+
+namespace ga {
+
+// multinomial(n, pvals): row r (of n / k rows) draws the k counts of one experiment by
+// conditional binomials on row r's element stream (rng::multinomial_row in
+// rand_discrete.h), so the counts of a row always sum to its n.  Row r's probabilities
+// are pvals[r * pstride .. + k) (contiguous float64; pstride 0 shares one vector); its n
+// is pn[r] when pn is non-null, else nv.  The table keeps it in the uint64 row of the
+// R_DIST slot (garray/_randtable.py): the output is int64, but rng_dist has no uint64
+// row and cython/_launch.pxi allows only 6 slots.
+template <class T>
+GA_GLOBAL void rng_multinomial(T* out, int64 n, uint64 key, uint64 lo, uint64 hi,
+                               int64 per, int64 k, const double* pn, double nv,
+                               const double* pvals, int64 pstride) {
+    int64 r0, r1;
+    rng::thread_range(per, n / k, &r0, &r1);
+    for (int64 r = r0; r < r1; ++r) {
+        rng::Stream st(key, lo, hi, (uint64)r, 0);
+        rng::multinomial_row(st, rng::param(pn, nv, r), pvals + r * pstride, k, out + r * k);
+    }
+}
+
+}  // namespace ga

@@ -9,7 +9,8 @@ Rows are output dtype codes; slots:
 - ``R_INT32`` / ``R_INT64``: Lemire's unbiased ``low + [0, range)`` with 32- or 64-bit
   words (every integer dtype and bool);
 - ``R_DIST``: the element-stream distributions, by kind (float32, float64, int64);
-  the kinds are numbered in ``garray/random/_continuous.py`` and ``_discrete.py``.
+  the kinds are numbered in ``garray/random/_continuous.py`` and ``_discrete.py``;
+  its uint64 row holds ``rng_multinomial`` (int64 counts; ``_discrete.py`` launches it).
 """
 
 from . import _dtypes
@@ -40,6 +41,10 @@ def table():
     for name in ("float32", "float64", "int64"):
         r = _rec(name)
         entries.append(((r.code, R_DIST), f"ga::rng_dist<{r.ctype}>"))
+    # multinomial writes int64 but takes the uint64 row of R_DIST, a row rng_dist does
+    # not use, rather than a seventh slot (_MAX_SLOTS is 6 in cython/_launch.pxi).
+    mn = f"ga::rng_multinomial<{_rec('int64').ctype}>"
+    entries.append(((_rec("uint64").code, R_DIST), mn))
     return "random.hip", entries
 
 
