@@ -20,6 +20,7 @@
 //    valid; they still end on NaN or out-of-range values (no infinite loop).
 #pragma once
 #include "philox.h"
+#include "rand_continuous.h"   // std_gamma (negative_binomial)
 
 namespace ga {
 namespace rng {
@@ -190,35 +191,11 @@ GA_DEVICE double geometric(Stream& st, double p) {
     return z < count_cap() ? z : count_cap();
 }
 
-// Marsaglia-Tsang gamma(shape, 1), shape > 0 (shape < 1 boosted by u**(1/shape)).
-// The continuous family has its own gamma; the two can merge.
-GA_DEVICE double gamma_mt(Stream& st, double shape) {
-    double boost = 1.0;
-    if (shape < 1.0) {
-        boost = m::exp(log_portable(st.uniform_open()) / shape);
-        shape += 1.0;
-    }
-    double d = shape - 1.0 / 3.0;
-    double c = 1.0 / m::sqrt(9.0 * d);
-    for (;;) {
-        double x = st.normal();
-        double v = m::fma(c, x, 1.0);
-        if (v <= 0.0) continue;
-        double v2 = v * v;
-        double v3 = v2 * v;
-        double u = st.uniform_open();
-        double x2 = x * x;
-        if (u < m::fma(-0.0331 * x2, x2, 1.0)) return d * v3 * boost;
-        double s = m::fma(-v2, v, 1.0) + m::log(v3);     // 1 - v3 + log(v3)
-        if (log_portable(u) < m::fma(0.5 * x, x, d * s)) return d * v3 * boost;
-    }
-}
-
 // NumPy's gamma-poisson mixture: poisson(gamma(n, (1 - p) / p)).  The scale divides
 // rather than multiplies, so no product reaches poisson's additions (note 2).
 GA_DEVICE double negative_binomial(Stream& st, double n, double p) {
     if (p >= 1.0) return 0.0;
-    return poisson(st, gamma_mt(st, n) / (p / (1.0 - p)));
+    return poisson(st, std_gamma(st, n) / (p / (1.0 - p)));
 }
 
 // NumPy's logseries (Kemp's second accelerated generator, LK).
