@@ -142,17 +142,20 @@ GA_GLOBAL void rng_dist(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64
                         const double* pc, double c) {
     int64 i0, i1;
     rng::thread_range(per, n, &i0, &i1);
-    for (int64 i = i0; i < i1; ++i) {
-        rng::Stream st(key, lo, hi, (uint64)i, 0);
-        double x = rng::param(pa, a, i), y = rng::param(pb, b, i), z = rng::param(pc, c, i);
-        out[i] = (T)(kind < 64 ? rng::dist_continuous(kind, st, x, y, z)
-                               : rng::dist_discrete(kind, st, x, y, z));
+    // The first block of LANES element streams at once (the vectorised loop), then each
+    // element's draw on its own stream.
+    for (int64 g = i0; g < i1; g += rng::LANES) {
+        rng::Lanes L;
+        rng::blocks(key, lo, hi, (uint64)g, 0, L);
+        for (int l = 0; l < rng::LANES && g + l < i1; ++l) {
+            int64 i = g + l;
+            rng::Stream st(key, lo, hi, (uint64)i, L, l);
+            double x = rng::param(pa, a, i), y = rng::param(pb, b, i), z = rng::param(pc, c, i);
+            out[i] = (T)(kind < 64 ? rng::dist_continuous(kind, st, x, y, z)
+                                   : rng::dist_discrete(kind, st, x, y, z));
+        }
     }
 }
-
-}  // namespace ga
-
-namespace ga {
 
 // multinomial(n, pvals): row r (of n / k rows) draws the k counts of one experiment by
 // conditional binomials on row r's element stream (rng::multinomial_row in

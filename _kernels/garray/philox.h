@@ -185,6 +185,12 @@ struct Stream {
     double spare;
     GA_DEVICE Stream(uint64 key_, uint64 lo_, uint64 hi_, uint64 i_, uint32 sub)
         : key(key_), lo(lo_), hi(hi_), i(i_), c3(sub), used(4), has_spare(false), spare(0) {}
+    // Starting with block c3 = 0 already computed (lane l of a `blocks` group): the
+    // same stream, its first block vectorised with its neighbours'.
+    GA_DEVICE Stream(uint64 key_, uint64 lo_, uint64 hi_, uint64 i_, const Lanes& first, int l)
+        : key(key_), lo(lo_), hi(hi_), i(i_), c3(1), used(0), has_spare(false), spare(0) {
+        for (int j = 0; j < 4; ++j) w[j] = first.w[j][l];
+    }
     GA_DEVICE uint32 next32() {
         if (used == 4) {
             block(key, lo, hi, i, c3++, w);
