@@ -9,12 +9,14 @@ Rows are output dtype codes; slots:
 - ``R_INT32`` / ``R_INT64``: Lemire's unbiased ``low + [0, range)`` with 32- or 64-bit
   words (every integer dtype and bool);
 - ``R_DIST``: the element-stream distributions, by kind (float32, float64, int64);
-  the kinds are numbered in ``garray/random/_continuous.py`` and ``_discrete.py``.
+  the kinds are numbered in ``garray/random/_continuous.py`` and ``_discrete.py``;
+- ``R_INT_ARR``: Lemire's ``low[i] + [0, span[i])`` with per-element bounds (every
+  integer dtype and bool).
 """
 
 from . import _dtypes
 
-R_BITS, R_UNIFORM, R_NORMAL, R_INT32, R_INT64, R_DIST = range(6)
+R_BITS, R_UNIFORM, R_NORMAL, R_INT32, R_INT64, R_DIST, R_INT_ARR = range(7)
 
 _FLOATS = ("float32", "float64")
 _INTS = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
@@ -40,6 +42,9 @@ def table():
     for name in ("float32", "float64", "int64"):
         r = _rec(name)
         entries.append(((r.code, R_DIST), f"ga::rng_dist<{r.ctype}>"))
+    for name in _INTS:
+        r = _rec(name)
+        entries.append(((r.code, R_INT_ARR), f"ga::rng_int_arr<{r.ctype}>"))
     return "random.hip", entries
 
 
