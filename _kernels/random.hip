@@ -161,9 +161,7 @@ GA_GLOBAL void rng_dist(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64
 // conditional binomials on row r's element stream (rng::multinomial_row in
 // rand_discrete.h), so the counts of a row always sum to its n.  Row r's probabilities
 // are pvals[r * pstride .. + k) (contiguous float64; pstride 0 shares one vector); its n
-// is pn[r] when pn is non-null, else nv.  The table keeps it in the uint64 row of the
-// R_DIST slot (garray/_randtable.py): the output is int64, but rng_dist has no uint64
-// row and cython/_launch.pxi allows only 6 slots.
+// is pn[r] when pn is non-null, else nv.
 template <class T>
 GA_GLOBAL void rng_multinomial(T* out, int64 n, uint64 key, uint64 lo, uint64 hi,
                                int64 per, int64 k, const double* pn, double nv,
@@ -173,6 +171,47 @@ GA_GLOBAL void rng_multinomial(T* out, int64 n, uint64 key, uint64 lo, uint64 hi
     for (int64 r = r0; r < r1; ++r) {
         rng::Stream st(key, lo, hi, (uint64)r, 0);
         rng::multinomial_row(st, rng::param(pn, nv, r), pvals + r * pstride, k, out + r * k);
+    }
+}
+
+}  // namespace ga
+
+namespace ga {
+
+// low[i] + [0, span[i]) with per-element bounds (Generator.integers with array low or
+// high), wrapped into T: low and span are uint64 arrays, one per value, span 0 standing
+// for 2**64.  Every try reads element i's own stream (note 4): a 32-bit word when the
+// span fits in 32 bits, else a 64-bit one, rejected as in bounded32 / bounded64.
+template <class T>
+GA_GLOBAL void rng_int_arr(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
+                           const uint64* low, const uint64* span) {
+    int64 i0, i1;
+    rng::thread_range(per, n, &i0, &i1);
+    for (int64 i = i0; i < i1; ++i) {
+        rng::Stream st(key, lo, hi, (uint64)i, 0);
+        uint64 r = span[i], v;
+        if (r == 0) {
+            v = st.next64();
+        } else if (r <= ((uint64)1 << 32)) {
+            uint64 m = (uint64)st.next32() * r;
+            if ((uint32)m < r) {
+                uint64 thr = (((uint64)1 << 32) - r) % r;
+                while ((uint32)m < thr) m = (uint64)st.next32() * r;
+            }
+            v = m >> 32;
+        } else {
+            uint64 x = st.next64();
+            uint64 m = x * r;
+            if (m < r) {
+                uint64 thr = (0 - r) % r;
+                while (m < thr) {
+                    x = st.next64();
+                    m = x * r;
+                }
+            }
+            v = mulhi64(x, r);
+        }
+        out[i] = (T)(low[i] + v);
     }
 }
 

@@ -10,12 +10,14 @@ Rows are output dtype codes; slots:
   words (every integer dtype and bool);
 - ``R_DIST``: the element-stream distributions, by kind (float32, float64, int64);
   the kinds are numbered in ``garray/random/_continuous.py`` and ``_discrete.py``;
-  its uint64 row holds ``rng_multinomial`` (int64 counts; ``_discrete.py`` launches it).
+- ``R_INT_ARR``: Lemire's ``low[i] + [0, span[i])`` with per-element bounds (every
+  integer dtype and bool);
+- ``R_MULTINOMIAL``: ``rng_multinomial`` (int64 counts; ``_discrete.py`` launches it).
 """
 
 from . import _dtypes
 
-R_BITS, R_UNIFORM, R_NORMAL, R_INT32, R_INT64, R_DIST = range(6)
+R_BITS, R_UNIFORM, R_NORMAL, R_INT32, R_INT64, R_DIST, R_INT_ARR, R_MULTINOMIAL = range(8)
 
 _FLOATS = ("float32", "float64")
 _INTS = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
@@ -41,10 +43,11 @@ def table():
     for name in ("float32", "float64", "int64"):
         r = _rec(name)
         entries.append(((r.code, R_DIST), f"ga::rng_dist<{r.ctype}>"))
-    # multinomial writes int64 but takes the uint64 row of R_DIST, a row rng_dist does
-    # not use, rather than a seventh slot (_MAX_SLOTS is 6 in cython/_launch.pxi).
-    mn = f"ga::rng_multinomial<{_rec('int64').ctype}>"
-    entries.append(((_rec("uint64").code, R_DIST), mn))
+    for name in _INTS:
+        r = _rec(name)
+        entries.append(((r.code, R_INT_ARR), f"ga::rng_int_arr<{r.ctype}>"))
+    r = _rec("int64")
+    entries.append(((r.code, R_MULTINOMIAL), f"ga::rng_multinomial<{r.ctype}>"))
     return "random.hip", entries
 
 

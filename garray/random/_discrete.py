@@ -11,9 +11,8 @@ import numbers
 
 import numpy
 
-from .. import _dtypes
-from .._core import _family_launch, ndarray
-from .._randtable import R_DIST, table
+from .._core import ndarray
+from .._randtable import R_MULTINOMIAL
 from . import _draw
 from ._generator_base import _broadcast_shape, _param
 
@@ -234,10 +233,5 @@ class _DiscreteMethods:
             args += (garray.ascontiguousarray(pv), 0)
         else:
             args += (garray.ascontiguousarray(garray.broadcast_to(pv, rows + (k,))), k)
-        bitgen = self._bit_generator
-        key, lo, hi = bitgen._reserve(nrows)
-        per = _draw._debug["per"] or _draw._PER["cpu" if out.device.kind == "cpu" else "gpu"]
-        _family_launch("random", table, _dtypes.DTYPE_CODE[numpy.dtype("uint64")], R_DIST,
-                       -(-nrows // per), (out, out.size, key, lo, hi, per, k) + args,
-                       out, out.size)
-        return out
+        return _draw._launch(out, R_MULTINOMIAL, nrows, (self._bit_generator, nrows),
+                             (k,) + args)

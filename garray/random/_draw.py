@@ -9,7 +9,7 @@ in tests).
 
 from .. import _dtypes
 from .._core import _family_launch, empty
-from .._randtable import (R_BITS, R_DIST, R_INT32, R_INT64, R_NORMAL,
+from .._randtable import (R_BITS, R_DIST, R_INT32, R_INT64, R_INT_ARR, R_NORMAL,
                           R_UNIFORM, table)
 
 _PER = {"cpu": 256, "gpu": 1}
@@ -108,4 +108,15 @@ def dist(bitgen, kind, shape, dtype, a=0.0, b=0.0, c=0.0, device=None, out=None)
                 raise ValueError(f"parameter on {arr.device}, output on {o.device}")
             args += [arr, 0.0]
     _launch(o, R_DIST, n, (bitgen, n), (int(kind),) + tuple(args))
+    return o
+
+
+def integers_array(bitgen, low, span, dtype, out=None):
+    """low[i] + [0, span[i]) per element (low, span: C-contiguous uint64 arrays of the
+    output's shape; span 0 stands for 2**64), unbiased, wrapped into ``dtype``.  Every
+    try reads element i's own stream: reserves one position per value (note 4)."""
+    o = _new(low.shape, dtype, low.device, out)
+    n = o.size
+    if n:
+        _launch(o, R_INT_ARR, n, (bitgen, n), (low, span))
     return o

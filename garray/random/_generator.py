@@ -100,13 +100,16 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
 
     def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
         """Integers uniform in [low, high) (``endpoint=True``: [low, high]), unbiased
-        (Lemire's method), for every integer dtype and bool.
+        (Lemire's method), for every integer dtype and bool.  ``low`` and ``high`` may
+        be arrays, broadcast as NumPy does (per-element kernel ``rng_int_arr``).
         See also numpy.random.Generator.integers."""
         dt = numpy.dtype(dtype)
         if dt.kind not in "biu":
             raise TypeError(f"Unsupported dtype {dt!r} for integers")
         if high is None:
             low, high = 0, low
+        if _is_array_bound(low) or _is_array_bound(high):
+            return _integers_array(self._bit_generator, low, high, size, dt, endpoint)
         lo, hi = _bound(low, "low"), _bound(high, "high")
         info_min, info_max = (0, 1) if dt.kind == "b" else (
             int(numpy.iinfo(dt).min), int(numpy.iinfo(dt).max))
@@ -131,11 +134,52 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
         return words.get().tobytes()[:n]
 
 
+def _is_array_bound(x):
+    if isinstance(x, (ndarray, numpy.ndarray)):
+        return x.ndim > 0
+    return isinstance(x, (list, tuple))
+
+
+def _integers_array(bitgen, low, high, size, dt, endpoint):
+    """``integers`` with array bounds: NumPy's checks (one bool read each), then
+    Lemire's method per element on its own stream (``rng_int_arr``), the bounds as
+    uint64 low and span arrays (span 0 stands for 2**64)."""
+    import garray
+    wide = numpy.dtype("uint64") if dt == numpy.uint64 else numpy.dtype("int64")
+
+    def conv(x, name):
+        a = garray.asarray(x)
+        if a.dtype.kind not in "biuf":
+            raise TypeError(f"{name}: expected integers, got {a.dtype}")
+        # the cast to uint64 would wrap negative bounds: NumPy's errors first
+        if wide.kind == "u" and a.dtype.kind in "if" and bool(garray.any(a < 0)):
+            raise ValueError(f"low is out of bounds for {dt}" if name == "low" else
+                             "high <= 0")
+        return a.astype(wide)   # floats truncate, as NumPy's cast
+
+    lo, hi = conv(low, "low"), conv(high, "high")
+    shape = _broadcast_shape(size, lo, hi)
+    lo, hi = garray.broadcast_to(lo, shape), garray.broadcast_to(hi, shape)
+    info_min, info_max = (0, 1) if dt.kind == "b" else (
+        int(numpy.iinfo(dt).min), int(numpy.iinfo(dt).max))
+    wide_max = int(numpy.iinfo(wide).max)
+    if info_min > int(numpy.iinfo(wide).min) and bool(garray.any(lo < info_min)):
+        raise ValueError(f"low is out of bounds for {dt}")
+    top = info_max if endpoint else info_max + 1
+    if top <= wide_max and bool(garray.any(hi > top)):
+        raise ValueError(f"high is out of bounds for {dt}")
+    if bool(garray.any(lo > hi if endpoint else lo >= hi)):
+        raise ValueError("low > high" if endpoint else "low >= high")
+    u64 = numpy.dtype("uint64")
+    lo_u = garray.ascontiguousarray(lo.astype(u64))
+    span = hi.astype(u64) - lo_u
+    if endpoint:
+        span = span + garray.asarray(1, dtype=u64, device=span.device)   # wraps to 0
+    return _draw.integers_array(bitgen, lo_u, garray.ascontiguousarray(span), dt)
+
+
 def _bound(x, name):
     """An integer bound of ``integers`` (floats truncate, as NumPy's int64 cast does)."""
-    if isinstance(x, (ndarray, numpy.ndarray)) and x.ndim > 0:
-        raise NotImplementedError(f"integers: array {name} is not supported yet; pass a "
-                                  "scalar bound")
     if isinstance(x, (bool, numpy.bool_)):
         return int(x)
     try:

@@ -199,6 +199,24 @@ class Philox:
         with self.lock:
             self._key, self._pos = k0 | (k1 << 32), pos
 
+    def random_raw(self, size=None, output=True):
+        """Raw 64-bit words of the stream (two Philox words each, low word first), as a
+        uint64 garray array on the current device (0-d for ``size=None``); with
+        ``output=False`` the words are skipped and None returned.
+
+        See also numpy.random.BitGenerator.random_raw.
+        """
+        from . import _draw
+        from ._generator_base import _shape
+        shape = _shape(size)
+        if not output:
+            n = 1
+            for d in shape:
+                n *= d
+            self.advance(-(-n // 2))
+            return None
+        return _draw.bits(self, shape, numpy.uint64)
+
     def advance(self, delta):
         """Move the position on by ``delta`` counter blocks (each 4 uint32 words), as if
         that many blocks had been drawn; ``delta`` may exceed 2**64 (wraps at 2**96).

@@ -1,5 +1,348 @@
-"""Sampling and permutations of ``Generator``: choice, permutation, permuted, shuffle."""
+"""Sampling and permutations of ``Generator``: choice, permutation, permuted, shuffle,
+multivariate_normal.
+
+Note [Permutations by sorted keys]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+1. A permutation of n items is the stable ``argsort`` (garray/_sorting.py, a radix
+   sort) of n raw 64-bit Philox words (``_draw.bits``).  Every step runs on the
+   device, and the result is a pure function of (key, position, n): the same on every
+   device, warp size and launch shape.  Fisher-Yates, NumPy's method, is sequential.
+2. Two keys tie with probability about n**2 / 2**65 (n = 10**6: 3e-8 per call).  The
+   stable sort then keeps the tied items in index order: the permutation stays a
+   function of the seed, and the bias is confined to those rare draws.
+3. Shuffling every slice along an axis (``permuted`` with ``axis``) is one argsort of a
+   key array of the input's shape along that axis, then ``take_along_axis``.
+4. ``choice`` without replacement and with ``p`` sorts the keys E_i / p_i (E_i standard
+   exponential): the items in ascending key order arrive as in sequential sampling
+   without replacement with weights p (the exponential race), which is the law of
+   NumPy's method, order included.  Items with p_i = 0 get an infinite (or NaN) key
+   and sort last; at least ``size`` items have p_i > 0, so none is taken.
+5. ``choice`` with replacement and ``p``: ``searchsorted(cumsum(p) / sum, u,
+   side='right')`` for uniforms u in [0, 1), NumPy's inversion, on the device.
+6. The host does shapes, argument checks, and reads back the few scalars NumPy's
+   errors need (p's sum, a negative entry, the count of non-zero entries, the PSD test
+   of ``multivariate_normal``).  ``shuffle`` of a Python list reads the permutation
+   back, since the list itself lives on the host.
+"""
+
+import math
+import numbers
+import operator
+import warnings
+
+import numpy
+from numpy.exceptions import AxisError
+
+from .._core import ndarray
+from . import _draw
+from ._continuous import KINDS
+from ._generator_base import _F64, _shape
+
+_U64 = numpy.dtype("uint64")
+
+
+def _ga():
+    import garray
+    return garray
+
+
+def _device_array(x, name, device=None):
+    """x as a garray array (host data is copied to ``device``, default: the current
+    device); garray arrays stay where they are."""
+    if isinstance(x, ndarray):
+        return x
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name}: expected an array_like, got {type(x).__name__}")
+    return _ga().asarray(x, device=device)
+
+
+def _axis(axis, ndim):
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"axis: expected an integer, got {type(axis).__name__}") from None
+    if not -ndim <= a < ndim:
+        raise AxisError(f"axis {a} is out of bounds for array of dimension {ndim}")
+    return a % ndim
+
+
+def _order(bitgen, n, device):
+    """A uniformly random permutation of range(n) as int64 indices (note 1)."""
+    keys = _draw.bits(bitgen, (n,), _U64, device=device)
+    return _ga().argsort(keys)
+
+
+def _gather(x, idx, axis):
+    """x[..., idx, ...] with idx on ``axis`` (a new array)."""
+    return x[(slice(None),) * axis + (idx,)]
 
 
 class _SamplingMethods:
     """Mixed into ``Generator``."""
+
+    # ---- permutations ----------------------------------------------------------------
+
+    def permutation(self, x, axis=0):
+        """A randomly permuted ``arange(x)`` (x an int) or a copy of ``x`` with its
+        slices along ``axis`` in random order (the same order for every slice).
+
+        Computed on the device as the stable argsort of random 64-bit keys (see
+        docs/random-sampling.md); equal in law to NumPy's, not bit for bit.
+
+        Example: ``default_rng(0).permutation(5)`` -> an int64 array holding 0..4.
+
+        See also numpy.random.Generator.permutation.
+        """
+        if isinstance(x, (int, numpy.integer)):
+            return _order(self._bit_generator, max(int(x), 0), None)
+        arr = _device_array(x, "x")
+        ax = _axis(axis, arr.ndim)
+        return _gather(arr, _order(self._bit_generator, arr.shape[ax], arr.device), ax)
+
+    def permuted(self, x, axis=None, out=None):
+        """``x`` with each slice along ``axis`` shuffled independently (axis None: the
+        flattened array shuffled), as a new array or into ``out`` (which may be ``x``).
+
+        The cast from x's dtype to out's must be safe (NumPy's rule).
+
+        See also numpy.random.Generator.permuted.
+        """
+        ga = _ga()
+        arr = _device_array(x, "x")
+        ax = None if axis is None else _axis(axis, arr.ndim)
+        if out is not None:
+            if not isinstance(out, ndarray):
+                raise TypeError(f"out: expected a garray array, got {type(out).__name__}")
+            if not out.flags.writeable:
+                raise ValueError("out: output array is read-only")
+            if out.shape != arr.shape:
+                raise ValueError("out must have the same shape as x")
+            if not numpy.can_cast(arr.dtype, out.dtype, "safe"):
+                raise TypeError(f"out: cannot cast x's {arr.dtype} to {out.dtype} "
+                                "according to the rule 'safe'")
+        bitgen = self._bit_generator
+        if ax is None:
+            flat = arr.reshape((-1,))
+            res = flat[_order(bitgen, flat.size, arr.device)].reshape(arr.shape)
+        else:
+            keys = _draw.bits(bitgen, arr.shape, _U64, device=arr.device)
+            res = ga.take_along_axis(arr, ga.argsort(keys, axis=ax), axis=ax)
+        if out is None:
+            return res
+        # res is a new array, so out may alias x
+        ga.copyto(out, res, casting="safe")
+        return out
+
+    def shuffle(self, x, axis=0):
+        """Shuffle ``x`` in place along ``axis`` (the slices keep their contents).
+
+        ``x``: a writable garray array, or a mutable Python sequence (a list; only
+        ``axis=0``), whose items are reordered on the host by a permutation drawn on
+        the device.  A NumPy array raises NotImplementedError (garray cannot write host
+        memory from the device: use ``garray.asarray`` first); a tuple raises
+        TypeError, as in NumPy.  Returns None.
+
+        See also numpy.random.Generator.shuffle.
+        """
+        if isinstance(x, ndarray):
+            if not x.flags.writeable:
+                raise ValueError("array is read-only")
+            if x.ndim == 0:
+                raise TypeError("x: len() of unsized object (shuffle needs an array of "
+                                "at least 1 dimension)")
+            ax = _axis(axis, x.ndim)
+            if x.size == 0:
+                return None
+            idx = _order(self._bit_generator, x.shape[ax], x.device)
+            # the gather makes a new array before the write, so the copy back is safe
+            x[...] = _gather(x, idx, ax)
+            return None
+        if isinstance(x, numpy.ndarray):
+            raise NotImplementedError(
+                "shuffle: in-place shuffle of a numpy.ndarray (host memory) is not "
+                "supported; shuffle garray.asarray(x), or a Python list")
+        if operator.index(axis) != 0:
+            raise NotImplementedError("Axis argument is only supported on ndarray objects")
+        n = len(x)
+        if n <= 1:
+            return None
+        if not hasattr(x, "__setitem__"):
+            raise TypeError(f"'{type(x).__name__}' object does not support item assignment")
+        perm = _ga().asnumpy(_order(self._bit_generator, n, None)).tolist()
+        items = list(x)
+        for i, j in enumerate(perm):
+            x[i] = items[j]
+        return None
+
+    # ---- choice ----------------------------------------------------------------------
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        """A random sample from ``arange(a)`` (a an int) or from the slices of array
+        ``a`` along ``axis``, with or without replacement, uniform or weighted by ``p``.
+
+        With replacement: uniform integers, or inversion of ``cumsum(p)`` by
+        ``searchsorted``.  Without replacement: the first ``size`` items of a random
+        permutation, or (with ``p``) of the order of exponential keys E / p, which has
+        the law of NumPy's sequential method.  The sample is always in random order,
+        so ``shuffle=False`` changes nothing.  ``size=None`` gives a 0-d array.
+
+        Example: ``default_rng(0).choice(5, 3, replace=False)``.
+
+        See also numpy.random.Generator.choice.
+        """
+        ga = _ga()
+        pool, pop = _population(a, axis, size)
+        device = pool.device if pool is not None else None
+        pa = None
+        if p is not None:
+            pa = _probabilities(p, pop, pool.device if pool is not None else
+                                (p.device if isinstance(p, ndarray) else None))
+            device = pa.device
+        shape = _shape(size)
+        count = math.prod(shape)
+        bitgen = self._bit_generator
+        if replace:
+            if pa is not None:
+                cdf = ga.cumsum(pa)
+                cdf = cdf / cdf[-1]
+                u = _draw.uniform(bitgen, shape, _F64, device=device)
+                idx = ga.searchsorted(cdf, u, side="right")
+            else:
+                idx = _draw.integers(bitgen, 0, max(pop, 1), shape, numpy.dtype("int64"),
+                                     device=device)
+        else:
+            if count > pop:
+                raise ValueError("Cannot take a larger sample than population when "
+                                 "replace is False")
+            if pa is not None:
+                if int(ga.count_nonzero(pa > 0)) < count:
+                    raise ValueError("Fewer non-zero entries in p than size")
+                e = _draw.dist(bitgen, KINDS["standard_exponential"], (pop,), _F64,
+                               device=device)
+                order = ga.argsort(e / pa)
+            else:
+                order = _order(bitgen, pop, device)
+            # a copy, so the full-length order can be freed
+            idx = order[:count].reshape(shape).copy()
+        if pool is None:
+            return idx
+        return _gather(pool, idx, _axis(axis, pool.ndim))
+
+    # ---- multivariate normal -----------------------------------------------------------
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *,
+                            method="svd"):
+        """Draws from the multivariate normal N(mean, cov): standard normals times a
+        factor F of ``cov`` (F F^T = cov) from garray.linalg's ``svd``, ``eigh`` or
+        ``cholesky`` (``method``), plus ``mean``.  Shape ``size + (len(mean),)``.
+
+        ``check_valid`` ('warn', 'raise', 'ignore'; not used by 'cholesky', which fails
+        on its own): NumPy's test that ``cov`` is symmetric positive-semidefinite within
+        ``tol``.  The decompositions run on the CPU device only today: on a GPU device
+        this raises NotImplementedError.
+
+        See also numpy.random.Generator.multivariate_normal.
+        """
+        ga = _ga()
+        if method not in ("eigh", "svd", "cholesky"):
+            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+        mu = _device_array(mean, "mean")
+        c = _device_array(cov, "cov", mu.device)
+        if mu.dtype.kind == "c" or c.dtype.kind == "c":
+            raise TypeError("mean and cov must not be complex")
+        if mu.ndim != 1:
+            raise ValueError("mean must be 1 dimensional")
+        if c.ndim != 2 or c.shape[0] != c.shape[1]:
+            raise ValueError("cov must be 2 dimensional and square")
+        if mu.shape[0] != c.shape[0]:
+            raise ValueError("mean and cov must have same length")
+        if c.device != mu.device:
+            raise ValueError(f"cov: on {c.device}, mean is on {mu.device}")
+        if mu.shape[0] == 0:
+            # NumPy fails here too (reshaping the draws to (-1, 0))
+            raise ValueError("mean and cov: cannot draw from a 0-dimensional distribution")
+        final = _shape(size) + (mu.shape[0],)
+        if c.device.kind != "cpu":
+            raise NotImplementedError(
+                f"multivariate_normal on {c.device}: garray.linalg.{method} has no "
+                f"{c.device.kind} solver path yet; draw on the CPU device "
+                "(with garray.Device('cpu'): ...) and move the result")
+        c = c.astype("float64")
+        z = _draw.normal(self._bit_generator, final, _F64, device=c.device)
+        z = z.reshape((-1, mu.shape[0]))
+        if method == "svd":
+            u, s, vh = ga.linalg.svd(c)
+        elif method == "eigh":
+            s, u = ga.linalg.eigh(c)
+        else:
+            factor = ga.linalg.cholesky(c)
+        if check_valid != "ignore" and method != "cholesky":
+            if check_valid not in ("warn", "raise"):
+                raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+            if method == "svd":
+                psd = bool(ga.allclose(ga.matmul(vh.T * s, vh), c, rtol=tol, atol=tol))
+            else:
+                psd = not bool(ga.any(s < -tol))
+            if not psd:
+                msg = "covariance is not symmetric positive-semidefinite."
+                if check_valid == "warn":
+                    warnings.warn(msg, RuntimeWarning, stacklevel=2)
+                else:
+                    raise ValueError(msg)
+        if method == "eigh":
+            # |s|: tiny negative eigenvalues of a PSD matrix must not make NaNs
+            factor = u * ga.sqrt(ga.abs(s))
+        elif method == "svd":
+            factor = u * ga.sqrt(s)
+        return (mu + ga.matmul(z, factor.T)).reshape(final)
+
+
+def _population(a, axis, size):
+    """(the array sampled from or None, the population size), with NumPy's errors."""
+    none_taken = size is not None and math.prod(_shape(size)) == 0
+    scalar = isinstance(a, (numbers.Number, numpy.generic)) or (
+        isinstance(a, (ndarray, numpy.ndarray)) and a.ndim == 0)
+    if scalar:
+        if isinstance(a, ndarray):
+            if a.dtype.kind not in "biu":
+                raise ValueError(f"a must be a sequence or an integer, not {a.dtype}")
+            a = int(a)
+        try:
+            pop = operator.index(a.item() if isinstance(a, numpy.ndarray) else a)
+        except TypeError:
+            raise ValueError("a must be a sequence or an integer, "
+                             f"not {type(a)}") from None
+        if pop <= 0 and not none_taken:
+            raise ValueError("a must be a positive integer unless no samples are taken")
+        return None, max(pop, 0)
+    pool = _device_array(a, "a")
+    pop = pool.shape[axis]   # an IndexError for a bad axis, as NumPy's
+    if pop == 0 and not none_taken:
+        raise ValueError("a cannot be empty unless no samples are taken")
+    return pool, pop
+
+
+def _probabilities(p, pop, device):
+    """p as a float64 garray array after NumPy's checks (one sum and one bool read)."""
+    ga = _ga()
+    len(p)   # NumPy's TypeError for a scalar p
+    atol = math.sqrt(numpy.finfo(numpy.float64).eps)
+    if isinstance(p, (ndarray, numpy.ndarray)) and p.dtype.kind == "f":
+        atol = max(atol, math.sqrt(numpy.finfo(p.dtype).eps))
+    pa = _device_array(p, "p", device)
+    if pa.dtype.kind not in "biuf":
+        raise TypeError(f"p: expected real numbers, got {pa.dtype}")
+    pa = pa.astype("float64")
+    if pa.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if pa.size != pop:
+        raise ValueError("a and p must have same size")
+    total = float(ga.sum(pa))
+    if math.isnan(total):
+        raise ValueError("Probabilities contain NaN")
+    if bool(ga.any(pa < 0)):
+        raise ValueError("Probabilities are not non-negative")
+    if abs(total - 1.0) > atol:
+        raise ValueError("Probabilities do not sum to 1. See Notes section of docstring "
+                         "for more information.")
+    return pa
