@@ -21,6 +21,8 @@
 //    parameter below 1, and the log-gamma kind behind dirichlet, work with log G so that
 //    gammas which underflow (shape 1e-3 gives values below 1e-300 half the time) still
 //    give the right ratio.
+// 5. Triangular (inversion) and wald (Michael-Schucany-Haas) are NumPy's algorithms;
+//    wald's root is rearranged so that it has no cancellation (see wald below).
 #pragma once
 #include "philox.h"
 
@@ -49,6 +51,8 @@ enum {
     D_POWER = 16,            // a
     D_LOG_STD_GAMMA = 17,    // a = shape: log G (dirichlet normalises these)
     D_VONMISES = 18,         // a = mu, b = kappa
+    D_TRIANGULAR = 19,       // a = left, b = mode, c = right
+    D_WALD = 20,             // a = mean, b = scale
 };
 
 GA_DEVICE double std_exponential(Stream& st) { return -log_portable(st.uniform_open()); }
@@ -159,13 +163,36 @@ GA_DEVICE double vonmises(Stream& st, double mu, double kappa) {
     return neg ? -r : r;
 }
 
+// NumPy's inversion of the triangular cdf on one 53-bit u in [0, 1).
+GA_DEVICE double triangular(Stream& st, double left, double mode, double right) {
+    double base = right - left;
+    double leftbase = mode - left;
+    double u = st.uniform();
+    if (u <= leftbase / base) return left + m::sqrt(u * (leftbase * base));
+    return right - m::sqrt((1.0 - u) * ((right - mode) * base));
+}
+
+// Michael-Schucany-Haas (NumPy's wald): with Y = mean Z**2, the smaller root of the
+// inverse Gaussian's quadratic is X = mean + mean / (2 scale) (Y - sqrt(4 scale Y + Y**2)),
+// kept with probability mean / (mean + X), else mean**2 / X.  NumPy's form cancels
+// (Y - sqrt(...)) when Y >> scale; the same root written as X = mean v, v = 1 / w**2,
+// w = z + sqrt(1 + z**2), z = |Z| sqrt(mean / (4 scale)), has no subtraction, and the test
+// becomes u <= 1 / (1 + v), the other root mean / v.
+GA_DEVICE double wald(Stream& st, double mean, double scale) {
+    double n = m::fabs(st.normal()), k = 0.5 * m::sqrt(mean / scale);
+    double z = n * k;
+    double w = m::fma(n, k, m::sqrt(m::fma(z, z, 1.0)));   // z + sqrt(1 + z**2)
+    double v = 1.0 / (w * w);
+    double u = st.uniform();
+    return u <= 1.0 / (1.0 + v) ? mean * v : mean / v;
+}
+
 // A uniform in (0, 1) from 52 bits, (k + 1/2) 2**-52: 1 - u is exact, and neither is 0.
 GA_DEVICE double uniform_mid(Stream& st) {
     return ((double)(st.next64() >> 12) + 0.5) * 2.220446049250313e-16;
 }
 
 GA_DEVICE double dist_continuous(int64 kind, Stream& st, double a, double b, double c) {
-    (void)c;
     switch (kind) {
     case D_STD_EXPONENTIAL: return std_exponential(st);
     case D_EXPONENTIAL: return a * std_exponential(st);
@@ -207,6 +234,8 @@ GA_DEVICE double dist_continuous(int64 kind, Stream& st, double a, double b, dou
     case D_POWER: return m::exp(log_portable(st.uniform_open()) / a);   // u**(1/a)
     case D_LOG_STD_GAMMA: return log_std_gamma(st, a);
     case D_VONMISES: return vonmises(st, a, b);
+    case D_TRIANGULAR: return triangular(st, a, b, c);
+    case D_WALD: return wald(st, a, b);
     default: return 0.0;     // unreachable: the launcher passes known kinds only
     }
 }

@@ -18,6 +18,8 @@
 //    inversion by sequential search.
 // 4. Parameters are checked on the host (NumPy's errors), so the samplers assume them
 //    valid; they still end on NaN or out-of-range values (no infinite loop).
+// 5. noncentral_chisquare and noncentral_f return non-integer values (float64 output);
+//    they live here because their small-df branch is a poisson mixture.
 #pragma once
 #include "philox.h"
 #include "rand_continuous.h"   // std_gamma (negative_binomial)
@@ -32,6 +34,9 @@ enum {
     D_NEGATIVE_BINOMIAL = 67,  // a = n, b = p
     D_LOGSERIES = 68,          // a = p
     D_HYPERGEOMETRIC = 69,     // a = ngood, b = nbad, c = nsample (integers < 2**31)
+    D_NONCENTRAL_CHISQUARE = 70,  // a = df, b = nonc (a float value: float64 output)
+    D_NONCENTRAL_F = 71,       // a = dfnum, b = dfden, c = nonc (float64 output)
+    D_ZIPF = 72,               // a
 };
 
 // The largest double below 2**63: where NumPy returns INT64_MAX (a count that
@@ -281,6 +286,54 @@ GA_DEVICE double hypergeometric(Stream& st, double good, double bad, double samp
     return hypergeometric_sample(st, good, bad, sample);
 }
 
+// ---- noncentral chi-square and F (poisson mixtures, so they live here) -------------
+
+GA_DEVICE double chisquare(Stream& st, double df) { return 2.0 * std_gamma(st, 0.5 * df); }
+
+// NumPy's method: nonc == 0 is chisquare(df); df > 1 adds (Z + sqrt(nonc))**2 to a
+// chisquare(df - 1); otherwise the poisson mixture chisquare(df + 2 poisson(nonc / 2)).
+GA_DEVICE double noncentral_chisquare(Stream& st, double df, double nonc) {
+    if (nonc != nonc) return nonc;
+    if (nonc == 0.0) return chisquare(st, df);
+    if (df > 1.0) {
+        double chi2 = chisquare(st, df - 1.0);
+        double n = st.normal() + m::sqrt(nonc);
+        return m::fma(n, n, chi2);
+    }
+    double i = poisson(st, 0.5 * nonc);
+    return chisquare(st, m::fma(2.0, i, df));
+}
+
+// (ncx2(dfnum, nonc) / dfnum) / (chi2(dfden) / dfden), NumPy's order of operations.
+GA_DEVICE double noncentral_f(Stream& st, double dfnum, double dfden, double nonc) {
+    double t = noncentral_chisquare(st, dfnum, nonc) * dfden;
+    return t / (chisquare(st, dfden) * dfnum);
+}
+
+// ---- zipf ------------------------------------------------------------------------------
+
+// NumPy's rejection method (Devroye, X = floor(U**(-1/(a-1))) accepted against the
+// ratio of the pmf to its continuous envelope), U drawn from (Umin, 1] so that values
+// past 2**63 are never proposed; those that still round past it are rejected (zipf
+// truncated below 2**63, as NumPy's to int64 max).  a >= 1025 gives 1 (NumPy: a larger
+// value has probability below 3e-309 there, and 2**(a-1) would overflow); so does NaN,
+// which the host refuses anyway.
+GA_DEVICE double zipf(Stream& st, double a) {
+    if (!(a < 1025.0)) return 1.0;
+    double am1 = a - 1.0;
+    double b = m::pow(2.0, am1);
+    double umin = m::pow(9223372036854775808.0, -am1);
+    for (;;) {
+        double u01 = st.uniform();
+        double u = m::fma(u01, umin, 1.0 - u01);
+        double v = st.uniform();
+        double x = m::floor(m::pow(u, -1.0 / am1));
+        if (!(x >= 1.0 && x <= count_cap())) continue;
+        double t = m::pow(1.0 + 1.0 / x, am1);
+        if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return x;
+    }
+}
+
 GA_DEVICE double dist_discrete(int64 kind, Stream& st, double a, double b, double c) {
     switch (kind) {
     case D_POISSON: return poisson(st, a);
@@ -289,6 +342,9 @@ GA_DEVICE double dist_discrete(int64 kind, Stream& st, double a, double b, doubl
     case D_NEGATIVE_BINOMIAL: return negative_binomial(st, a, b);
     case D_LOGSERIES: return logseries(st, a);
     case D_HYPERGEOMETRIC: return hypergeometric(st, a, b, c);
+    case D_NONCENTRAL_CHISQUARE: return noncentral_chisquare(st, a, b);
+    case D_NONCENTRAL_F: return noncentral_f(st, a, b, c);
+    case D_ZIPF: return zipf(st, a);
     default: return 0.0;     // unreachable: the launcher passes known kinds only
     }
 }

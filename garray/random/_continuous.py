@@ -20,6 +20,7 @@ KINDS = {
     "beta": 4, "chisquare": 5, "standard_t": 6, "f": 7, "lognormal": 8, "laplace": 9,
     "logistic": 10, "gumbel": 11, "weibull": 12, "pareto": 13, "rayleigh": 14,
     "standard_cauchy": 15, "power": 16, "log_standard_gamma": 17, "vonmises": 18,
+    "triangular": 19, "wald": 20,
 }
 
 
@@ -174,6 +175,38 @@ class _ContinuousMethods:
         See also numpy.random.Generator.vonmises."""
         return self._continuous("vonmises", size, ((mu, "mu", None),
                                                    (kappa, "kappa", "nonneg")))
+
+    def triangular(self, left, mode, right, size=None):
+        """Triangular variates on [left, right] peaking at ``mode``, by NumPy's inversion
+        of the cdf on one uniform.
+
+        >>> garray.random.default_rng(0).triangular(0.0, 1.0, 3.0, size=2).shape
+        (2,)
+
+        See also numpy.random.Generator.triangular."""
+        import garray
+        vals = [_param(v, n) for v, n in ((left, "left"), (mode, "mode"), (right, "right"))]
+        lo, mo, hi = vals
+        # NumPy's checks, in its order (NaN passes, as there)
+        for bad, message in ((lambda: lo > mo, "left > mode"),
+                             (lambda: mo > hi, "mode > right"),
+                             (lambda: lo == hi, "left == right")):
+            b = bad()
+            if b if isinstance(b, bool) else bool(garray.any(b)):
+                raise ValueError(message)
+        return self._continuous("triangular", size, ((lo, "left", None), (mo, "mode", None),
+                                                     (hi, "right", None)))
+
+    def wald(self, mean, scale, size=None):
+        """Wald (inverse Gaussian) variates of mean ``mean``, by NumPy's
+        Michael-Schucany-Haas method (its root rearranged to avoid cancellation).
+
+        >>> garray.random.default_rng(0).wald(1.0, 2.0, size=2).dtype
+        dtype('float64')
+
+        See also numpy.random.Generator.wald."""
+        return self._continuous("wald", size, ((mean, "mean", "positive"),
+                                               (scale, "scale", "positive")))
 
     # ---- dirichlet -------------------------------------------------------------------
 

@@ -17,9 +17,10 @@ from . import _draw
 from ._generator_base import _broadcast_shape, _param
 
 KINDS = {"poisson": 64, "binomial": 65, "geometric": 66, "negative_binomial": 67,
-         "logseries": 68, "hypergeometric": 69}
+         "logseries": 68, "hypergeometric": 69, "noncentral_chisquare": 70,
+         "noncentral_f": 71, "zipf": 72}
 
-_I64 = numpy.dtype("int64")
+_I64, _F64 = numpy.dtype("int64"), numpy.dtype("float64")
 
 # NumPy's POISSON_LAM_MAX: int64 max - 10 sqrt(int64 max), so that a draw (mean + many
 # standard deviations) still fits in int64.
@@ -85,9 +86,9 @@ def _count(x, name):
     return a.astype("float64")
 
 
-def _draw_kind(gen, kind, size, *params):
+def _draw_kind(gen, kind, size, *params, dtype=_I64):
     shape = _broadcast_shape(size, *params)
-    return _draw.dist(gen._bit_generator, KINDS[kind], shape, _I64, *params)
+    return _draw.dist(gen._bit_generator, KINDS[kind], shape, dtype, *params)
 
 
 class _DiscreteMethods:
@@ -189,6 +190,47 @@ class _DiscreteMethods:
         _check(bad, "nbad", lambda v: v < 0, "nbad < 0")
         _check(ns, "nsample", lambda v: v < 0, "nsample < 0")
         return _draw_kind(self, "hypergeometric", size, good, bad, ns)
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        """Noncentral chi-square variates (float64) by NumPy's method: ``chisquare(df)``
+        when nonc is 0; ``chisquare(df - 1) + (Z + sqrt(nonc))**2`` when df > 1; else
+        ``chisquare(df + 2 poisson(nonc / 2))``.
+
+        >>> garray.random.default_rng(0).noncentral_chisquare(3.0, 2.0, size=2).dtype
+        dtype('float64')
+
+        See also numpy.random.Generator.noncentral_chisquare."""
+        df, nonc = _param(df, "df"), _param(nonc, "nonc")
+        _check(df, "df", lambda v: v <= 0, "df <= 0")
+        _check(nonc, "nonc", lambda v: v < 0, "nonc < 0")
+        return _draw_kind(self, "noncentral_chisquare", size, df, nonc, dtype=_F64)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        """Noncentral F variates (float64): ``(X / dfnum) / (Y / dfden)`` for X
+        noncentral chi-square(dfnum, nonc) and Y chi-square(dfden), as NumPy.
+
+        >>> garray.random.default_rng(0).noncentral_f(3.0, 10.0, 1.0, size=2).shape
+        (2,)
+
+        See also numpy.random.Generator.noncentral_f."""
+        dfnum, dfden, nonc = (_param(x, name) for x, name in
+                              ((dfnum, "dfnum"), (dfden, "dfden"), (nonc, "nonc")))
+        _check(dfnum, "dfnum", lambda v: v <= 0, "dfnum <= 0")
+        _check(dfden, "dfden", lambda v: v <= 0, "dfden <= 0")
+        _check(nonc, "nonc", lambda v: v < 0, "nonc < 0")
+        return _draw_kind(self, "noncentral_f", size, dfnum, dfden, nonc, dtype=_F64)
+
+    def zipf(self, a, size=None):
+        """Zipf counts (int64, >= 1) of exponent ``a`` > 1 by NumPy's rejection method;
+        like NumPy's, the law is truncated below 2**63, and a >= 1025 gives 1.
+
+        >>> int(garray.random.default_rng(0).zipf(2000.0))
+        1
+
+        See also numpy.random.Generator.zipf."""
+        a = _param(a, "a")
+        _check(a, "a", lambda v: (v <= 1) | _isnan(v), f"a <= 1 or a {_is_nan_words(a)}")
+        return _draw_kind(self, "zipf", size, a)
 
     def multinomial(self, n, pvals, size=None):
         """Counts of ``n`` draws over ``k = pvals.shape[-1]`` categories (int64; each
