@@ -51,11 +51,6 @@ def _target(size, dtype, out):
     return out.shape, out
 
 
-def _is_scalar(x):
-    return isinstance(x, (numbers.Number, numpy.generic)) or (
-        isinstance(x, (ndarray, numpy.ndarray)) and x.ndim == 0 and not isinstance(x, ndarray))
-
-
 def _param(x, name):
     """A distribution parameter: a Python float, or a float64 garray array."""
     if isinstance(x, (numbers.Real, numpy.floating, numpy.integer)) and not isinstance(x, bool):
