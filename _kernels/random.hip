@@ -107,6 +107,20 @@ GA_GLOBAL void rng_normal(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int
 #undef STORE
 }
 
+// s * E for standard exponentials E = -log(u), u uniform in (0, 1] from 53 bits (2 per
+// block; garray's log, so the same bits everywhere): standard_exponential (s = 1) and
+// exponential(scale).  float32 is the float64 value rounded.
+template <class T>
+GA_GLOBAL void rng_exponential(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64 per,
+                               double s) {
+#define STORE(l, j, i)                                                                \
+    out[i] = (T)(-rng::log_portable(                                                  \
+                     rng::exact53(rng::bits53(L.w[2 * (j)][l], L.w[2 * (j) + 1][l]) + 1) * \
+                     1.1102230246251565e-16) * s)
+    GA_RNG_PACKED(2, 0, STORE)
+#undef STORE
+}
+
 // low + [0, range) for range in [1, 2**32] (4 per block), wrapped into T: every integer
 // dtype and bool (two's complement makes low + v right for signed T).
 template <class T>

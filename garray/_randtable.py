@@ -12,12 +12,15 @@ Rows are output dtype codes; slots:
   the kinds are numbered in ``garray/random/_continuous.py`` and ``_discrete.py``;
 - ``R_INT_ARR``: Lemire's ``low[i] + [0, span[i])`` with per-element bounds (every
   integer dtype and bool);
-- ``R_MULTINOMIAL``: ``rng_multinomial`` (int64 counts; ``_discrete.py`` launches it).
+- ``R_MULTINOMIAL``: ``rng_multinomial`` (int64 counts; ``_discrete.py`` launches it);
+- ``R_EXPONENTIAL``: ``s * E``, E = -log(u) for packed uniforms u in (0, 1] (float32,
+  float64).
 """
 
 from . import _dtypes
 
-R_BITS, R_UNIFORM, R_NORMAL, R_INT32, R_INT64, R_DIST, R_INT_ARR, R_MULTINOMIAL = range(8)
+(R_BITS, R_UNIFORM, R_NORMAL, R_INT32, R_INT64, R_DIST, R_INT_ARR, R_MULTINOMIAL,
+ R_EXPONENTIAL) = range(9)
 
 _FLOATS = ("float32", "float64")
 _INTS = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
@@ -36,6 +39,7 @@ def table():
         r = _rec(name)
         entries.append(((r.code, R_UNIFORM), f"ga::rng_uniform<{r.ctype}>"))
         entries.append(((r.code, R_NORMAL), f"ga::rng_normal<{r.ctype}>"))
+        entries.append(((r.code, R_EXPONENTIAL), f"ga::rng_exponential<{r.ctype}>"))
     for name in _INTS:
         r = _rec(name)
         entries.append(((r.code, R_INT32), f"ga::rng_int32<{r.ctype}>"))

@@ -70,8 +70,7 @@ class _ContinuousMethods:
             raise ValueError(f"method: expected 'zig' or 'inv', got {method!r}")
         dt = _float_dtype(dtype, "standard_exponential")
         shape, out = _target(size, dt, out)
-        return _draw.dist(self._bit_generator, KINDS["standard_exponential"], shape, dt,
-                          out=out)
+        return _draw.exponential(self._bit_generator, shape, dt, out=out)
 
     def exponential(self, scale=1.0, size=None):
         """Exponential variates ``scale * E`` (E standard exponential; float64).
@@ -80,7 +79,14 @@ class _ContinuousMethods:
         (3,)
 
         See also numpy.random.Generator.exponential."""
-        return self._continuous("exponential", size, ((scale, "scale", "nonneg"),))
+        # Packed like standard_exponential (its draws times scale, bit for bit); an array
+        # scale multiplies the standard draws with garray's own multiply.
+        s = _param(scale, "scale")
+        _CHECKS["nonneg"](s, "scale")
+        if isinstance(s, float):
+            return _draw.exponential(self._bit_generator, _shape(size), _F64, s)
+        shape = _broadcast_shape(size, s)
+        return _draw.exponential(self._bit_generator, shape, _F64) * s
 
     def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None):
         """Gamma variates of scale 1 (Marsaglia-Tsang; shape < 1 by the u**(1/shape)

@@ -9,7 +9,7 @@ in tests).
 
 from .. import _dtypes
 from .._core import _family_launch, empty
-from .._randtable import (R_BITS, R_DIST, R_INT32, R_INT64, R_INT_ARR, R_NORMAL,
+from .._randtable import (R_BITS, R_EXPONENTIAL, R_DIST, R_INT32, R_INT64, R_INT_ARR, R_NORMAL,
                           R_UNIFORM, table)
 
 _PER = {"cpu": 256, "gpu": 1}
@@ -71,6 +71,16 @@ def normal(bitgen, shape, dtype, loc=0.0, scale=1.0, device=None, out=None):
     nb = -(-o.size // 2)
     if nb:
         _launch(o, R_NORMAL, nb, (bitgen, nb), (float(loc), float(scale)))
+    return o
+
+
+def exponential(bitgen, shape, dtype, scale=1.0, device=None, out=None):
+    """scale * E, E standard exponential (-log(u), u in (0, 1] from 53 bits; 2 per
+    block)."""
+    o = _new(shape, dtype, device, out)
+    nb = -(-o.size // 2)
+    if nb:
+        _launch(o, R_EXPONENTIAL, nb, (bitgen, nb), (float(scale),))
     return o
 
 
