@@ -150,9 +150,11 @@ GA_DEVICE double vonmises(Stream& st, double mu, double kappa) {
         double y = kappa * (s - w);
         double v = st.uniform_open();
         double q = y / v;
-        // log of a subnormal or non-positive q would be garbage: it rejects anyway
-        if (m::fma(y, 2.0 - y, -v) >= 0.0 ||
-            (q >= 2.2250738585072014e-308 && (log_portable(q) + 1.0) - y >= 0.0))
+        // log of a subnormal or non-positive q would be garbage: it rejects anyway.
+        // y is a product, so 2 - y and log(q) + 1 - y are written as fma (note 5).
+        if (m::fma(y, m::fma(-kappa, s - w, 2.0), -v) >= 0.0 ||
+            (q >= 2.2250738585072014e-308 &&
+             m::fma(-kappa, s - w, log_portable(q) + 1.0) >= 0.0))
             break;
     }
     double x = m::acos(w);
