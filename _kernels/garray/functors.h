@@ -263,16 +263,23 @@ GA_UNARY(spacing) {
     T inf = T(1) / T(0);
     return T(m::nextafter(x, x == T(0) ? inf : m::copysign(inf, x)) - x);
 } GA_END
-// Greatest common divisor and least common multiple of |a| and |b| (integers).
+// Greatest common divisor and least common multiple of |a| and |b| (integers).  The
+// magnitudes are taken in 64-bit unsigned arithmetic, as NumPy takes them in a wider
+// type: |-128| is 128 for int8 (so gcd(5, -128) is 1), and a result of 2**(bits-1)
+// wraps back to the type's minimum, as NumPy's does.
 GA_BINARY(gcd) {
-    T x = traits<T>::is_signed && a < T(0) ? T(-a) : a;
-    T y = traits<T>::is_signed && b < T(0) ? T(-b) : b;
-    while (y != T(0)) {
-        T t = T(x % y);
+    unsigned long long x = traits<T>::is_signed && a < T(0)
+                               ? 0ull - (unsigned long long)(long long)a
+                               : (unsigned long long)a;
+    unsigned long long y = traits<T>::is_signed && b < T(0)
+                               ? 0ull - (unsigned long long)(long long)b
+                               : (unsigned long long)b;
+    while (y != 0ull) {
+        unsigned long long t = x % y;
         x = y;
         y = t;
     }
-    return x;
+    return T(x);
 } GA_END
 GA_BINARY(lcm) {
     T g = gcd()(a, b);
