@@ -19,6 +19,7 @@ import garray
 import garray.random
 from garray.random import _draw
 from garray.random._continuous import KINDS
+from xp import check_law
 
 N = 100_000
 P_MIN = 1e-4
@@ -31,23 +32,6 @@ def rng(seed=SEED):
 
 def host(x):
     return garray.asnumpy(x)
-
-
-def check_law(x, dist, moments=True, sd=5.0):
-    """KS against ``dist``; mean and variance within ``sd`` standard errors (variance
-    only where the fourth moment is finite)."""
-    x = numpy.asarray(x, dtype=numpy.float64).ravel()
-    assert numpy.isfinite(x).all() or not moments
-    p = st.kstest(x, dist.cdf).pvalue
-    assert p > P_MIN, f"KS p-value {p:.3g}"
-    if not moments:
-        return
-    n = x.size
-    mu, var, kurt = (float(v) for v in dist.stats(moments="mvk"))
-    assert abs(x.mean() - mu) < sd * numpy.sqrt(var / n), (x.mean(), mu)
-    if numpy.isfinite(kurt):
-        se_var = var * numpy.sqrt((kurt + 2.0) / n)
-        assert abs(x.var() - var) < sd * se_var, (x.var(), var)
 
 
 # (method, args, scipy distribution, check moments).  Shapes below and above 1 take

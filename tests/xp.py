@@ -279,6 +279,28 @@ def layout_operands(layout, dtypes, small=(), scalar_pos=None):
 
 # ---- threads ------------------------------------------------------------------------
 
+# ---- laws of random draws -----------------------------------------------------------
+
+
+def check_law(x, dist, moments=True, sd=5.0, finite=None, p_min=1e-4):
+    """A Kolmogorov-Smirnov test of the draws ``x`` (host values) against the frozen
+    scipy law ``dist`` (p > ``p_min``); then mean and variance within ``sd`` standard
+    errors (variance only where the fourth moment is finite).  ``finite`` (default:
+    ``moments``) also requires every draw to be finite."""
+    from scipy import stats
+    x = numpy.asarray(x, dtype=numpy.float64).ravel()
+    if moments if finite is None else finite:
+        assert numpy.isfinite(x).all()
+    p = stats.kstest(x, dist.cdf).pvalue
+    assert p > p_min, f"KS p-value {p:.3g}"
+    if not moments:
+        return
+    n = x.size
+    mu, var, kurt = (float(v) for v in dist.stats(moments="mvk"))
+    assert abs(x.mean() - mu) < sd * numpy.sqrt(var / n), (x.mean(), mu)
+    if numpy.isfinite(kurt):
+        assert abs(x.var() - var) < sd * var * numpy.sqrt((kurt + 2.0) / n), (x.var(), var)
+
 
 def run_in_threads(work, n=8):
     """Run ``work(i)`` for i in range(n) on n threads at once; fails with the first
