@@ -22,7 +22,6 @@ from garray.random._continuous import KINDS
 from xp import check_law
 
 N = 100_000
-P_MIN = 1e-4
 SEED = 20261204
 
 
