@@ -1,0 +1,18 @@
+"""garray.nn: deep-learning style convolution and pooling on channels-first arrays.
+
+``conv1d/2d/3d`` and their transposed forms and gradients take PyTorch's signatures
+(input ``(N, C_in, *spatial)``, weight ``(C_out, C_in / groups, *kernel)``); pooling
+takes ``torch.nn.functional``'s.  Every function runs garray's own kernels
+(``algorithm='kernel'``) or the device's vendor library (``algorithm='vendor'``: cuDNN
+on NVIDIA, MIOpen on AMD, im2col + the BLAS GEMM on the CPU device); ``'auto'`` (the
+default, or ``GARRAY_CONV``) picks the vendor where it supports the dtype.  The shared
+argument rules are in ``garray/nn/_params.py``; the design is docs/convolution.md.
+"""
+
+__all__ = []
+
+# forward convolutions
+
+# transposed convolutions and gradients
+
+# pooling
