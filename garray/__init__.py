@@ -86,6 +86,7 @@ from ._matmul import matmul, _matmul_inplace  # noqa: F401
 from ._contract import *  # noqa: F401,F403  (vecdot, tensordot, dot, einsum ...)
 from . import linalg  # noqa: F401,E402
 from . import random  # noqa: F401,E402  (garray.random, as numpy.random)
+from . import nn  # noqa: F401,E402  (garray.nn: conv1d/2d/3d, gradients, pooling)
 from ._covariance import cov, corrcoef  # noqa: F401
 from . import config  # noqa: F401,E402  (garray.config.allow_tf32)
 from . import _env
