@@ -15,7 +15,9 @@ spatial axes (``conv1d``/``conv2d``/``conv3d`` are aliases that check the rank);
 import numpy
 from numpy.lib.stride_tricks import sliding_window_view
 
-__all__ = ["conv_nd", "conv1d", "conv2d", "conv3d", "pad_input", "self_test", "same_padding"]
+__all__ = ["conv_nd", "conv1d", "conv2d", "conv3d", "pad_input", "self_test", "same_padding",
+           "conv_backward_input_nd", "conv_backward_weight_nd", "conv_transpose_nd",
+           "grad_self_test"]
 
 _LETTERS = "abcdefghijklm"      # einsum letters for spatial axes (outputs) ...
 _KLETTERS = "opqrstuvwxyz"      # ... and kernel taps
@@ -124,4 +126,121 @@ def self_test():
     assert numpy.array_equal(conv_nd(x2, w3), [[[6.0, 12.0, 18.0]]])
     # negative pad_hi crops the input's end
     assert numpy.array_equal(conv_nd(x, w, pad_lo=0, pad_hi=-1), [[[-2.0, -2.0]]])
+    return True
+
+
+# ---- gradients and the transposed convolution (helper "grad") ------------------------
+# Tap by tap: the forward adds x_pad[n, ci, o*stride + t*dilation] * w[co, ci, t] into
+# y[n, co, o]; the input gradient is the scatter-add adjoint of that (a strided slice +=
+# per tap), the weight gradient the same slices contracted with dy.
+
+def _tap_slices(t, dilation, stride, out):
+    return tuple(slice(ti * d, ti * d + (o - 1) * s + 1, s)
+                 for ti, d, s, o in zip(t, dilation, stride, out))
+
+
+def _geometry(nd, stride, pad_lo, pad_hi, dilation):
+    stride, dilation = _tuple(stride, nd), _tuple(dilation, nd)
+    pad_lo = _tuple(pad_lo, nd)
+    pad_hi = pad_lo if pad_hi is None else _tuple(pad_hi, nd)
+    return stride, pad_lo, pad_hi, dilation
+
+
+def conv_backward_input_nd(dy, w, input_shape, stride=1, pad_lo=0, pad_hi=None, dilation=1,
+                           groups=1):
+    """The gradient wrt the input (of ``input_shape``) of conv_nd(x, w, ...) given the
+    output gradient dy; float64."""
+    dy = numpy.asarray(dy, dtype=numpy.float64)
+    w = numpy.asarray(w, dtype=numpy.float64)
+    nd = dy.ndim - 2
+    stride, pad_lo, pad_hi, dilation = _geometry(nd, stride, pad_lo, pad_hi, dilation)
+    n, c_in = input_shape[:2]
+    size = tuple(input_shape[2:])
+    c_out, c_per = w.shape[:2]
+    kernel = w.shape[2:]
+    out = dy.shape[2:]
+    ext = tuple(lo + s + max(hi, 0) for lo, s, hi in zip(pad_lo, size, pad_hi))
+    xp = numpy.zeros((n, c_in) + ext)
+    xg = xp.reshape((n, groups, c_per) + ext)
+    dyg = dy.reshape((n, groups, c_out // groups) + out)
+    wg = w.reshape((groups, c_out // groups, c_per) + kernel)
+    o = "ABC"[:nd]
+    for t in numpy.ndindex(*kernel):
+        sl = (slice(None),) * 3 + _tap_slices(t, dilation, stride, out)
+        xg[sl] += numpy.einsum(f"ngj{o},gjc->ngc{o}", dyg, wg[(Ellipsis,) + t])
+    crop = (slice(None),) * 2 + tuple(slice(lo, lo + s) for lo, s in zip(pad_lo, size))
+    return xp[crop].copy()
+
+
+def conv_backward_weight_nd(x, dy, weight_shape, stride=1, pad_lo=0, pad_hi=None,
+                            dilation=1, groups=1):
+    """The gradient wrt the weight (of ``weight_shape``) of conv_nd(x, w, ...) given the
+    output gradient dy; float64."""
+    x = numpy.asarray(x, dtype=numpy.float64)
+    dy = numpy.asarray(dy, dtype=numpy.float64)
+    nd = x.ndim - 2
+    stride, pad_lo, pad_hi, dilation = _geometry(nd, stride, pad_lo, pad_hi, dilation)
+    n, c_in = x.shape[:2]
+    c_out, c_per = weight_shape[:2]
+    kernel = tuple(weight_shape[2:])
+    out = dy.shape[2:]
+    xp = pad_input(x, pad_lo, pad_hi)
+    xg = xp.reshape((n, groups, c_per) + xp.shape[2:])
+    dyg = dy.reshape((n, groups, c_out // groups) + out)
+    dw = numpy.zeros((groups, c_out // groups, c_per) + kernel)
+    o = "ABC"[:nd]
+    for t in numpy.ndindex(*kernel):
+        sl = (slice(None),) * 3 + _tap_slices(t, dilation, stride, out)
+        dw[(Ellipsis,) + t] = numpy.einsum(f"ngc{o},ngj{o}->gjc", xg[sl], dyg)
+    return dw.reshape((c_out, c_per) + kernel)
+
+
+def conv_transpose_nd(x, w, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                      dilation=1):
+    """PyTorch's conv_transpose (x (N, C_in, *size), w (C_in, C_out // groups, *kernel));
+    float64."""
+    x = numpy.asarray(x, dtype=numpy.float64)
+    nd = x.ndim - 2
+    stride, dilation = _tuple(stride, nd), _tuple(dilation, nd)
+    padding, output_padding = _tuple(padding, nd), _tuple(output_padding, nd)
+    kernel = numpy.shape(w)[2:]
+    c_out = numpy.shape(w)[1] * groups
+    size = tuple((i - 1) * s - 2 * p + d * (k - 1) + op + 1 for i, s, p, d, k, op in
+                 zip(x.shape[2:], stride, padding, dilation, kernel, output_padding))
+    hi = tuple(p - op for p, op in zip(padding, output_padding))
+    y = conv_backward_input_nd(x, w, (x.shape[0], c_out) + size, stride, padding, hi,
+                               dilation, groups)
+    if bias is not None:
+        y = y + numpy.asarray(bias, dtype=numpy.float64).reshape((1, c_out) + (1,) * nd)
+    return y
+
+
+def grad_self_test():
+    """The gradient references on hand-computed 1-d cases and the adjoint identity
+    <conv(x, w), dy> == <x, dx> == <w, dw> against conv_nd (run by
+    tests/test_nn_conv_grad.py)."""
+    # 1 channel, kernel [1, 2], stride 1: y[o] = x[o] + 2 x[o+1]; dx = [dy0, 2dy0 + dy1, 2dy1]
+    dy = numpy.array([[[1.0, 10.0]]])
+    w = numpy.array([[[1.0, 2.0]]])
+    assert numpy.array_equal(conv_backward_input_nd(dy, w, (1, 1, 3)), [[[1.0, 12.0, 20.0]]])
+    x = numpy.array([[[1.0, 2.0, 3.0]]])
+    # dw[t] = sum_o x[o + t] dy[o] = [1 + 20, 2 + 30]
+    assert numpy.array_equal(conv_backward_weight_nd(x, dy, (1, 1, 2)), [[[21.0, 32.0]]])
+    # transposed conv, stride 2, kernel [1, 2]: out = [x0, 2x0, x1, 2x1] (+ output_padding)
+    xt = numpy.array([[[3.0, 5.0]]])
+    assert numpy.array_equal(conv_transpose_nd(xt, w, stride=2), [[[3.0, 6.0, 5.0, 10.0]]])
+    assert numpy.array_equal(conv_transpose_nd(xt, w, stride=2, output_padding=1),
+                             [[[3.0, 6.0, 5.0, 10.0, 0.0]]])
+    rng = numpy.random.default_rng(5)
+    for nd, groups, stride, lo, hi, dil in ((1, 1, 2, 1, 0, 1), (2, 2, (2, 1), 1, 2, (1, 2)),
+                                            (3, 1, 1, 0, 1, 2)):
+        x = rng.standard_normal((2, 4) + (7,) * nd)
+        w = rng.standard_normal((6, 4 // groups) + (3,) * nd)
+        y = conv_nd(x, w, None, stride, lo, hi, dil, groups)
+        dy = rng.standard_normal(y.shape)
+        dx = conv_backward_input_nd(dy, w, x.shape, stride, lo, hi, dil, groups)
+        dw = conv_backward_weight_nd(x, dy, w.shape, stride, lo, hi, dil, groups)
+        a, b, c = (y * dy).sum(), (x * dx).sum(), (w * dw).sum()
+        assert abs(a - b) <= 1e-9 * abs(a) + 1e-9 and abs(a - c) <= 1e-9 * abs(a) + 1e-9, \
+            (nd, a, b, c)
     return True

@@ -14,5 +14,8 @@ __all__ = []
 # forward convolutions
 
 # transposed convolutions and gradients
+from ._conv_grad import *  # noqa: E402,F401,F403
+from ._conv_grad import __all__ as _grad_all  # noqa: E402
+__all__ += _grad_all
 
 # pooling

@@ -1,0 +1,259 @@
+// The convolution gradients and transposed convolutions (garray/nn/_conv_grad.py; the
+// table is garray/_convgradtable.py, the design docs/convolution-gradients.md).
+//
+// Note [Gather-form convolution gradients]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// 1. Every kernel here reads one FORWARD geometry (`ConvGeom`, garray/nn/_params.py's
+//    Note [Convolution geometry]): input (n, c_in, D, H, W), weight (c_out, c_in/groups,
+//    kD, kH, kW), output (n, c_out, oD, oH, oW); output o reads input o*stride - pad +
+//    t*dil for tap t.  The transposed convolution is the backward-data pass of the
+//    geometry `transposed_geometry` returns, so it needs no kernel of its own.
+// 2. Backward data (`conv_bwd_data`) is a gather, not a scatter: each thread owns input
+//    elements and, for each tap t along an axis, finds the one output o with
+//    o*stride == i + pad - t*dil (when the difference is a non-negative multiple of the
+//    stride and o < out), then sums dy[n, co, o] * w[co, ci, t] over the output channels
+//    co of its group.  Every input element is written by exactly one thread: no atomics,
+//    no zero-fill pass, and the result does not depend on the launch shape.  The taps
+//    that hit are found per axis once per element (D, H, W separately), so the inner loop
+//    runs over hits only.  An optional bias (the transposed convolution's, one per input
+//    channel of the forward geometry) starts the sum.
+// 3. A thread walks `per` consecutive flat input elements (a run along W, wrapping into
+//    the next row): on the CPU device that is the chunk a launch-pool task loops over; on
+//    GPUs per = 1.  `per` never changes a value: each element's sum is in a fixed order
+//    (taps D, H, W, then channels).
+// 4. Backward weight (`conv_bwd_weight`) has one thread per (chunk, weight element): it
+//    sums x[n, ci, o*stride - pad + t*dil] * dy[n, co, o] over the reduction positions
+//    r = (n, oD, oH, oW) of its chunk [c*len, (c+1)*len) and writes partials[c, weight
+//    element].  The host reduces the chunks with garray's sum (one chunk: the kernel
+//    writes the weight gradient itself).  Deterministic: chunks are fixed by the shapes.
+// 5. `conv_col2im` is the adjoint of the forward im2col (garray.nn._conv.im2col): the
+//    column matrix of batch b, group g has rows (ci, kD, kH, kW) and columns (oD, oH, oW);
+//    each input element of batches [n0, n1) gathers the column entries that read it.
+//    The column layout comes as element strides (per batch, per group, per row; columns
+//    are contiguous), so the host may give it a GEMM's output in any batch order.
+// 6. Offsets into memory are int64 everywhere; nothing depends on the warp size or the
+//    block size; no barriers (plain loops on the CPU device).
+#include "garray/loops.h"
+#include "garray/conv.h"
+
+namespace ga {
+
+namespace convgrad {
+
+// Along one axis: the taps t (< kernel) of input coordinate i that an output o in
+// [0, out) reads, with that o; returns how many (at most kernel, which the caller's
+// arrays hold: kernel extents above MAX_TAPS take the slow path in the caller).
+constexpr int MAX_TAPS = 16;
+
+GA_DEVICE int hits(int64 i, int64 kernel, int64 out, int64 stride, int64 pad, int64 dil,
+                   int64* tap, int64* pos) {
+    int h = 0;
+    for (int64 t = 0; t < kernel; ++t) {
+        int64 d = i + pad - t * dil;
+        if (d < 0) break;                       // larger taps only lower d
+        if (d % stride) continue;
+        int64 o = d / stride;
+        if (o >= out) continue;
+        tap[h] = t;
+        pos[h] = o;
+        ++h;
+    }
+    return h;
+}
+
+// The flat index of input element e as (n, c, id, ih, iw).
+GA_DEVICE void decode(const ConvGeom& g, int64 e, int64* n, int64* c, int64* id, int64* ih,
+                      int64* iw) {
+    *iw = e % g.size[2]; e /= g.size[2];
+    *ih = e % g.size[1]; e /= g.size[1];
+    *id = e % g.size[0]; e /= g.size[0];
+    *c = e % g.c_in;
+    *n = e / g.c_in;
+}
+
+GA_DEVICE void advance(const ConvGeom& g, int64* n, int64* c, int64* id, int64* ih,
+                       int64* iw) {
+    if (++*iw < g.size[2]) return;
+    *iw = 0;
+    if (++*ih < g.size[1]) return;
+    *ih = 0;
+    if (++*id < g.size[0]) return;
+    *id = 0;
+    if (++*c < g.c_in) return;
+    *c = 0;
+    ++*n;
+}
+
+}  // namespace convgrad
+
+// dx[n, ci, i] = bias[ci] (or 0) + sum over co in ci's group, taps t with o*stride ==
+// i + pad - t*dil: dy[n, co, o] * w[co, ci % cin_g, t]   (note 2).  Input elements
+// [t*per, min((t+1)*per, total)) for thread t; total = n*c_in*D*H*W.
+template <class T>
+GA_GLOBAL void conv_bwd_data(T* dx, const T* dy, const T* w, const T* bias, const int64* geom,
+                             int64 per, int64 total) {
+    using namespace convgrad;
+    const ConvGeom g = ConvGeom::load(geom);
+    int64 e0 = flat_index<int64>() * per;
+    if (e0 >= total) return;
+    int64 e1 = e0 + per < total ? e0 + per : total;
+    int64 n, c, id, ih, iw;
+    decode(g, e0, &n, &c, &id, &ih, &iw);
+    const int64 cin_g = g.cin_per_group(), cout_g = g.cout_per_group();
+    const int64 taps = g.taps(), osp = g.out_spatial();
+    const int64 oHW = g.out[1] * g.out[2];
+    int64 td[MAX_TAPS], pd[MAX_TAPS], th[MAX_TAPS], ph[MAX_TAPS], tw[MAX_TAPS], pw[MAX_TAPS];
+    const bool small = g.kernel[0] <= MAX_TAPS && g.kernel[1] <= MAX_TAPS &&
+                       g.kernel[2] <= MAX_TAPS;
+    for (int64 e = e0; e < e1; ++e) {
+        const int64 grp = c / cin_g, cl = c % cin_g;
+        T acc = bias ? bias[c] : T(0);
+        const T* dyb = dy + (n * g.c_out + grp * cout_g) * osp;
+        const T* wb = w + (grp * cout_g * cin_g + cl) * taps;
+        if (small) {
+            int hd = hits(id, g.kernel[0], g.out[0], g.stride[0], g.pad[0], g.dil[0], td, pd);
+            int hh = hits(ih, g.kernel[1], g.out[1], g.stride[1], g.pad[1], g.dil[1], th, ph);
+            int hw = hits(iw, g.kernel[2], g.out[2], g.stride[2], g.pad[2], g.dil[2], tw, pw);
+            for (int a = 0; a < hd; ++a)
+                for (int b = 0; b < hh; ++b)
+                    for (int q = 0; q < hw; ++q) {
+                        const int64 o = pd[a] * oHW + ph[b] * g.out[2] + pw[q];
+                        const int64 t = (td[a] * g.kernel[1] + th[b]) * g.kernel[2] + tw[q];
+                        for (int64 co = 0; co < cout_g; ++co)
+                            acc += dyb[co * osp + o] * wb[co * cin_g * taps + t];
+                    }
+        } else {
+            // any kernel extent: one tap at a time (same order of terms)
+            for (int64 kd = 0; kd < g.kernel[0]; ++kd) {
+                int64 dd = id + g.pad[0] - kd * g.dil[0];
+                if (dd < 0 || dd % g.stride[0] || dd / g.stride[0] >= g.out[0]) continue;
+                for (int64 kh = 0; kh < g.kernel[1]; ++kh) {
+                    int64 dh = ih + g.pad[1] - kh * g.dil[1];
+                    if (dh < 0 || dh % g.stride[1] || dh / g.stride[1] >= g.out[1]) continue;
+                    for (int64 kw = 0; kw < g.kernel[2]; ++kw) {
+                        int64 dw = iw + g.pad[2] - kw * g.dil[2];
+                        if (dw < 0 || dw % g.stride[2] || dw / g.stride[2] >= g.out[2])
+                            continue;
+                        const int64 o = (dd / g.stride[0]) * oHW + (dh / g.stride[1]) * g.out[2]
+                                        + dw / g.stride[2];
+                        const int64 t = (kd * g.kernel[1] + kh) * g.kernel[2] + kw;
+                        for (int64 co = 0; co < cout_g; ++co)
+                            acc += dyb[co * osp + o] * wb[co * cin_g * taps + t];
+                    }
+                }
+            }
+        }
+        dx[e] = acc;
+        advance(g, &n, &c, &id, &ih, &iw);
+    }
+}
+
+// partials[ch, k] = sum over r in [ch*len, min((ch+1)*len, n*oD*oH*oW)) of
+// x[n, ci, o*stride - pad + t*dil] * dy[n, co, o] for weight element k = (co, ci % cin_g,
+// t) (note 4).  Thread i: ch = i / wtotal, k = i % wtotal; nchunks*wtotal threads.
+template <class T>
+GA_GLOBAL void conv_bwd_weight(T* partials, const T* x, const T* dy, const int64* geom,
+                               int64 len, int64 nchunks, int64 wtotal) {
+    const ConvGeom g = ConvGeom::load(geom);
+    const int64 i = flat_index<int64>();
+    if (i >= nchunks * wtotal) return;
+    const int64 ch = i / wtotal, k = i % wtotal;
+    const int64 cin_g = g.cin_per_group(), cout_g = g.cout_per_group();
+    int64 r = k;
+    const int64 kw = r % g.kernel[2]; r /= g.kernel[2];
+    const int64 kh = r % g.kernel[1]; r /= g.kernel[1];
+    const int64 kd = r % g.kernel[0]; r /= g.kernel[0];
+    const int64 cl = r % cin_g;
+    const int64 co = r / cin_g;
+    const int64 ci = (co / cout_g) * cin_g + cl;
+    const int64 osp = g.out_spatial(), isp = g.in_spatial();
+    const int64 rtotal = g.n * osp;
+    int64 r0 = ch * len, r1 = r0 + len < rtotal ? r0 + len : rtotal;
+    // the output range along each axis whose input for this tap is inside [0, size)
+    int64 lo[3], hi[3];
+    const int64 kt[3] = {kd, kh, kw};
+    for (int a = 0; a < 3; ++a) {
+        // o*stride - pad + t*dil in [0, size)  <=>  o in [lo, hi)
+        int64 base = kt[a] * g.dil[a] - g.pad[a];
+        int64 l = base >= 0 ? 0 : (-base + g.stride[a] - 1) / g.stride[a];
+        int64 lim = g.size[a] - base;         // o*stride < lim
+        int64 h = lim <= 0 ? 0 : (lim + g.stride[a] - 1) / g.stride[a];
+        lo[a] = l;
+        hi[a] = h < g.out[a] ? h : g.out[a];
+    }
+    T acc = T(0);
+    if (lo[0] < hi[0] && lo[1] < hi[1] && lo[2] < hi[2]) {
+        int64 rr = r0;
+        while (rr < r1) {
+            // one row along W: positions rr .. end of row or r1
+            int64 ow = rr % g.out[2];
+            int64 q = rr / g.out[2];
+            int64 oh = q % g.out[1]; q /= g.out[1];
+            int64 od = q % g.out[0];
+            int64 n = q / g.out[0];
+            int64 row_end = rr - ow + g.out[2];
+            int64 stop = row_end < r1 ? row_end : r1;
+            if (od >= lo[0] && od < hi[0] && oh >= lo[1] && oh < hi[1]) {
+                int64 w0 = ow > lo[2] ? ow : lo[2];
+                int64 w1 = stop - (rr - ow);          // exclusive ow bound of this row part
+                if (w1 > hi[2]) w1 = hi[2];
+                const int64 idd = od * g.stride[0] - g.pad[0] + kd * g.dil[0];
+                const int64 ihh = oh * g.stride[1] - g.pad[1] + kh * g.dil[1];
+                const T* xr = x + (n * g.c_in + ci) * isp + (idd * g.size[1] + ihh) * g.size[2]
+                              - g.pad[2] + kw * g.dil[2];
+                const T* dr = dy + (n * g.c_out + co) * osp + (od * g.out[1] + oh) * g.out[2];
+                const int64 sw = g.stride[2];
+                for (int64 o = w0; o < w1; ++o) acc += xr[o * sw] * dr[o];
+            }
+            rr = stop;
+        }
+    }
+    partials[i] = acc;
+}
+
+// dx[b, ci, i] for batches b in [n0, n1) (dx points at batch 0 of the whole array) =
+// sum over the taps t whose output o reads i: col[(b - n0)*s_n + g*s_g + (ci_l*taps + t)*s_r
+// + o]  (note 5).  Input elements of those batches [t*per, ...) for thread t; total =
+// (n1 - n0)*c_in*D*H*W.
+template <class T>
+GA_GLOBAL void conv_col2im(T* dx, const T* col, const int64* geom, int64 n0, int64 s_n,
+                           int64 s_g, int64 s_r, int64 per, int64 total) {
+    using namespace convgrad;
+    const ConvGeom g = ConvGeom::load(geom);
+    int64 e0 = flat_index<int64>() * per;
+    if (e0 >= total) return;
+    int64 e1 = e0 + per < total ? e0 + per : total;
+    int64 n, c, id, ih, iw;
+    decode(g, e0, &n, &c, &id, &ih, &iw);
+    const int64 cin_g = g.cin_per_group(), taps = g.taps();
+    const int64 oHW = g.out[1] * g.out[2];
+    const int64 base = n0 * g.c_in * g.in_spatial();
+    for (int64 e = e0; e < e1; ++e) {
+        const int64 grp = c / cin_g, cl = c % cin_g;
+        const T* cb = col + n * s_n + grp * s_g + cl * taps * s_r;
+        T acc = T(0);
+        for (int64 kd = 0; kd < g.kernel[0]; ++kd) {
+            int64 dd = id + g.pad[0] - kd * g.dil[0];
+            if (dd < 0) break;
+            if (dd % g.stride[0] || dd / g.stride[0] >= g.out[0]) continue;
+            for (int64 kh = 0; kh < g.kernel[1]; ++kh) {
+                int64 dh = ih + g.pad[1] - kh * g.dil[1];
+                if (dh < 0) break;
+                if (dh % g.stride[1] || dh / g.stride[1] >= g.out[1]) continue;
+                for (int64 kw = 0; kw < g.kernel[2]; ++kw) {
+                    int64 dw = iw + g.pad[2] - kw * g.dil[2];
+                    if (dw < 0) break;
+                    if (dw % g.stride[2] || dw / g.stride[2] >= g.out[2]) continue;
+                    const int64 o = (dd / g.stride[0]) * oHW + (dh / g.stride[1]) * g.out[2]
+                                    + dw / g.stride[2];
+                    const int64 t = (kd * g.kernel[1] + kh) * g.kernel[2] + kw;
+                    acc += cb[t * s_r + o];
+                }
+            }
+        }
+        dx[base + e] = acc;
+        advance(g, &n, &c, &id, &ih, &iw);
+    }
+}
+
+}  // namespace ga
