@@ -17,8 +17,8 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 __all__ = ["conv_nd", "conv1d", "conv2d", "conv3d", "pad_input", "self_test", "same_padding"]
 
-_LETTERS = "abcdefghijklm"      # einsum letters for spatial axes (outputs) ...
-_KLETTERS = "opqrstuvwxyz"      # ... and kernel taps
+_LETTERS = "abdefhik"           # einsum letters for spatial axes (outputs; not n, g, c, j) ...
+_KLETTERS = "pqrstuvw"          # ... and kernel taps
 
 
 def _tuple(v, nd):
