@@ -19,8 +19,8 @@ __all__ = ["conv_nd", "conv1d", "conv2d", "conv3d", "pad_input", "self_test", "s
            "conv_backward_input_nd", "conv_backward_weight_nd", "conv_transpose_nd",
            "grad_self_test"]
 
-_LETTERS = "abcdefghijklm"      # einsum letters for spatial axes (outputs) ...
-_KLETTERS = "opqrstuvwxyz"      # ... and kernel taps
+_LETTERS = "abdefhik"           # einsum letters for spatial axes (outputs; not n, g, c, j) ...
+_KLETTERS = "pqrstuvw"          # ... and kernel taps
 
 
 def _tuple(v, nd):
