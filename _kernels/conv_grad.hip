@@ -17,10 +17,13 @@
 //    that hit are found per axis once per element (D, H, W separately), so the inner loop
 //    runs over hits only.  An optional bias (the transposed convolution's, one per input
 //    channel of the forward geometry) starts the sum.
-// 3. A thread walks `per` consecutive flat input elements (a run along W, wrapping into
-//    the next row): on the CPU device that is the chunk a launch-pool task loops over; on
-//    GPUs per = 1.  `per` never changes a value: each element's sum is in a fixed order
-//    (taps D, H, W, then channels).
+// 3. A thread walks `per` consecutive flat input elements.  On the CPU device (per up
+//    to 64) they are cut into runs along W (one row each): the D and H hits are found
+//    once per run, and for each W tap and output channel the run's outputs form an
+//    arithmetic progression, so the inner loop is a strided multiply-add into a local
+//    accumulator row, with no division (`bwd_data_run`).  GPUs take one element per
+//    thread (per = 1).  `per` never changes a value: each element's terms come in one
+//    fixed order (taps D, H, W ascending, then channels) in both forms.
 // 4. Backward weight (`conv_bwd_weight`) has one thread per (chunk, weight element): it
 //    sums x[n, ci, o*stride - pad + t*dil] * dy[n, co, o] over the reduction positions
 //    r = (n, oD, oH, oW) of its chunk [c*len, (c+1)*len) and writes partials[c, weight
@@ -86,9 +89,63 @@ GA_DEVICE void advance(const ConvGeom& g, int64* n, int64* c, int64* id, int64* 
 
 }  // namespace convgrad
 
+namespace convgrad {
+
+// The data gradient of one run of input elements along W: (n, c, id, ih) fixed, iw in
+// [iw0, iw1), iw1 - iw0 <= MAX_RUN (note 3).  For each D and H hit (tables), each W tap
+// and each output channel, the outputs that read the run form an arithmetic progression:
+// acc[ow*stride - base - iw0] += w * dy[.., ow] over it, without divisions.  Per element
+// the terms come in the order of the one-element form (taps D, H, W ascending, then
+// channels), so the two forms give the same bits.
+constexpr int MAX_RUN = 64;
+
+template <class T>
+GA_DEVICE void bwd_data_run(const ConvGeom& g, T* dx, const T* dy, const T* w, const T* bias,
+                            int64 n, int64 c, int64 id, int64 ih, int64 iw0, int64 iw1) {
+    const int64 cin_g = g.cin_per_group(), cout_g = g.cout_per_group();
+    const int64 taps = g.taps(), osp = g.out_spatial();
+    const int64 oHW = g.out[1] * g.out[2];
+    const int64 grp = c / cin_g, cl = c % cin_g;
+    const int64 L = iw1 - iw0;
+    T acc[MAX_RUN];
+    for (int64 i = 0; i < L; ++i) acc[i] = bias ? bias[c] : T(0);
+    int64 td[MAX_TAPS], pd[MAX_TAPS], th[MAX_TAPS], ph[MAX_TAPS];
+    int hd = hits(id, g.kernel[0], g.out[0], g.stride[0], g.pad[0], g.dil[0], td, pd);
+    int hh = hits(ih, g.kernel[1], g.out[1], g.stride[1], g.pad[1], g.dil[1], th, ph);
+    const T* dyb = dy + (n * g.c_out + grp * cout_g) * osp;
+    const T* wb = w + (grp * cout_g * cin_g + cl) * taps;
+    const int64 s = g.stride[2];
+    for (int a = 0; a < hd; ++a)
+        for (int b = 0; b < hh; ++b) {
+            const int64 odh = pd[a] * oHW + ph[b] * g.out[2];
+            const int64 tdh = (td[a] * g.kernel[1] + th[b]) * g.kernel[2];
+            for (int64 kw = 0; kw < g.kernel[2]; ++kw) {
+                // iw + base == ow * s with base = pad - kw * dil
+                const int64 base = g.pad[2] - kw * g.dil[2];
+                const int64 q0 = iw0 + base, q1 = iw1 + base;   // ow*s in [q0, q1)
+                if (q1 <= 0) continue;
+                const int64 ow0 = q0 <= 0 ? 0 : (q0 + s - 1) / s;
+                int64 ow1 = (q1 + s - 1) / s;
+                if (ow1 > g.out[2]) ow1 = g.out[2];
+                if (ow0 >= ow1) continue;
+                T* ac = acc + (ow0 * s - q0);
+                for (int64 co = 0; co < cout_g; ++co) {
+                    const T wv = wb[co * cin_g * taps + tdh + kw];
+                    const T* d = dyb + co * osp + odh;
+                    for (int64 ow = ow0; ow < ow1; ++ow) ac[(ow - ow0) * s] += d[ow] * wv;
+                }
+            }
+        }
+    T* out = dx + (((n * g.c_in + c) * g.size[0] + id) * g.size[1] + ih) * g.size[2] + iw0;
+    for (int64 i = 0; i < L; ++i) out[i] = acc[i];
+}
+
+}  // namespace convgrad
+
 // dx[n, ci, i] = bias[ci] (or 0) + sum over co in ci's group, taps t with o*stride ==
 // i + pad - t*dil: dy[n, co, o] * w[co, ci % cin_g, t]   (note 2).  Input elements
-// [t*per, min((t+1)*per, total)) for thread t; total = n*c_in*D*H*W.
+// [t*per, min((t+1)*per, total)) for thread t; total = n*c_in*D*H*W.  per > 1 (the CPU
+// device; at most MAX_RUN) walks runs along W (bwd_data_run); per == 1 (GPUs) one element.
 template <class T>
 GA_GLOBAL void conv_bwd_data(T* dx, const T* dy, const T* w, const T* bias, const int64* geom,
                              int64 per, int64 total) {
@@ -99,12 +156,23 @@ GA_GLOBAL void conv_bwd_data(T* dx, const T* dy, const T* w, const T* bias, cons
     int64 e1 = e0 + per < total ? e0 + per : total;
     int64 n, c, id, ih, iw;
     decode(g, e0, &n, &c, &id, &ih, &iw);
+    const bool small = g.kernel[0] <= MAX_TAPS && g.kernel[1] <= MAX_TAPS &&
+                       g.kernel[2] <= MAX_TAPS;
+    if (per > 1 && per <= MAX_RUN && g.kernel[0] <= MAX_TAPS && g.kernel[1] <= MAX_TAPS) {
+        for (int64 e = e0; e < e1;) {
+            int64 iw1 = iw + (e1 - e);
+            if (iw1 > g.size[2]) iw1 = g.size[2];
+            bwd_data_run(g, dx, dy, w, bias, n, c, id, ih, iw, iw1);
+            e += iw1 - iw;
+            iw = g.size[2] - 1;
+            advance(g, &n, &c, &id, &ih, &iw);      // to the next row's start
+        }
+        return;
+    }
     const int64 cin_g = g.cin_per_group(), cout_g = g.cout_per_group();
     const int64 taps = g.taps(), osp = g.out_spatial();
     const int64 oHW = g.out[1] * g.out[2];
     int64 td[MAX_TAPS], pd[MAX_TAPS], th[MAX_TAPS], ph[MAX_TAPS], tw[MAX_TAPS], pw[MAX_TAPS];
-    const bool small = g.kernel[0] <= MAX_TAPS && g.kernel[1] <= MAX_TAPS &&
-                       g.kernel[2] <= MAX_TAPS;
     for (int64 e = e0; e < e1; ++e) {
         const int64 grp = c / cin_g, cl = c % cin_g;
         T acc = bias ? bias[c] : T(0);
