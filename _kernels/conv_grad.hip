@@ -24,11 +24,14 @@
 //    accumulator row, with no division (`bwd_data_run`).  GPUs take one element per
 //    thread (per = 1).  `per` never changes a value: each element's terms come in one
 //    fixed order (taps D, H, W ascending, then channels) in both forms.
-// 4. Backward weight (`conv_bwd_weight`) has one thread per (chunk, weight element): it
-//    sums x[n, ci, o*stride - pad + t*dil] * dy[n, co, o] over the reduction positions
-//    r = (n, oD, oH, oW) of its chunk [c*len, (c+1)*len) and writes partials[c, weight
-//    element].  The host reduces the chunks with garray's sum (one chunk: the kernel
-//    writes the weight gradient itself).  Deterministic: chunks are fixed by the shapes.
+// 4. Backward weight (`conv_bwd_weight`) has one thread per (chunk, co, ci, kd, kh,
+//    block of up to 8 kw taps): it sums x[n, ci, o*stride - pad + t*dil] * dy[n, co, o]
+//    over the output rows (n, od, oh) of its chunk [c*len, (c+1)*len) and, per tap, over
+//    the ow whose input is inside the row (computed once per tap, so the inner loop is a
+//    strided dot product without tests), and writes partials[c, weight element].  The
+//    rows are walked with counters.  The host reduces the chunks with garray's sum (one
+//    chunk: the kernel writes the weight gradient itself).  Deterministic: chunks are
+//    fixed by the shapes and the device kind, and a tap's terms come in one order.
 // 5. `conv_col2im` is the adjoint of the forward im2col (garray.nn._conv.im2col): the
 //    column matrix of batch b, group g has rows (ci, kD, kH, kW) and columns (oD, oH, oW);
 //    each input element of batches [n0, n1) gathers the column entries that read it.
@@ -216,67 +219,90 @@ GA_GLOBAL void conv_bwd_data(T* dx, const T* dy, const T* w, const T* bias, cons
     }
 }
 
-// partials[ch, k] = sum over r in [ch*len, min((ch+1)*len, n*oD*oH*oW)) of
-// x[n, ci, o*stride - pad + t*dil] * dy[n, co, o] for weight element k = (co, ci % cin_g,
-// t) (note 4).  Thread i: ch = i / wtotal, k = i % wtotal; nchunks*wtotal threads.
+// partials[ch, k] = sum over the output rows (n, od, oh) in [ch*len, min((ch+1)*len,
+// n*oD*oH)) and ow of x[n, ci, o*stride - pad + t*dil] * dy[n, co, o] for weight element
+// k = (co, ci % cin_g, kd, kh, kw) (note 4).  A thread computes up to KW_BLOCK
+// consecutive kw taps of one (chunk, co, ci, kd, kh): thread i = (ch, kgroup) with
+// kgroup = ((co, ci, kd, kh), kw block); nthreads = nchunks * groups_per_chunk.  The
+// rows are walked with counters (no division per row); each tap's sum runs over rows,
+// then ow, ascending, whatever the blocking.
+namespace convgrad {
+constexpr int KW_BLOCK = 8;
+}
+
 template <class T>
 GA_GLOBAL void conv_bwd_weight(T* partials, const T* x, const T* dy, const int64* geom,
                                int64 len, int64 nchunks, int64 wtotal) {
+    using namespace convgrad;
     const ConvGeom g = ConvGeom::load(geom);
+    const int64 nkb = (g.kernel[2] + KW_BLOCK - 1) / KW_BLOCK;
+    const int64 per_chunk = wtotal / g.kernel[2] * nkb;
     const int64 i = flat_index<int64>();
-    if (i >= nchunks * wtotal) return;
-    const int64 ch = i / wtotal, k = i % wtotal;
-    const int64 cin_g = g.cin_per_group(), cout_g = g.cout_per_group();
-    int64 r = k;
-    const int64 kw = r % g.kernel[2]; r /= g.kernel[2];
+    if (i >= nchunks * per_chunk) return;
+    const int64 ch = i / per_chunk;
+    int64 r = i % per_chunk;
+    const int64 kb = r % nkb; r /= nkb;
     const int64 kh = r % g.kernel[1]; r /= g.kernel[1];
     const int64 kd = r % g.kernel[0]; r /= g.kernel[0];
+    const int64 cin_g = g.cin_per_group(), cout_g = g.cout_per_group();
     const int64 cl = r % cin_g;
     const int64 co = r / cin_g;
     const int64 ci = (co / cout_g) * cin_g + cl;
+    const int64 kw0 = kb * KW_BLOCK;
+    const int nk = (int)(g.kernel[2] - kw0 < KW_BLOCK ? g.kernel[2] - kw0 : KW_BLOCK);
     const int64 osp = g.out_spatial(), isp = g.in_spatial();
-    const int64 rtotal = g.n * osp;
-    int64 r0 = ch * len, r1 = r0 + len < rtotal ? r0 + len : rtotal;
-    // the output range along each axis whose input for this tap is inside [0, size)
-    int64 lo[3], hi[3];
-    const int64 kt[3] = {kd, kh, kw};
-    for (int a = 0; a < 3; ++a) {
-        // o*stride - pad + t*dil in [0, size)  <=>  o in [lo, hi)
-        int64 base = kt[a] * g.dil[a] - g.pad[a];
-        int64 l = base >= 0 ? 0 : (-base + g.stride[a] - 1) / g.stride[a];
-        int64 lim = g.size[a] - base;         // o*stride < lim
-        int64 h = lim <= 0 ? 0 : (lim + g.stride[a] - 1) / g.stride[a];
-        lo[a] = l;
+    const int64 rows = g.n * g.out[0] * g.out[1];
+    const int64 r0 = ch * len, r1 = r0 + len < rows ? r0 + len : rows;
+    // along D and H: the outputs whose input for this tap is inside [0, size)
+    int64 lo[2], hi[2];
+    const int64 kt[2] = {kd, kh};
+    for (int a = 0; a < 2; ++a) {
+        const int64 base = kt[a] * g.dil[a] - g.pad[a];   // input = o*stride + base
+        lo[a] = base >= 0 ? 0 : (-base + g.stride[a] - 1) / g.stride[a];
+        const int64 lim = g.size[a] - base;
+        const int64 h = lim <= 0 ? 0 : (lim + g.stride[a] - 1) / g.stride[a];
         hi[a] = h < g.out[a] ? h : g.out[a];
     }
-    T acc = T(0);
-    if (lo[0] < hi[0] && lo[1] < hi[1] && lo[2] < hi[2]) {
-        int64 rr = r0;
-        while (rr < r1) {
-            // one row along W: positions rr .. end of row or r1
-            int64 ow = rr % g.out[2];
-            int64 q = rr / g.out[2];
-            int64 oh = q % g.out[1]; q /= g.out[1];
-            int64 od = q % g.out[0];
-            int64 n = q / g.out[0];
-            int64 row_end = rr - ow + g.out[2];
-            int64 stop = row_end < r1 ? row_end : r1;
+    // along W, per tap of the block
+    int64 wlo[KW_BLOCK], whi[KW_BLOCK], woff[KW_BLOCK];
+    T acc[KW_BLOCK];
+    const int64 sw = g.stride[2];
+    for (int q = 0; q < nk; ++q) {
+        const int64 base = (kw0 + q) * g.dil[2] - g.pad[2];
+        wlo[q] = base >= 0 ? 0 : (-base + sw - 1) / sw;
+        const int64 lim = g.size[2] - base;
+        const int64 h = lim <= 0 ? 0 : (lim + sw - 1) / sw;
+        whi[q] = h < g.out[2] ? h : g.out[2];
+        woff[q] = base;
+        acc[q] = T(0);
+    }
+    if (r0 < r1 && lo[0] < hi[0] && lo[1] < hi[1]) {
+        int64 oh = r0 % g.out[1];
+        int64 q0 = r0 / g.out[1];
+        int64 od = q0 % g.out[0];
+        int64 n = q0 / g.out[0];
+        for (int64 rr = r0; rr < r1; ++rr) {
             if (od >= lo[0] && od < hi[0] && oh >= lo[1] && oh < hi[1]) {
-                int64 w0 = ow > lo[2] ? ow : lo[2];
-                int64 w1 = stop - (rr - ow);          // exclusive ow bound of this row part
-                if (w1 > hi[2]) w1 = hi[2];
                 const int64 idd = od * g.stride[0] - g.pad[0] + kd * g.dil[0];
                 const int64 ihh = oh * g.stride[1] - g.pad[1] + kh * g.dil[1];
-                const T* xr = x + (n * g.c_in + ci) * isp + (idd * g.size[1] + ihh) * g.size[2]
-                              - g.pad[2] + kw * g.dil[2];
+                const T* xr = x + (n * g.c_in + ci) * isp + (idd * g.size[1] + ihh) * g.size[2];
                 const T* dr = dy + (n * g.c_out + co) * osp + (od * g.out[1] + oh) * g.out[2];
-                const int64 sw = g.stride[2];
-                for (int64 o = w0; o < w1; ++o) acc += xr[o * sw] * dr[o];
+                for (int q = 0; q < nk; ++q) {
+                    const T* xq = xr + woff[q];
+                    T s = acc[q];
+                    for (int64 o = wlo[q]; o < whi[q]; ++o) s += xq[o * sw] * dr[o];
+                    acc[q] = s;
+                }
             }
-            rr = stop;
+            if (++oh == g.out[1]) {
+                oh = 0;
+                if (++od == g.out[0]) { od = 0; ++n; }
+            }
         }
     }
-    partials[i] = acc;
+    T* out = partials + ch * wtotal + (((co * cin_g + cl) * g.kernel[0] + kd) * g.kernel[1] + kh)
+             * g.kernel[2] + kw0;
+    for (int q = 0; q < nk; ++q) out[q] = acc[q];
 }
 
 // dx[b, ci, i] for batches b in [n0, n1) (dx points at batch 0 of the whole array) =

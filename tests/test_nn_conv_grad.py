@@ -258,15 +258,45 @@ def test_large_strides_and_dilations(algo):
            ref.conv_transpose_nd(xt, wt, None, (7, 11), (1, 2), (6, 10), 1, (3, 4)), dtype)
 
 
-def test_big_kernel_extent():
-    """A kernel axis longer than the kernel's per-axis tap table (16) takes its slow
-    path, with the same values."""
+@pytest.mark.parametrize("per", [None, 1])
+def test_big_kernel_extent(per):
+    """Kernel axes longer than the data kernel's per-axis tap table (16) take its slow
+    path, and W axes longer than the weight kernel's tap block (8) several blocks, with
+    the same values."""
     dtype = "float64"
-    case = (1, 2, 2, 2, 40, 20, 2, 3, 1, 1, 0)
-    x, w, dy = _forward_setup(case, dtype, 50)
-    _close(nn.conv1d_backward_input(x.shape, garray.asarray(w), garray.asarray(dy), 2, 3,
-                                    algorithm="kernel"),
-           ref.conv_backward_input_nd(dy, w, x.shape, 2, 3, 3), dtype)
+    old = _conv_grad._debug_shape(per, None)
+    try:
+        case = (1, 2, 2, 2, 40, 20, 2, 3, 1, 1, 0)
+        x, w, dy = _forward_setup(case, dtype, 50)
+        _close(nn.conv1d_backward_input(x.shape, garray.asarray(w), garray.asarray(dy), 2, 3,
+                                        algorithm="kernel"),
+               ref.conv_backward_input_nd(dy, w, x.shape, 2, 3, 3), dtype)
+        _close(nn.conv1d_backward_weight(garray.asarray(x), w.shape, garray.asarray(dy), 2, 3,
+                                         algorithm="kernel"),
+               ref.conv_backward_weight_nd(x, dy, w.shape, 2, 3, 3), dtype)
+        case = (2, 1, 2, 2, (30, 12), (17, 11), (2, 1), (1, 4), (1, 1), 2, 0)
+        nd, _, _, _, _, _, s, p, d, groups, _ = case
+        x, w, dy = _forward_setup(case, dtype, 51)
+        _close(nn.conv2d_backward_input(x.shape, garray.asarray(w), garray.asarray(dy), s, p,
+                                        d, groups, algorithm="kernel"),
+               ref.conv_backward_input_nd(dy, w, x.shape, s, p, p, d, groups), dtype)
+        _close(nn.conv2d_backward_weight(garray.asarray(x), w.shape, garray.asarray(dy), s, p,
+                                         d, groups, algorithm="kernel"),
+               ref.conv_backward_weight_nd(x, dy, w.shape, s, p, p, d, groups), dtype)
+    finally:
+        _conv_grad._debug_shape(*old)
+
+
+def test_auto_takes_the_kernel_for_depthwise(monkeypatch):
+    if garray.default_device().kind != "cpu":
+        pytest.skip("the CPU device's choice")
+    monkeypatch.delenv("GARRAY_CONV", raising=False)
+    g = nn._params.conv_geometry("f", 2, (1, 8, 5, 5), (8, 1, 3, 3), groups=8)
+    dev, f64 = garray.default_device(), numpy.dtype("float64")
+    assert _conv_grad._path("f", None, dev, f64, g) == "kernel"
+    assert _conv_grad._path("f", "vendor", dev, f64, g) == "vendor"
+    g = nn._params.conv_geometry("f", 2, (1, 8, 5, 5), (8, 4, 3, 3), groups=2)
+    assert _conv_grad._path("f", None, dev, f64, g) == "vendor"
 
 
 def test_same_and_valid_padding():

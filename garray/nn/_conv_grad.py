@@ -24,7 +24,7 @@ The design is docs/convolution-gradients.md.
 
 import numpy
 
-from .. import _dtypes
+from .. import _dtypes, _env
 from .._convgradtable import CG_COL2IM, CG_DATA, CG_WEIGHT, table
 from ._params import (check_operands, conv_geometry, device_geometry, resolve_algorithm,
                       transposed_geometry)
@@ -36,10 +36,12 @@ __all__ = ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
 
 # input elements per thread of the data-gradient kernels (note 3 of the kernel file)
 _PER = {"cpu": 64, "gpu": 1}
-# the weight gradient's reduction is split into chunks of at least _MIN_LEN positions
-# until about _TARGET threads run
+# the weight gradient's reduction is split into chunks of rows (n, od, oh) of at least
+# _MIN_LEN output positions until about _TARGET threads run
 _MIN_LEN = {"cpu": 2048, "gpu": 256}
 _TARGET = {"cpu": 64, "gpu": 65536}
+# kw taps one weight-gradient thread computes (KW_BLOCK in the kernel file)
+_KW_BLOCK = 8
 # bytes of column matrix one GEMM-lowering step may hold (batches are chunked to fit)
 _COL_BYTES = 64 << 20
 
@@ -48,7 +50,7 @@ _debug = {"per": None, "len": None}
 
 def _debug_shape(per=None, length=None):
     """Test hook: elements per thread of the data kernels and the weight gradient's chunk
-    length (None: the device's defaults).  Returns the previous (per, length)."""
+    length in output rows (None: the device's defaults).  Returns the previous (per, length)."""
     old = (_debug["per"], _debug["len"])
     _debug["per"], _debug["len"] = per, length
     return old
@@ -74,6 +76,19 @@ def _size(shape):
     for v in shape:
         s *= v
     return s
+
+
+def _path(fn, algorithm, device, dtype, g):
+    """resolve_algorithm's answer, except that 'auto' on the CPU device takes the kernel
+    for (nearly) depthwise convolutions (at most 4 channel pairs per group), where the
+    GEMM lowering is a batch of tiny products (docs/convolution-gradients.md)."""
+    path = resolve_algorithm(fn, algorithm, device, dtype)
+    if path == "vendor" and device.kind == "cpu":
+        requested = algorithm if algorithm is not None else \
+            _env.choice("GARRAY_CONV", ("auto", "kernel", "vendor"), "auto")
+        if requested == "auto" and (g.c_in // g.groups) * (g.c_out // g.groups) <= 4:
+            return "kernel"
+    return path
 
 
 def _dnn():
@@ -132,7 +147,7 @@ def _bwd_data(fn, dy, w, bias, g, algorithm):
     ``bias`` per input channel when given."""
     from .._core import empty
     dtype, device = check_operands(fn, grad_output=dy, weight=w, bias=bias)
-    path = resolve_algorithm(fn, algorithm, device, dtype)
+    path = _path(fn, algorithm, device, dtype, g)
     dx = empty(g.input_shape, dtype=dtype, device=device)
     if dx.size == 0:
         return dx
@@ -157,20 +172,24 @@ def _bwd_weight_kernel(x, dy, g, dw):
     from .._core import empty
     kind = _kind(dw.device)
     wtotal = dw.size
-    rtotal = g.n * _size(g.out)
+    kw = g.kernel[-1]
+    # threads per chunk: one per (co, ci, kd, kh, block of _KW_BLOCK kw taps)
+    per_chunk = wtotal // kw * -(-kw // _KW_BLOCK)
+    rows = g.n * _size(g.out[:-1])          # the reduction's rows (n, od, oh)
     if _debug["len"]:
         length = _debug["len"]
     else:
-        nchunks = max(1, min(-(-rtotal // _MIN_LEN[kind]), -(-_TARGET[kind] // wtotal)))
-        length = -(-rtotal // nchunks)
-    nchunks = -(-rtotal // length)
+        min_rows = max(1, _MIN_LEN[kind] // g.out[-1])
+        nchunks = max(1, min(-(-rows // min_rows), -(-_TARGET[kind] // per_chunk)))
+        length = -(-rows // nchunks)
+    nchunks = -(-rows // length)
     geom = device_geometry(g, dw.device)
     out = dw if nchunks == 1 else empty((nchunks,) + dw.shape, dtype=dw.dtype,
                                         device=dw.device)
-    _launch(CG_WEIGHT, dw.dtype, nchunks * wtotal,
-            (out, x, dy, geom, length, nchunks, wtotal), dw, nchunks * wtotal * length)
+    _launch(CG_WEIGHT, dw.dtype, nchunks * per_chunk,
+            (out, x, dy, geom, length, nchunks, wtotal), dw, max(g.macs(), 1))
     if nchunks > 1:
-        out.sum(axis=0, out=dw)
+        dw[...] = out.sum(axis=0)
 
 
 def _bwd_weight_gemm(x, dy, g, dw):
@@ -201,7 +220,7 @@ def _bwd_weight_gemm(x, dy, g, dw):
 def _bwd_weight(fn, x, dy, g, algorithm):
     from .._core import empty
     dtype, device = check_operands(fn, input=x, grad_output=dy)
-    path = resolve_algorithm(fn, algorithm, device, dtype)
+    path = _path(fn, algorithm, device, dtype, g)
     dw = empty(g.weight_shape, dtype=dtype, device=device)
     if dw.size == 0:
         return dw
