@@ -79,14 +79,24 @@ def _size(shape):
 
 
 def _path(fn, algorithm, device, dtype, g):
-    """resolve_algorithm's answer, except that 'auto' on the CPU device takes the kernel
-    for (nearly) depthwise convolutions (at most 4 channel pairs per group), where the
-    GEMM lowering is a batch of tiny products (docs/convolution-gradients.md)."""
+    """resolve_algorithm's answer, except that 'auto' takes the kernel where the vendor
+    path is a poor or impossible fit: on the CPU device (nearly) depthwise convolutions
+    (at most 4 channel pairs per group), where the GEMM lowering is a batch of tiny
+    products (docs/convolution-gradients.md); on GPUs a geometry the DNN library cannot
+    express (``dnn.supports_geometry``: asymmetric padding, 2**31 extents)."""
     path = resolve_algorithm(fn, algorithm, device, dtype)
-    if path == "vendor" and device.kind == "cpu":
-        requested = algorithm if algorithm is not None else \
-            _env.choice("GARRAY_CONV", ("auto", "kernel", "vendor"), "auto")
-        if requested == "auto" and (g.c_in // g.groups) * (g.c_out // g.groups) <= 4:
+    if path != "vendor":
+        return path
+    requested = algorithm if algorithm is not None else \
+        _env.choice("GARRAY_CONV", ("auto", "kernel", "vendor"), "auto")
+    if requested != "auto":
+        return path
+    if device.kind == "cpu":
+        if (g.c_in // g.groups) * (g.c_out // g.groups) <= 4:
+            return "kernel"
+    else:
+        fits = getattr(_dnn(), "supports_geometry", None)
+        if fits is not None and not fits(device.kind, g):
             return "kernel"
     return path
 
