@@ -428,3 +428,34 @@ def test_public_names_documented():
     for name in _conv_grad.__all__:
         f = getattr(nn, name)
         assert f.__doc__ and "Parameters" in f.__doc__ and "Raises" in f.__doc__, name
+
+
+def test_error_bias_operand():
+    x = garray.asarray(_data((1, 2, 4), "float64", 1))
+    w = garray.asarray(_data((2, 3, 3), "float64", 2))
+    with pytest.raises(ValueError, match="conv_transpose1d: bias has dtype float32"):
+        nn.conv_transpose1d(x, w, garray.zeros((3,), dtype="float32"))
+    with pytest.raises(TypeError, match="conv_transpose1d: bias must be a garray"):
+        nn.conv_transpose1d(x, w, numpy.zeros(3))
+    with pytest.raises(ValueError, match=r"bias must have shape \(3,\)"):
+        nn.conv_transpose1d(x, w, garray.zeros((1, 3)))
+
+
+def test_garray_conv_environment(monkeypatch):
+    """GARRAY_CONV picks the path when algorithm is None; a bad value is a ValueError
+    naming the variable."""
+    case = (2, 2, 4, 4, (5, 6), 3, 2, 1, 1, 2, 1)
+    nd, _, _, _, _, _, s, p, d, groups, op = case
+    x = _data((2, 4, 5, 6), "float64", 7)
+    w = _data((4, 2, 3, 3), "float64", 8)
+    b = _data((4,), "float64", 9)
+    expected = ref.conv_transpose_nd(x, w, b, s, p, op, groups, d)
+    for value in ("kernel", "vendor", "auto"):
+        if value == "vendor":
+            _skip_vendor(value)
+        monkeypatch.setenv("GARRAY_CONV", value)
+        _close(nn.conv_transpose2d(garray.asarray(x), garray.asarray(w), garray.asarray(b),
+                                   s, p, op, groups, d), expected, "float64")
+    monkeypatch.setenv("GARRAY_CONV", "fastest")
+    with pytest.raises(ValueError, match="GARRAY_CONV"):
+        nn.conv_transpose2d(garray.asarray(x), garray.asarray(w), None, s, p, op, groups, d)
