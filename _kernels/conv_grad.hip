@@ -57,8 +57,11 @@ GA_DEVICE int hits(int64 i, int64 kernel, int64 out, int64 stride, int64 pad, in
     for (int64 t = 0; t < kernel; ++t) {
         int64 d = i + pad - t * dil;
         if (d < 0) break;                       // larger taps only lower d
-        if (d % stride) continue;
-        int64 o = d / stride;
+        int64 o = d;
+        if (stride != 1) {                      // (64-bit division is slow on GPUs)
+            if (d % stride) continue;
+            o = d / stride;
+        }
         if (o >= out) continue;
         tap[h] = t;
         pos[h] = o;
