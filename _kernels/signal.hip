@@ -29,21 +29,22 @@
 //    edges go tap by tap: for each tap the part of the run inside S is a plain counted
 //    loop, the rest takes the boundary rule element by element.  The interior goes tile
 //    by tile: TILE outputs stay in registers over all the taps, so each multiply-add
-//    loads one S value (on the CPU device float32/float64 tiles are four 32-byte vectors
-//    written with GCC vector extensions: 32 float32 or 16 float64 outputs; other dtypes
+//    loads one S value (on the CPU device float32/float64 tiles are eight 32-byte vectors
+//    written with GCC vector extensions: 64 float32 or 32 float64 outputs; other dtypes
 //    take 16 outputs in a plain loop).  An outer row of S outside S contributes nothing
 //    (zero), the fill value times the taps (fill), or its mapped row (wrap, symm).
 //    Every output sums its terms in tap order on every path, so `per` and the paths do
 //    not change a value.
-// 5. Accumulation (`acc`): float32/float64 in their own type with one fused
-//    multiply-add per tap (one rounding per term; NumPy's float32 convolve also sums in
-//    float32, with its BLAS dot's FMAs and another order, so the last bits can differ);
-//    complex in its own type (plain products and sums); integers in unsigned 32-bit
+// 5. Accumulation (`acc`): floats and complex in their own type, a rounded product then
+//    a rounded sum per term, in tap order (float32 in float32: NumPy's float32 convolve
+//    also sums in float32, in its BLAS dot's order and with FMAs, so the last bits can
+//    differ; the CPU device never fuses (g++ -ffp-contract=off), so every path and
+//    thread split gives the same bits; NVRTC and hiprtc may fuse into FMAs, so GPU
+//    results can differ from the CPU's in the last bits); integers in unsigned 32-bit
 //    (8/16/32-bit dtypes) or 64-bit arithmetic, which wraps exactly like NumPy's integer
 //    arithmetic and has no signed overflow; bool as NumPy's bool dot: the OR of the ANDs.
 #include "garray/types.h"
 #include "garray/loops.h"
-#include "garray/math.h"
 
 #define GA_SIG_MAXR 8
 
@@ -79,13 +80,7 @@ template <class A, class T> GA_FORCE_INLINE A madd(A a, T s, T p) {
     }
 }
 template <> GA_FORCE_INLINE bool madd<bool, bool>(bool a, bool s, bool p) { return a | (s & p); }
-// float32 and float64: one fused multiply-add (one rounding per tap; vfmadd on the CPU)
-template <> GA_FORCE_INLINE float madd<float, float>(float a, float s, float p) {
-    return m::fma(s, p, a);
-}
-template <> GA_FORCE_INLINE double madd<double, double>(double a, double s, double p) {
-    return m::fma(s, p, a);
-}
+
 
 // Map index j of a dimension of size n by the boundary rule; false: outside (zero/fill).
 GA_FORCE_INLINE bool map_index(int64 j, int64 n, int64 mode, int64* out) {
@@ -124,39 +119,32 @@ GA_FORCE_INLINE int64 interior(A* acc, int64 r, int64 rb, const T* q, const T* w
 }
 
 #if GA_CPU_LOOPS
-// float32 and float64 on the CPU device: four 32-byte vectors of outputs (GCC vector
-// extensions; g++ alone regroups the generic tile's loads into scalar shuffles), fused
-// multiply-adds where the host has them (fp-contract=fast here only), the same
-// rounding as m::fma.
+// float32 and float64 on the CPU device: eight 32-byte vectors of outputs (GCC vector
+// extensions; g++ regroups the generic tile's loads into scalar shuffles, 3x slower).
+// A product and a sum per term, rounded separately, exactly as the scalar paths
+// (-ffp-contract=off), so every path gives the same bits.
 template <class T>
-__attribute__((optimize("fp-contract=fast"))) inline int64 interior_real(
-        T* acc, int64 r, int64 rb, const T* q, const T* w, int64 pst, int64 K) {
+inline int64 interior_real(T* acc, int64 r, int64 rb, const T* q, const T* w, int64 pst,
+                           int64 K) {
     typedef T vec __attribute__((vector_size(32)));
-    const int V = 32 / (int)sizeof(T), TILE = 4 * V;
+    const int V = 32 / (int)sizeof(T), TILE = 8 * V;
+#define GA_SIG_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
     for (; r + TILE <= rb; r += TILE) {
-        vec t0, t1, t2, t3;
-        __builtin_memcpy(&t0, acc + r, 32);
-        __builtin_memcpy(&t1, acc + r + V, 32);
-        __builtin_memcpy(&t2, acc + r + 2 * V, 32);
-        __builtin_memcpy(&t3, acc + r + 3 * V, 32);
+#define GA_SIG_LOAD(u) vec t##u; __builtin_memcpy(&t##u, acc + r + (u) * V, 32);
+        GA_SIG_EACH(GA_SIG_LOAD)
         const T* p = q + r;
         const T* wk = w;
         for (int64 kk = 0; kk < K; ++kk, ++p, wk += pst) {
             const vec pv = vec{} + *wk;
-            vec a0, a1, a2, a3;
-            __builtin_memcpy(&a0, p, 32);
-            __builtin_memcpy(&a1, p + V, 32);
-            __builtin_memcpy(&a2, p + 2 * V, 32);
-            __builtin_memcpy(&a3, p + 3 * V, 32);
-            t0 = t0 + a0 * pv;
-            t1 = t1 + a1 * pv;
-            t2 = t2 + a2 * pv;
-            t3 = t3 + a3 * pv;
+#define GA_SIG_MADD(u) { vec a; __builtin_memcpy(&a, p + (u) * V, 32); t##u = t##u + a * pv; }
+            GA_SIG_EACH(GA_SIG_MADD)
         }
-        __builtin_memcpy(acc + r, &t0, 32);
-        __builtin_memcpy(acc + r + V, &t1, 32);
-        __builtin_memcpy(acc + r + 2 * V, &t2, 32);
-        __builtin_memcpy(acc + r + 3 * V, &t3, 32);
+#define GA_SIG_STORE(u) __builtin_memcpy(acc + r + (u) * V, &t##u, 32);
+        GA_SIG_EACH(GA_SIG_STORE)
+#undef GA_SIG_LOAD
+#undef GA_SIG_MADD
+#undef GA_SIG_STORE
+#undef GA_SIG_EACH
     }
     return r;
 }

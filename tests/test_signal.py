@@ -318,3 +318,73 @@ def test_empty_2d_raises():
 
 def test_dtypes_list_is_complete():
     assert len(ALL_DTYPES) == 13
+
+
+# ---- hostile layouts, thread splits, ranks ----------------------------------------------
+
+
+def test_large_strides_and_reversed_views():
+    a = data(2000, "float32", 20)
+    v = data(60, "float32", 21)
+    ga, gv = g(a), g(v)
+    for sa, sv in ((slice(None, None, 37), slice(None, None, -5)),
+                   (slice(None, None, -101), slice(None, None, 7))):
+        for mode in MODES:
+            assert_xp_close(garray.convolve(ga[sa], gv[sv], mode), numpy.convolve(a[sa], v[sv], mode))
+    m = data((30, 40, 6), "int16", 22)
+    k = data((3, 5, 2), "int16", 23)
+    gm, gk = g(m), g(k)
+    sm = (slice(None, None, -7), slice(3, None, 9), slice(None, None, -1))
+    sk = (slice(None, None, -1), slice(None, None, 2), slice(None))
+    for fn in ("convolve", "correlate"):
+        for mode in MODES:
+            both(lambda: getattr(scipy.signal, fn)(m[sm], k[sk], mode, method="direct"),
+                 lambda: getattr(garray.signal, fn)(gm[sm], gk[sk], mode))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex64"])
+def test_thread_split_exact_with_boundaries(dtype):
+    """The run length changes which thread computes an output, never its value (every
+    path sums in tap order): results are bitwise equal for any ``per``."""
+    rng = numpy.random.default_rng(30)
+    a = rng.standard_normal((9, 70)).astype(dtype)
+    b = rng.standard_normal((4, 13)).astype(dtype)
+    if numpy.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(a.shape).astype(dtype)
+    ga, gb = g(a), g(b)
+    calls = [(mode, boundary) for mode in MODES for boundary in BOUNDARIES]
+    base = [garray.signal.correlate2d(ga, gb, mo, bo, 0.5).get() for mo, bo in calls]
+    base1 = garray.convolve(ga[0], gb[0]).get()
+    for per in (1, 5, 33):
+        old = _signal._debug_per(per)
+        try:
+            for (mo, bo), ref in zip(calls, base):
+                got = garray.signal.correlate2d(ga, gb, mo, bo, 0.5).get()
+                numpy.testing.assert_array_equal(got, ref)
+            numpy.testing.assert_array_equal(garray.convolve(ga[0], gb[0]).get(), base1)
+        finally:
+            _signal._debug_per(old)
+    for (mo, bo), ref in zip(calls, base):
+        assert_xp_close(g(ref), scipy.signal.correlate2d(a, b, mo, bo, 0.5),
+                        rtol=1e-4 if dtype == "complex64" else None,
+                        atol=1e-4 if dtype == "complex64" else None)
+
+
+def test_rank_4_and_rank_limit():
+    a = data((3, 2, 4, 3), "float64", 40)
+    b = data((2, 2, 3, 2), "float64", 41)
+    for mode in MODES:
+        both(lambda: scipy.signal.convolve(a, b, mode, method="direct"),
+             lambda: garray.signal.convolve(g(a), g(b), mode))
+    x = g(numpy.ones((1,) * 9))
+    with pytest.raises(NotImplementedError, match="8 dimensions"):
+        garray.signal.convolve(x, x)
+
+
+def test_garray_0d_and_numpy_scalar_inputs():
+    assert_xp_close(garray.convolve(g(numpy.float32(3)), g(numpy.float32(2))),
+                    numpy.convolve(numpy.float32(3), numpy.float32(2)))
+    assert_xp_close(garray.convolve(numpy.int8(3), [1, 2]),
+                    numpy.convolve(numpy.int8(3), [1, 2]))
+    both(lambda: numpy.correlate(numpy.int8(3), [1, 2]),
+         lambda: garray.correlate(numpy.int8(3), [1, 2]))
