@@ -10,10 +10,11 @@
 //    boundary rule (below); either operand may be conjugated (`cj`: bit 0 conjugates P,
 //    bit 1 conjugates S).  A convolution is the correlation with the flipped filter: the
 //    host passes P as a view with negative strides (its pointer at the last element), so
-//    nothing is copied and the kernel never flips.  The host also swaps the operands when
-//    the tap operand would be the larger one (the reversed views make that exact; note 4
-//    of docs/signal.md), so the tap loop is always over the smaller operand.
-// 2. Geometry: one int64 array on the device (garray/signal/_direct.py packs it):
+//    nothing is copied and the kernel never flips.  With a zero boundary the host also
+//    swaps the operands when the tap operand would be the larger one (the reversed views
+//    make that exact; docs/signal.md, "The one kernel", item 3), so the tap loop runs
+//    over the smaller operand.
+// 2. Geometry: one int64 array on the device (garray/_signal.py's _launch packs it):
 //        g[0] = R (rank, 1..GA_SIG_MAXR), then per dimension d < R
 //        out size g[1+d], S size g[9+d], S stride g[17+d] (elements, any sign),
 //        P size g[25+d], P stride g[33+d], offset g[41+d].
