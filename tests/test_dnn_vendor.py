@@ -227,6 +227,19 @@ def test_same_padding_with_an_even_kernel_is_not_expressible():
 
 
 @gpu_only
+def test_auto_takes_the_kernel_path_for_what_the_vendor_cannot_express():
+    """resolve_algorithm(..., g=g) under 'auto' asks supports_geometry."""
+    from garray.nn._params import resolve_algorithm
+    same_even = conv_geometry("test", 2, (1, 2, 5, 5), (3, 2, 2, 2), padding="same")
+    plain = conv_geometry("test", 2, (1, 2, 5, 5), (3, 2, 3, 3), padding="same")
+    f32 = numpy.dtype("float32")
+    assert resolve_algorithm("t", "auto", DEV, f32, "conv", g=same_even) == "kernel"
+    assert resolve_algorithm("t", "auto", DEV, f32, "conv", g=plain) == "vendor"
+    assert resolve_algorithm("t", "auto", DEV, f32, "conv") == "vendor"
+    assert resolve_algorithm("t", "vendor", DEV, f32, "conv", g=same_even) == "vendor"
+
+
+@gpu_only
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(2, 3), (2, 3, 5), (3, 2, 4, 3), (1, 2, 2, 3, 2)])
 def test_conv_backward_bias(shape, dtype):
