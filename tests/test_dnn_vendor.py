@@ -350,7 +350,8 @@ def _bad_operands():
     return g, x, w, y
 
 
-@pytest.mark.parametrize("case", ["shape", "dtype", "noncontiguous", "numpy", "geometry"])
+@pytest.mark.parametrize("case", ["shape", "dtype", "noncontiguous", "negative-stride", "numpy",
+                                  "geometry"])
 def test_bad_operands_name_the_argument(case):
     g, x, w, y = _bad_operands()
     if case == "shape":
@@ -362,6 +363,9 @@ def test_bad_operands_name_the_argument(case):
     elif case == "noncontiguous":
         x = garray.zeros((1, 2, 4, 8), dtype="float32", device=DEV)[..., ::2]
         exc, msg = ValueError, "conv_forward: x .* must be C-contiguous"
+    elif case == "negative-stride":
+        w = garray.zeros(g.weight_shape, dtype="float32", device=DEV)[:, :, ::-1]
+        exc, msg = ValueError, "conv_forward: w .* must be C-contiguous"
     elif case == "numpy":
         x = numpy.zeros(g.input_shape, dtype="float32")
         exc, msg = TypeError, "conv_forward: x must be a garray array"
