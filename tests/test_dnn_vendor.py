@@ -217,7 +217,8 @@ def test_same_padding_with_an_even_kernel_is_not_expressible():
     g = conv_geometry("test", 2, (1, 2, 5, 5), (3, 2, 2, 3), padding="same")
     assert g.pad_hi != g.pad_lo
     assert not dnn.supports_geometry("cuda", g) and not dnn.supports_geometry("hip", g)
-    assert dnn.supports_geometry("cuda", conv_geometry("t", 1, (1, 1, 4), (1, 1, 3), padding="same"))
+    odd = conv_geometry("t", 1, (1, 1, 4), (1, 1, 3), padding="same")
+    assert dnn.supports_geometry("cuda", odd)
     if GPU:
         x = garray.zeros(g.input_shape, dtype="float32", device=DEV)
         w = garray.zeros(g.weight_shape, dtype="float32", device=DEV)
@@ -356,7 +357,8 @@ def test_bad_operands_name_the_argument(case):
     g, x, w, y = _bad_operands()
     if case == "shape":
         y = garray.zeros((1, 3, 3, 2), dtype="float32", device=DEV)
-        exc, msg = ValueError, r"conv_forward: y has shape \(1, 3, 3, 2\), the geometry expects \(1, 3, 3, 3\)"
+        exc, msg = ValueError, (r"conv_forward: y has shape \(1, 3, 3, 2\), the geometry "
+                                r"expects \(1, 3, 3, 3\)")
     elif case == "dtype":
         w = garray.zeros(g.weight_shape, dtype="float64", device=DEV)
         exc, msg = ValueError, "conv_forward: w has dtype float64 but x has float32"
