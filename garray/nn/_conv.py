@@ -10,8 +10,12 @@ Note [Forward convolution paths]
    - "vendor": on the CPU device im2col (``conv_im2col``) + one BLAS GEMM per chunk of
      samples (``garray._gemm.gemm``: Y[n, g] = W[g] @ col[n, g], the weight broadcast over
      the samples with batch stride 0), the chunk keeping the col buffer under
-     ``COL_BYTES``; on cuda/hip devices ``garray._vendor.dnn.conv_forward`` (cuDNN or
-     MIOpen).  The bias is added afterwards by garray's elementwise add.
+     ``COL_BYTES`` (a 1x1 convolution with stride 1 and no padding skips im2col: the
+     input is its own col matrix); on cuda/hip devices
+     ``garray._vendor.dnn.conv_forward`` (cuDNN or MIOpen).  The bias is added afterwards
+     by garray's elementwise add.  Under 'auto' a depthwise convolution (one input
+     channel per group) on the CPU device takes the kernel path: its GEMMs would be
+     matrix-vector products over a taps-times larger col buffer.
    - "kernel": garray's kernels (_kernels/conv.hip, Note [Forward convolution kernels]):
      ``conv_direct`` for depthwise and small layers (one input channel per group, a short
      reduction, few output channels per group), otherwise the implicit GEMM:
@@ -23,7 +27,7 @@ Note [Forward convolution paths]
 
 import numpy        # dtype objects only
 
-from .. import _core
+from .. import _core, _env
 from .._array_utils import ascontiguousarray
 from .._convtable import C_DIRECT, C_IGEMM_RT, C_IGEMM_TILED, C_IM2COL, table
 from .._dtypes import DTYPE_CODE
@@ -95,11 +99,10 @@ def im2col(x, g, n0, n1):
     col = _core.empty((nb, g.groups, cg * taps, os_), dtype=x.dtype, device=x.device)
     if col.size == 0:
         return col
-    ow = g.out[-1]
-    per = ow if x.device.kind == "cpu" else 1
-    threads = nb * g.groups * cg * taps * (os_ // ow) * -(-ow // per)
-    _launch(C_IM2COL, x.dtype, threads, (col, x, device_geometry(g, x.device), n0, nb, per),
-            col, col.size)
+    whole = 1 if x.device.kind == "cpu" else 0
+    threads = nb * g.groups * cg * taps * (1 if whole else os_)
+    _launch(C_IM2COL, x.dtype, threads, (col, x, device_geometry(g, x.device), n0, nb,
+                                         whole), col, col.size)
     return col
 
 
@@ -135,7 +138,9 @@ def _kernel_path(x, w, b, y, g):
         threads = g.n * g.c_out * (os_ // ow) * -(-ow // per)
         _launch(C_DIRECT, y.dtype, threads, (y, x, w, b, gp, per), y, work)
     elif variant == "rt":
-        threads = -(-cog // 4) * -(-os_ // 16) * g.n * g.groups
+        ow = g.out[-1]
+        cn = 64 // y.itemsize                   # conv.hip's RT_BYTES / sizeof(T)
+        threads = -(-cog // 4) * -(-ow // cn) * (os_ // ow) * g.n * g.groups
         _launch(C_IGEMM_RT, y.dtype, threads, (y, x, w, b, gp), y, work)
     else:
         threads = -(-cog // 64) * -(-(g.n * os_) // 64) * g.groups * 256
@@ -153,9 +158,14 @@ def _vendor_path(x, w, b, y, g):
         wv = w.reshape((1, G, cog, k))
         per_sample = G * k * os_ * y.itemsize
         nb = max(1, COL_BYTES // max(1, per_sample))
+        pointwise = (all(t == 1 for t in g.kernel + g.stride)
+                     and not any(g.pad_lo + g.pad_hi))
+        if pointwise:           # 1x1, stride 1, no padding: the input is its im2col
+            nb = g.n
         for n0 in range(0, g.n, nb):
             n1 = min(g.n, n0 + nb)
-            col = im2col(x, g, n0, n1)
+            col = (x.reshape((g.n, G, k, os_))[n0:n1] if pointwise
+                   else im2col(x, g, n0, n1))
             c = yv[n0:n1]
             a = _core.broadcast_to(wv, (n1 - n0, G, cog, k))
             if G > 1 and n1 - n0 > G:
@@ -170,6 +180,13 @@ def _vendor_path(x, w, b, y, g):
         y += b.reshape((1, g.c_out) + (1,) * g.nd)
 
 
+def _requested(algorithm):
+    """The path asked for: ``algorithm``, else GARRAY_CONV (default 'auto')."""
+    if algorithm is not None:
+        return algorithm
+    return _env.choice("GARRAY_CONV", ("auto", "kernel", "vendor"), "auto")
+
+
 def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups, algorithm):
     dtype, device = check_operands(fn, input=input, weight=weight, bias=bias)
     g = conv_geometry(fn, nd, input, weight, stride, padding, dilation, groups)
@@ -177,6 +194,12 @@ def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups, algori
         raise ValueError(f"{fn}: bias must have shape ({g.c_out},) (the weight's output "
                          f"channels, weight shape {g.weight_shape}), got {tuple(bias.shape)}")
     path = resolve_algorithm(fn, algorithm, device, dtype)
+    if (path == "vendor" and device.kind == "cpu" and g.c_in == g.groups
+            and _requested(algorithm) == "auto"):
+        # depthwise on the CPU device: a GEMM of one row per group is a matrix-vector
+        # product, and the direct kernel reads the input once instead of writing a
+        # taps-times larger col buffer (Note [Forward convolution paths], 2)
+        path = "kernel"
     y = _core.empty(g.output_shape, dtype=dtype, device=device)
     if y.size == 0:
         return y
