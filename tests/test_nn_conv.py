@@ -188,6 +188,11 @@ def test_env_selects_path(monkeypatch):
         monkeypatch.setenv("GARRAY_CONV", "auto")
         gnn.conv1d(x, w)
         assert seen[-1] == "vendor"
+        # depthwise under 'auto' on the CPU device: the direct kernel
+        gnn.conv1d(x, garray.ones((4, 1, 3), dtype="float32"), groups=2)
+        assert seen[-1] == "kernel"
+        gnn.conv1d(x, garray.ones((4, 1, 3), dtype="float32"), groups=2, algorithm="vendor")
+        assert seen[-1] == "vendor"
 
 
 # ---- im2col ----------------------------------------------------------------------------
@@ -219,7 +224,10 @@ def _im2col_ref(xh, g, n0, n1):
     (2, (2, 3, 5, 5), (3, 1, 3, 3), 1, "same", 1, 3),
     (3, (2, 2, 4, 5, 3), (2, 2, 2, 3, 2), 1, (1, 0, 1), 1, 1),
 ])
-def test_im2col(nd, xshape, wshape, stride, padding, dilation, groups, dtype):
+@pytest.mark.parametrize("whole", [None, 0, 1], ids=["device", "elements", "rows"])
+def test_im2col(nd, xshape, wshape, stride, padding, dilation, groups, dtype, whole,
+                monkeypatch):
+    monkeypatch.setitem(_conv._debug, "im2col_whole", whole)
     g = conv_geometry("test", nd, xshape, wshape, stride, padding, dilation, groups)
     xh = _data(xshape, dtype, 6)
     x = garray.asarray(xh)

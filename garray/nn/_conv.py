@@ -21,8 +21,10 @@ Note [Forward convolution paths]
      reduction, few output channels per group), otherwise the implicit GEMM:
      ``conv_igemm_rt`` on the CPU device, ``conv_igemm_tiled`` on GPUs.  The bias is
      added in the kernel.
-3. Test hook: ``_debug_variant("direct" | "rt" | "tiled")`` forces the kernel variant
-   on any device (``tiled`` on the CPU device runs on fibers: tiny sizes only).
+3. Test hooks: ``_debug_variant("direct" | "rt" | "tiled")`` forces the kernel variant
+   on any device (``tiled`` on the CPU device runs on fibers: tiny sizes only);
+   ``_debug["im2col_whole"]`` (0 or 1) forces im2col's one-element-per-thread (GPU) or
+   one-row-per-thread (CPU) form.
 """
 
 import numpy        # dtype objects only
@@ -39,7 +41,7 @@ __all__ = ["conv1d", "conv2d", "conv3d", "im2col"]
 COL_BYTES = 64 << 20        # the vendor path's im2col buffer, per chunk of samples
 _DV = 8                     # conv_direct's run along W on the CPU device (conv::DV)
 _VARIANTS = ("direct", "rt", "tiled")
-_debug = {"variant": None}
+_debug = {"variant": None, "im2col_whole": None}
 
 
 def _debug_variant(variant=None):
@@ -99,7 +101,9 @@ def im2col(x, g, n0, n1):
     col = _core.empty((nb, g.groups, cg * taps, os_), dtype=x.dtype, device=x.device)
     if col.size == 0:
         return col
-    whole = 1 if x.device.kind == "cpu" else 0
+    whole = _debug["im2col_whole"]
+    if whole is None:
+        whole = 1 if x.device.kind == "cpu" else 0
     threads = nb * g.groups * cg * taps * (1 if whole else os_)
     _launch(C_IM2COL, x.dtype, threads, (col, x, device_geometry(g, x.device), n0, nb,
                                          whole), col, col.size)
