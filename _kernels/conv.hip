@@ -28,9 +28,12 @@
 //    W of one output row (CN = 64 bytes of T: 16 float32, 8 float64; the last tile of a
 //    row is partial).  On the CPU device the accumulators are GCC vectors of 32 bytes
 //    (`RtVec`), 8 of them, which g++ keeps in registers (plain arrays it kept in memory).
-//    Per row k = (ci, kd, kh, kw) the 16 inputs are read in place when they lie inside
-//    the input row with stride 1, else gathered into a small zero-padded array; then
-//    acc[r][q] += w[co + r, k] * x[q].  Rows whose D or H
+//    Per row k = (ci, kd, kh, kw) the CN inputs are read in place when they lie inside
+//    the input row with stride 1 (or run past its end only in lanes past the output row's
+//    end, which are never stored, and stay inside the buffer), else gathered into a small
+//    zero-padded array; then acc[r][q] += w[co + r, k] * x[q].  The launcher copies an
+//    input padded along W into a zero-padded buffer first (stride 1), so the gathers are
+//    for strides > 1 only.  Rows whose D or H
 //    coordinate is in the padding are skipped whole.  Threads are ordered with the
 //    channel tiles fastest, so the threads one CPU worker runs in sequence reuse the
 //    same input panel while it is in cache.
@@ -191,6 +194,10 @@ GA_GLOBAL void conv_igemm_rt(T* y, const T* x, const T* w, const T* bias, const 
     const int64 taps = KD * KH * KW;
     const int64 sw = g.stride[2], pw = g.pad[2], dw = g.dil[2];
     const T* xs = x + (n * g.c_in + grp * cg) * (D * H * W);
+    // a run of CN inputs may pass the end of its row when the lanes past it are outputs
+    // past the row's end (no padding after W): they read the next row, in the buffer
+    const int64 xleft = g.n * g.c_in * D * H * W - (xs - x);
+    const bool overrun_ok = pw == 0 && g.out[2] - 1 + (KW - 1) * dw < W;
     // rows of w for this tile (rows past cog repeat the last one: computed, not stored)
     const T* wrow[conv::CM];
     for (int r = 0; r < conv::CM; ++r)
@@ -213,7 +220,9 @@ GA_GLOBAL void conv_igemm_rt(T* y, const T* x, const T* w, const T* bias, const 
                 for (int64 kw = 0; kw < KW; ++kw) {
                     const int64 iw0 = ow0 * sw - pw + kw * dw;
                     const T* xp = xv;
-                    if (sw == 1 && iw0 >= 0 && iw0 + CN <= W) {
+                    if (sw == 1 && iw0 >= 0 &&
+                        (iw0 + CN <= W ||
+                         (overrun_ok && (xr - xs) + iw0 + CN <= xleft))) {
                         xp = xr + iw0;          // inside: read the input row in place
                     } else if (sw == 1) {
                         // the padding: zeros outside [qlo, qhi)

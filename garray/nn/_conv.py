@@ -20,12 +20,16 @@ Note [Forward convolution paths]
      ``conv_direct`` for depthwise and small layers (one input channel per group, a short
      reduction, few output channels per group), otherwise the implicit GEMM:
      ``conv_igemm_rt`` on the CPU device, ``conv_igemm_tiled`` on GPUs.  The bias is
-     added in the kernel.
+     added in the kernel.  Before ``conv_igemm_rt`` an input padded along W (stride 1
+     there) is copied into a zero-padded buffer, so its runs of inputs are read in place
+     instead of gathered around the edges.
 3. Test hooks: ``_debug_variant("direct" | "rt" | "tiled")`` forces the kernel variant
    on any device (``tiled`` on the CPU device runs on fibers: tiny sizes only);
    ``_debug["im2col_whole"]`` (0 or 1) forces im2col's one-element-per-thread (GPU) or
    one-row-per-thread (CPU) form.
 """
+
+import dataclasses
 
 import numpy        # dtype objects only
 
@@ -142,6 +146,9 @@ def _kernel_path(x, w, b, y, g):
         threads = g.n * g.c_out * (os_ // ow) * -(-ow // per)
         _launch(C_DIRECT, y.dtype, threads, (y, x, w, b, gp, per), y, work)
     elif variant == "rt":
+        if g.stride[-1] == 1 and (g.pad_lo[-1] or g.pad_hi[-1]):
+            x, g = _pad_w(x, g)
+            gp = device_geometry(g, dev)
         ow = g.out[-1]
         cn = 64 // y.itemsize                   # conv.hip's RT_BYTES / sizeof(T)
         threads = -(-cog // 4) * -(-ow // cn) * (os_ // ow) * g.n * g.groups
@@ -149,6 +156,19 @@ def _kernel_path(x, w, b, y, g):
     else:
         threads = -(-cog // 64) * -(-(g.n * os_) // 64) * g.groups * 256
         _launch(C_IGEMM_TILED, y.dtype, threads, (y, x, w, b, gp), y, work)
+
+
+def _pad_w(x, g):
+    """x zero-padded along W (a copy) and the geometry without W padding: the CPU
+    implicit GEMM then reads every run of inputs in place (Note [Forward convolution
+    kernels], 4)."""
+    lo, hi = g.pad_lo[-1], g.pad_hi[-1]
+    width = g.size[-1] + lo + hi
+    xp = _core.zeros(g.input_shape[:-1] + (width,), dtype=x.dtype, device=x.device)
+    xp[..., lo:lo + g.size[-1]] = x
+    g2 = dataclasses.replace(g, size=g.size[:-1] + (width,), pad_lo=g.pad_lo[:-1] + (0,),
+                             pad_hi=g.pad_hi[:-1] + (0,))
+    return xp, g2
 
 
 def _vendor_path(x, w, b, y, g):
