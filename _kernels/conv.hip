@@ -18,8 +18,8 @@
 //    `conv_im2col` materialises X^ for a range of samples (the vendor path on the CPU
 //    device hands it to the BLAS GEMM); the implicit-GEMM kernels gather it on the fly.
 // 3. `conv_direct`: one thread per output element (GPUs, per == 1) or per run of
-//    DV = 8 consecutive outputs along W (the CPU device, per == DV: the 8-wide inner loop
-//    is what g++ vectorises).  It sums over the group's channels and the taps, rows of
+//    DV = 8 consecutive outputs along W (the CPU device, per == DV: the run is read in
+//    place as in note 4 and accumulated in `RtVec` vectors).  It sums over the group's channels and the taps, rows of
 //    taps whose D or H coordinate falls outside the input skipped whole.  The path for
 //    depthwise convolutions (Cg == 1: K is the taps alone, too short for a GEMM tile) and
 //    tiny layers.
@@ -132,8 +132,16 @@ GA_GLOBAL void conv_direct(T* y, const T* x, const T* w, const T* bias, const in
         ys[ow0] = acc + b;
         return;
     }
-    T acc[conv::DV];
-    for (int j = 0; j < conv::DV; ++j) acc[j] = T(0);
+    typedef conv::RtVec<T> RV;
+    typedef typename RV::V V;
+    enum { L = RV::L, NV = conv::DV / L };
+    // runs may pass a row's end only in lanes past the output row (see conv_igemm_rt)
+    const int64 xleft = g.n * g.c_in * D * H * W - (xs - x);
+    const bool overrun_ok = pw == 0 && OW - 1 + (KW - 1) * dw < W;
+    V acc[NV];
+    GA_CONV_UNROLL
+    for (int v = 0; v < NV; ++v) acc[v] = RV::splat(T(0));
+    T xv[conv::DV];
     for (int64 ci = 0; ci < cg; ++ci)
         for (int64 kd = 0; kd < KD; ++kd) {
             const int64 id = od * g.stride[0] - g.pad[0] + kd * g.dil[0];
@@ -144,22 +152,26 @@ GA_GLOBAL void conv_direct(T* y, const T* x, const T* w, const T* bias, const in
                 const T* xr = xs + ((ci * D + id) * H + ih) * W;
                 const T* wr = ws + ((ci * KD + kd) * KH + kh) * KW;
                 for (int64 kw = 0; kw < KW; ++kw) {
-                    const T wv = wr[kw];
+                    const V wv = RV::splat(wr[kw]);
                     const int64 iw0 = ow0 * sw - pw + kw * dw;
-                    if (sw == 1 && iw0 >= 0 && iw0 + conv::DV <= W) {
-                        const T* xp = xr + iw0;
-                        for (int j = 0; j < conv::DV; ++j) acc[j] += wv * xp[j];
+                    const T* xp = xv;
+                    if (sw == 1 && iw0 >= 0 &&
+                        (iw0 + conv::DV <= W ||
+                         (overrun_ok && (xr - xs) + iw0 + conv::DV <= xleft))) {
+                        xp = xr + iw0;
                     } else {
                         for (int j = 0; j < conv::DV; ++j) {
                             const int64 iw = iw0 + j * sw;
-                            acc[j] += (iw >= 0 && iw < W) ? wv * xr[iw] : T(0);
+                            xv[j] = (iw >= 0 && iw < W) ? xr[iw] : T(0);
                         }
                     }
+                    GA_CONV_UNROLL
+                    for (int v = 0; v < NV; ++v) acc[v] += wv * RV::load(xp + v * L);
                 }
             }
         }
     const int64 m = OW - ow0 < conv::DV ? OW - ow0 : conv::DV;
-    for (int64 j = 0; j < m; ++j) ys[ow0 + j] = acc[j] + b;
+    for (int64 j = 0; j < m; ++j) ys[ow0 + j] = RV::lane(acc[j / L], (int)(j % L)) + b;
 }
 
 // Arguments: y, x, w, bias (null: none), geometry (note 4).

@@ -20,8 +20,8 @@ Note [Forward convolution paths]
      ``conv_direct`` for depthwise and small layers (one input channel per group, a short
      reduction, few output channels per group), otherwise the implicit GEMM:
      ``conv_igemm_rt`` on the CPU device, ``conv_igemm_tiled`` on GPUs.  The bias is
-     added in the kernel.  Before ``conv_igemm_rt`` an input padded along W (stride 1
-     there) is copied into a zero-padded buffer, so its runs of inputs are read in place
+     added in the kernel.  On the CPU device an input padded along W (stride 1 there)
+     is first copied into a zero-padded buffer, so its runs of inputs are read in place
      instead of gathered around the edges.
 3. Test hooks: ``_debug_variant("direct" | "rt" | "tiled")`` forces the kernel variant
    on any device (``tiled`` on the CPU device runs on fibers: tiny sizes only);
@@ -141,8 +141,11 @@ def _kernel_path(x, w, b, y, g):
     os_ = _prod(g.out)
     work = max(g.macs(), y.size)
     if variant == "direct":
-        ow = g.out[-1]
         per = _DV if dev.kind == "cpu" else 1
+        if per > 1 and g.stride[-1] == 1 and (g.pad_lo[-1] or g.pad_hi[-1]):
+            x, g = _pad_w(x, g)
+            gp = device_geometry(g, dev)
+        ow = g.out[-1]
         threads = g.n * g.c_out * (os_ // ow) * -(-ow // per)
         _launch(C_DIRECT, y.dtype, threads, (y, x, w, b, gp, per), y, work)
     elif variant == "rt":
