@@ -225,7 +225,8 @@ def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups, algori
             and _requested(algorithm) == "auto"):
         # depthwise on the CPU device: a GEMM of one row per group is a matrix-vector
         # product, and the direct kernel reads the input once instead of writing a
-        # taps-times larger col buffer (Note [Forward convolution paths], 2)
+        # taps-times larger col buffer and making one small BLAS call per group
+        # (docs/convolution.md, Performance)
         path = "kernel"
     y = _core.empty(g.output_shape, dtype=dtype, device=device)
     if y.size == 0:
