@@ -12,7 +12,9 @@ matrix, one ``numpy.matmul`` with the weight.  Milliseconds (best of --repeat, a
 warm-up call that also compiles) and ratio = numpy time / garray time (> 1: garray
 faster); ``err`` is the largest difference from the baseline relative to its largest
 magnitude.  On the CPU device the vendor path is im2col (garray's kernel) + OpenBLAS; on
-GPUs cuDNN or MIOpen.  Informational: nothing is asserted.
+GPUs cuDNN or MIOpen.  Informational: nothing is asserted.  On a machine shared with
+other work, run it with ``GARRAY_CPU_THREADS=1 OPENBLAS_NUM_THREADS=1`` (both BLAS
+libraries single-threaded): their spinning thread pools otherwise measure each other.
 
 Then the 1-d ``numpy.convolve`` bench of bench/conv1d.py (``bench_convolve1d()``), when
 that file exists.
