@@ -18,25 +18,24 @@
 //    `conv_im2col` materialises X^ for a range of samples (the vendor path on the CPU
 //    device hands it to the BLAS GEMM); the implicit-GEMM kernels gather it on the fly.
 // 3. `conv_direct`: one thread per output element (GPUs, per == 1) or per run of
-//    DV = 8 consecutive outputs along W (the CPU device, per == DV: the run is read in
-//    place as in note 4 and accumulated in `RtVec` vectors).  It sums over the group's channels and the taps, rows of
-//    taps whose D or H coordinate falls outside the input skipped whole.  The path for
-//    depthwise convolutions (Cg == 1: K is the taps alone, too short for a GEMM tile) and
-//    tiny layers.
+//    DV = 8 consecutive outputs along W (the CPU device, per == DV: the run is read as
+//    in note 4 and accumulated in `RtVec` vectors).  It sums over the group's channels
+//    and the taps, rows of taps whose D or H coordinate falls outside the input skipped
+//    whole.  The path for depthwise convolutions (Cg == 1: K is the taps alone, too
+//    short for a GEMM tile) and tiny layers.
 // 4. `conv_igemm_rt` (the CPU device's implicit GEMM, barrier-free like gemm.hip's
 //    gemm_rt): one thread computes CM = 4 output channels x CN consecutive outputs along
 //    W of one output row (CN = 64 bytes of T: 16 float32, 8 float64; the last tile of a
 //    row is partial).  On the CPU device the accumulators are GCC vectors of 32 bytes
 //    (`RtVec`), 8 of them, which g++ keeps in registers (plain arrays it kept in memory).
 //    Per row k = (ci, kd, kh, kw) the CN inputs are read in place when they lie inside
-//    the input row with stride 1 (or run past its end only in lanes past the output row's
-//    end, which are never stored, and stay inside the buffer), else gathered into a small
-//    zero-padded array; then acc[r][q] += w[co + r, k] * x[q].  The launcher copies an
-//    input padded along W into a zero-padded buffer first (stride 1), so the gathers are
-//    for strides > 1 only.  Rows whose D or H
-//    coordinate is in the padding are skipped whole.  Threads are ordered with the
-//    channel tiles fastest, so the threads one CPU worker runs in sequence reuse the
-//    same input panel while it is in cache.
+//    the input row with stride 1, or run past its end only in lanes past the output
+//    row's end (never stored) while staying inside the buffer; else they are gathered
+//    into a small zero-padded array.  Then acc[r][q] += w[co + r, k] * x[q].  The
+//    launcher copies an input padded along W into a zero-padded buffer first (stride 1),
+//    so the gathers are for W strides > 1 only.  Rows whose D or H coordinate is in the
+//    padding are skipped whole.  Threads are ordered with the channel tiles fastest, so
+//    the threads one CPU worker runs in sequence reuse the same input rows in cache.
 // 5. `conv_igemm_tiled` (the GPU kernel, like gemm_tiled): a block of 256 threads
 //    computes a 64 (output channels) x 64 ((n, p) columns) tile of Y_g; per step of 16
 //    along k it stages a 64 x 16 tile of W_g and a 16 x 64 tile of X^_g (gathered, zero
