@@ -42,7 +42,7 @@
 //    past every edge) in shared memory, and each thread accumulates a 4 x 4 register
 //    block whose rows and columns are 16 apart.  A staging thread's column is the same at
 //    every step (256 is a multiple of 64), so it decodes (n, od, oh, ow) once; it decodes
-//    (ci, kd, kh, kw) of its rows per step.  256 threads is the launch block on every
+//    (ci, kd, kh, kw) of its rows per step, in 32-bit arithmetic (K < 2**31).  256 threads is the launch block on every
 //    device: nothing depends on the warp size.  On the CPU device it runs on fibers
 //    (about 10x slower); tests run it there at tiny sizes through a hook.
 // 6. `conv_im2col`: X^ for samples [n0, n0 + nb), layout (nb, groups, K, OS), rows
@@ -318,10 +318,14 @@ GA_GLOBAL void conv_igemm_tiled(T* y, const T* x, const T* w, const T* bias,
             const int64 gk = k0 + kk;
             T v = T(0);
             if (col_ok && gk < K) {
-                const int64 kw = gk % KW;
-                const int64 kh = (gk / KW) % KH;
-                const int64 kd = (gk / (KW * KH)) % KD;
-                const int64 ci = gk / taps;
+                // 32-bit division (K < 2**31: the launcher checks): a 64-bit one is
+                // tens of instructions on GPUs, and this runs per staged element
+                const uint32 k32 = (uint32)gk, kw32 = (uint32)KW, kh32 = (uint32)KH;
+                const uint32 q1 = k32 / kw32, q2 = q1 / kh32, q3 = q2 / (uint32)KD;
+                const int64 kw = (int64)(k32 - q1 * kw32);
+                const int64 kh = (int64)(q1 - q2 * kh32);
+                const int64 kd = (int64)(q2 - q3 * (uint32)KD);
+                const int64 ci = (int64)q3;
                 const int64 id = bd + kd * g.dil[0];
                 const int64 ih = bh + kh * g.dil[1];
                 const int64 iw = bw + kw * g.dil[2];

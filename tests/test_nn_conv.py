@@ -293,3 +293,12 @@ def test_error_names_function():
     x, w = _ops((2, 4, 8), (6, 4, 3))
     with pytest.raises(ValueError, match="conv1d"):
         gnn.conv1d(x, w, garray.zeros((2,), dtype="float32"))
+
+
+def test_tiled_kernel_refuses_a_reduction_past_32_bits(monkeypatch):
+    # the geometry alone (no 8 GiB operands): the check comes before any launch
+    monkeypatch.setitem(_conv._debug, "variant", "tiled")
+    g = conv_geometry("conv1d", 1, (1, 2 ** 31, 1), (1, 2 ** 31, 1))
+    y = garray.zeros((1, 1, 1), dtype="float32")
+    with pytest.raises(NotImplementedError, match="32 bits"):
+        _conv._kernel_path(y, y, None, y, g)

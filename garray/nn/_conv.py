@@ -157,6 +157,11 @@ def _kernel_path(x, w, b, y, g):
         threads = -(-cog // 4) * -(-ow // cn) * (os_ // ow) * g.n * g.groups
         _launch(C_IGEMM_RT, y.dtype, threads, (y, x, w, b, gp), y, work)
     else:
+        if cg * _prod(g.kernel) >= 2 ** 31:
+            raise NotImplementedError(
+                f"conv{g.nd}d: the tiled kernel decodes its reduction index in 32 bits; "
+                f"C_in / groups x taps = {cg * _prod(g.kernel)} is too large (weight shape "
+                f"{g.weight_shape})")
         threads = -(-cog // 64) * -(-(g.n * os_) // 64) * g.groups * 256
         _launch(C_IGEMM_TILED, y.dtype, threads, (y, x, w, b, gp), y, work)
 
