@@ -219,23 +219,48 @@ GA_GLOBAL void conv_igemm_rt(T* y, const T* x, const T* w, const T* bias, const 
         GA_CONV_UNROLL
         for (int v = 0; v < NV; ++v) acc[r][v] = RV::splat(T(0));
     T xv[CN];
-    for (int64 ci = 0; ci < cg; ++ci)
-        for (int64 kd = 0; kd < KD; ++kd) {
-            const int64 id = od * g.stride[0] - g.pad[0] + kd * g.dil[0];
-            if (id < 0 || id >= D) continue;
-            for (int64 kh = 0; kh < KH; ++kh) {
-                const int64 ih = oh * g.stride[1] - g.pad[1] + kh * g.dil[1];
-                if (ih < 0 || ih >= H) continue;
-                const T* xr = xs + ((ci * D + id) * H + ih) * W;
-                const int64 k0 = ((ci * KD + kd) * KH + kh) * KW;
-                for (int64 kw = 0; kw < KW; ++kw) {
-                    const int64 iw0 = ow0 * sw - pw + kw * dw;
-                    const T* xp = xv;
-                    if (sw == 1 && iw0 >= 0 &&
-                        (iw0 + CN <= W ||
-                         (overrun_ok && (xr - xs) + iw0 + CN <= xleft))) {
-                        xp = xr + iw0;          // inside: read the input row in place
-                    } else if (sw == 1) {
+    const int64 plane = D * H * W;
+    // taps outside, channels inside: the bounds tests run once per tap, and the channel
+    // loop (the long one) only moves pointers
+    for (int64 kd = 0; kd < KD; ++kd) {
+        const int64 id = od * g.stride[0] - g.pad[0] + kd * g.dil[0];
+        if (id < 0 || id >= D) continue;
+        for (int64 kh = 0; kh < KH; ++kh) {
+            const int64 ih = oh * g.stride[1] - g.pad[1] + kh * g.dil[1];
+            if (ih < 0 || ih >= H) continue;
+            const int64 row = (id * H + ih) * W;
+            for (int64 kw = 0; kw < KW; ++kw) {
+                const int64 iw0 = ow0 * sw - pw + kw * dw;
+                const int64 tap = (kd * KH + kh) * KW + kw;
+                const T* w0 = wrow[0] + tap;
+                const T* w1 = wrow[1] + tap;
+                const T* w2 = wrow[2] + tap;
+                const T* w3 = wrow[3] + tap;
+                if (sw == 1 && iw0 >= 0 &&
+                    (iw0 + CN <= W ||
+                     (overrun_ok && (cg - 1) * plane + row + iw0 + CN <= xleft))) {
+                    // inside (or past the row's end only in unstored lanes): in place
+                    const T* xp = xs + row + iw0;
+                    for (int64 ci = 0; ci < cg; ++ci, xp += plane) {
+                        V xq[NV];
+                        GA_CONV_UNROLL
+                        for (int v = 0; v < NV; ++v) xq[v] = RV::load(xp + v * L);
+                        const int64 wk = ci * taps;
+                        const V a0 = RV::splat(w0[wk]), a1 = RV::splat(w1[wk]);
+                        const V a2 = RV::splat(w2[wk]), a3 = RV::splat(w3[wk]);
+                        GA_CONV_UNROLL
+                        for (int v = 0; v < NV; ++v) {
+                            acc[0][v] += a0 * xq[v];
+                            acc[1][v] += a1 * xq[v];
+                            acc[2][v] += a2 * xq[v];
+                            acc[3][v] += a3 * xq[v];
+                        }
+                    }
+                    continue;
+                }
+                for (int64 ci = 0; ci < cg; ++ci) {
+                    const T* xr = xs + ci * plane + row;
+                    if (sw == 1) {
                         // the padding: zeros outside [qlo, qhi)
                         const int64 qlo = iw0 < 0 ? -iw0 : 0;
                         const int64 qhi = W - iw0 < CN ? W - iw0 : CN;
@@ -249,16 +274,21 @@ GA_GLOBAL void conv_igemm_rt(T* y, const T* x, const T* w, const T* bias, const 
                     }
                     V xq[NV];
                     GA_CONV_UNROLL
-                    for (int v = 0; v < NV; ++v) xq[v] = RV::load(xp + v * L);
+                    for (int v = 0; v < NV; ++v) xq[v] = RV::load(xv + v * L);
+                    const int64 wk = ci * taps;
+                    const V a0 = RV::splat(w0[wk]), a1 = RV::splat(w1[wk]);
+                    const V a2 = RV::splat(w2[wk]), a3 = RV::splat(w3[wk]);
                     GA_CONV_UNROLL
-                    for (int r = 0; r < conv::CM; ++r) {
-                        const V wv = RV::splat(wrow[r][k0 + kw]);
-                        GA_CONV_UNROLL
-                        for (int v = 0; v < NV; ++v) acc[r][v] += wv * xq[v];
+                    for (int v = 0; v < NV; ++v) {
+                        acc[0][v] += a0 * xq[v];
+                        acc[1][v] += a1 * xq[v];
+                        acc[2][v] += a2 * xq[v];
+                        acc[3][v] += a3 * xq[v];
                     }
                 }
             }
         }
+    }
     for (int r = 0; r < mr; ++r) {
         const T b = bias ? bias[co0 + r] : T(0);
         T* yr = y + ((n * g.c_out + co0 + r) * OD + od) * OH * OW + oh * OW + ow0;
