@@ -28,10 +28,12 @@
 //    W of one output row (CN = 64 bytes of T: 16 float32, 8 float64; the last tile of a
 //    row is partial).  On the CPU device the accumulators are GCC vectors of 32 bytes
 //    (`RtVec`), 8 of them, which g++ keeps in registers (plain arrays it kept in memory).
-//    Per row k = (ci, kd, kh, kw) the CN inputs are read in place when they lie inside
-//    the input row with stride 1, or run past its end only in lanes past the output
-//    row's end (never stored) while staying inside the buffer; else they are gathered
-//    into a small zero-padded array.  Then acc[r][q] += w[co + r, k] * x[q].  The
+//    It loops over the taps outside and the channels inside (bounds tests once per tap;
+//    the channel loop only moves pointers).  For each row k = (ci, kd, kh, kw) the CN
+//    inputs are read in place when they lie inside the input row with stride 1, or run
+//    past its end only in lanes past the output row's end (never stored) while staying
+//    inside the buffer; else they are gathered into a small zero-padded array.  Then
+//    acc[r][q] += w[co + r, k] * x[q].  The
 //    launcher copies an input padded along W into a zero-padded buffer first (stride 1),
 //    so the gathers are for W strides > 1 only.  Rows whose D or H coordinate is in the
 //    padding are skipped whole.  Threads are ordered with the channel tiles fastest, so
