@@ -34,7 +34,8 @@ S_NB32, S_NB64, S_BT, S_PART = range(4)
 COLS_WIDTH = 4096
 # Kernels that use barriers or warp shuffles: fibers on the CPU device (every family's;
 # the GEMM family's tiled kernel is garray/_gemmtable.py's).
-BARRIER_KERNELS = ("ga::reduce_bt<", "ga::reduce_bt_part<", "ga::scan_bt<", "ga::gemm_tiled<")
+BARRIER_KERNELS = ("ga::reduce_bt<", "ga::reduce_bt_part<", "ga::scan_bt<", "ga::gemm_tiled<",
+                   "ga::conv_igemm_tiled<")
 
 
 class Reduction:

@@ -12,6 +12,8 @@ argument rules are in ``garray/nn/_params.py``; the design is docs/convolution.m
 __all__ = []
 
 # forward convolutions
+from ._conv import conv1d, conv2d, conv3d  # noqa: E402
+__all__ += ["conv1d", "conv2d", "conv3d"]
 
 # transposed convolutions and gradients
 
