@@ -225,7 +225,7 @@ def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups, algori
     if bias is not None and tuple(bias.shape) != (g.c_out,):
         raise ValueError(f"{fn}: bias must have shape ({g.c_out},) (the weight's output "
                          f"channels, weight shape {g.weight_shape}), got {tuple(bias.shape)}")
-    path = resolve_algorithm(fn, algorithm, device, dtype)
+    path = resolve_algorithm(fn, algorithm, device, dtype, g=g)
     if (path == "vendor" and device.kind == "cpu" and g.c_in == g.groups
             and _requested(algorithm) == "auto"):
         # depthwise on the CPU device: a GEMM of one row per group is a matrix-vector
