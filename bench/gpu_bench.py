@@ -15,6 +15,10 @@ kernel path (``GARRAY_GEMM=vendor`` / ``kernel``, which matmul reads at each cal
 ``torch.matmul`` and CuPy (NumPy on the CPU device); ratio = garray / the best baseline.
 All in full float32: garray.config.allow_tf32, torch's allow_tf32 and CUPY_TF32 are off by
 default.
+Conv2d: float32 forward of ResNet-like layers (bench/conv.py's), batch ``--conv-n``
+(default 8; 0 skips), milliseconds for garray's vendor and kernel paths (GARRAY_CONV)
+beside torch.nn.functional.conv2d (cudnn.allow_tf32 off); ratio = baseline time / garray
+time; on the CPU device the baseline is bench/conv.py's im2col + numpy.matmul.
 Random: 2**rand_log2n uniform (``random``) and standard normal values, float32 and
 float64, milliseconds: garray's Philox Generator beside CuPy's Generator (default_rng) and
 torch.rand/randn (NumPy's default_rng on the CPU device); ratio = best baseline time /
@@ -271,6 +275,88 @@ def randoms(libs, dev, k, repeat):
     return out
 
 
+CONV_LAYERS = [
+    # label, C_in, C_out, size, kernel, padding, groups (bench/conv.py's layers)
+    ("3x3 64->64 @56", 64, 64, 56, 3, 1, 1),
+    ("3x3 128->128 @28", 128, 128, 28, 3, 1, 1),
+    ("1x1 256->64 @56", 256, 64, 56, 1, 0, 1),
+    ("dw3x3 128 @56", 128, 128, 56, 3, 1, 128),
+]
+
+
+def _conv_case(xp, lib, n, layer):
+    """conv2d forward of one layer as a thunk, and the arrays it keeps."""
+    _, ci, co, size, k, pad, groups = layer
+    rng = numpy.random.default_rng(2)
+    xh = rng.standard_normal((n, ci, size, size)).astype("float32")
+    wh = (rng.standard_normal((co, ci // groups, k, k)) / numpy.sqrt(ci // groups * k * k)
+          ).astype("float32")
+    if lib == "torch":
+        import torch
+        x, w = torch.from_numpy(xh).to("cuda"), torch.from_numpy(wh).to("cuda")
+        return lambda: torch.nn.functional.conv2d(x, w, None, 1, pad, 1, groups), (x, w)
+    if lib == "numpy":
+        import sys
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from conv import numpy_conv2d
+        return lambda: numpy_conv2d(xh, wh, pad, groups), ()
+    import garray.nn
+    x, w = garray.asarray(xh), garray.asarray(wh)
+    path = os.environ.get("GARRAY_CONV", "auto")
+    return lambda: garray.nn.conv2d(x, w, None, 1, pad, 1, groups, algorithm=path), (x, w)
+
+
+def convs(libs, dev, n, repeat):
+    """The conv2d table (float32 forward, batch n): milliseconds for garray's vendor path
+    (cuDNN / MIOpen / im2col + OpenBLAS) and kernel path (GARRAY_CONV) beside
+    torch.nn.functional.conv2d (im2col + numpy.matmul on the CPU device; CuPy has no
+    convolution).  Returns [(layer, vendor ratio, kernel ratio)], ratio = best baseline
+    time / garray time."""
+    base_libs = [(name, xp) for name, xp in libs[1:] if name != "cupy"]
+    runs = [("garray", "vendor"), ("garray", "kernel")] + [(name, None) for name, _ in base_libs]
+    label = {("garray", "vendor"): "vendor", ("garray", "kernel"): "kernel"}
+    print()
+    if not base_libs:
+        print("conv2d: skipped (no baseline: torch is absent and this is not the CPU device)")
+    print(f"conv2d: float32 forward, N = {n}, milliseconds (best of {repeat}); garray's "
+          f"vendor path and kernel path (GARRAY_CONV); torch with cudnn.allow_tf32 off")
+    head = " ".join(f"{label.get(r, r[0]):>9}" for r in runs)
+    print(f"{'layer':<18} {head}  vendor/best kernel/best")
+    try:
+        import torch
+        torch.backends.cudnn.allow_tf32 = False
+    except Exception:  # noqa: BLE001 - no torch: nothing to configure
+        pass
+    out = []
+    saved = os.environ.get("GARRAY_CONV")
+    xps = dict(libs)
+    for layer in CONV_LAYERS:
+        ms = []
+        for name, path in runs:
+            try:
+                if path is not None:
+                    os.environ["GARRAY_CONV"] = path
+                f, keep = _conv_case(xps[name], name, n, layer)
+                ms.append(_timeit(f, _sync_for(name, dev), repeat) * 1e3)
+                del f, keep
+            except Exception as e:  # noqa: BLE001 - a failing library is reported
+                print(f"{label.get((name, path), name)} conv2d {layer[0]}: "
+                      f"{type(e).__name__}: {str(e)[:200]}")
+                ms.append(None)
+            finally:
+                if saved is None:
+                    os.environ.pop("GARRAY_CONV", None)
+                else:
+                    os.environ["GARRAY_CONV"] = saved
+            _free(name)
+        base = min((v for v in ms[2:] if v), default=None)
+        ratios = [f"{base / v:5.2f}" if v and base else "  n/a" for v in ms[:2]]
+        cells = " ".join(f"{v:9.2f}" if v else f"{'-':>9}" for v in ms)
+        print(f"{layer[0]:<18} {cells}  {ratios[0]:>11} {ratios[1]:>11}")
+        out.append((layer[0], ratios[0].strip(), ratios[1].strip()))
+    return out
+
+
 BYTES = {"add": 3, "multiply": 3, "exp": 2, "where": 3, "add strided": 3, "copy": 2}
 
 
@@ -286,6 +372,9 @@ def main():
     ap.add_argument("--rand-log2n", type=int, default=None,
                     help="uniform and normal draws of 2**rand_log2n values "
                          "(default: --red-log2n)")
+    ap.add_argument("--conv-n", type=int, default=8,
+                    help="conv2d forward of ResNet-like float32 layers, batch conv_n "
+                         "(0: skip the table)")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--device", default=None, help="garray device (default: the default)")
     args = ap.parse_args()
@@ -338,12 +427,14 @@ def main():
         mm = gemm(libs, dev, args.gemm_n, max(2, args.repeat // 2))
         rand_k = args.red_log2n if args.rand_log2n is None else args.rand_log2n
         rnd = randoms(libs, dev, rand_k, args.repeat)
+        cv = convs(libs, dev, args.conv_n, max(2, args.repeat // 2)) if args.conv_n > 0 else []
     print("summary: " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in rows
                                   if op in ("add", "exp", "copy"))
           + "; " + ", ".join(f"{op} {frac} of copy (ratio {r.strip()})" for op, frac, r in red)
           + "; " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in srt)
           + "; " + ", ".join(f"matmul/{dt} vendor {v}, kernel {k}" for dt, v, k in mm)
-          + "; " + ", ".join(f"random {op}/{dt} {r.strip()}" for op, dt, r in rnd))
+          + "; " + ", ".join(f"random {op}/{dt} {r.strip()}" for op, dt, r in rnd)
+          + "".join(f"; conv2d {lay} vendor {v}, kernel {k}" for lay, v, k in cv))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 #      (~3 min cap), 4. runs bench/gpu_bench.py against CuPy and PyTorch with a
 #      device-to-device copy as the roof (elementwise at 2**24, then sum and sum(axis=-1)
 #      of 2**28 float32 as a fraction of the copy; sort; float32/float64 matmul at 8192,
-#      vendor and kernel paths, in GFLOP/s; uniform and normal draws of 2**28 values),
+#      vendor and kernel paths, in GFLOP/s; uniform and normal draws of 2**28 values;
+#      conv2d forward of ResNet-like layers at batch 8 beside torch, skipped on the stub),
 #      5. ends with a compact summary.  Whole run < 8 min.
 # Usage: bench/gpu_check.sh [--dry-run | --stub] [--device cuda|hip]
 #   --dry-run: the same steps on the CPU device (CI runs this), small sizes;
@@ -47,13 +48,13 @@ fi
 TESTS=(tests/)
 # --dry-run and --stub run after the full suite has run on that device (CI): only the
 # device-specific test files here, so CI does not pay for a third full run.
-if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; RED_LOG2N=18; SORT_LOG2N=16; GEMM_N=128; TEST_CAP=600
+if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; RED_LOG2N=18; SORT_LOG2N=16; GEMM_N=128; CONV_N=1; TEST_CAP=600
   TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py
          tests/test_gpu_blas.py)
-elif [ "$DRY" = 2 ]; then DEV="$KIND"; LOG2N=14; RED_LOG2N=14; SORT_LOG2N=14; GEMM_N=64; TEST_CAP=600
+elif [ "$DRY" = 2 ]; then DEV="$KIND"; LOG2N=14; RED_LOG2N=14; SORT_LOG2N=14; GEMM_N=64; CONV_N=0; TEST_CAP=600
   TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py
          tests/test_gpu_blas.py)
-else DEV="$KIND"; LOG2N=24; RED_LOG2N=28; SORT_LOG2N=26; GEMM_N=8192; TEST_CAP=180
+else DEV="$KIND"; LOG2N=24; RED_LOG2N=28; SORT_LOG2N=26; GEMM_N=8192; CONV_N=8; TEST_CAP=180
 fi
 
 step "precompile for $DEV"
@@ -72,7 +73,7 @@ summary+=("tests on $DEV: $(grep -E '(passed|failed|error)' "$tlog" | tail -n 1)
 
 step "benchmark"
 blog=$(mktemp)
-GARRAY_DEVICE=$DEV timeout 240 $PY bench/gpu_bench.py --log2n "$LOG2N" --red-log2n "$RED_LOG2N" --sort-log2n "$SORT_LOG2N" --gemm-n "$GEMM_N" --repeat 5 >"$blog" 2>&1
+GARRAY_DEVICE=$DEV timeout 240 $PY bench/gpu_bench.py --log2n "$LOG2N" --red-log2n "$RED_LOG2N" --sort-log2n "$SORT_LOG2N" --gemm-n "$GEMM_N" --conv-n "$CONV_N" --repeat 5 >"$blog" 2>&1
 cat "$blog"
 summary+=("bench: $(grep '^summary:' "$blog" | sed 's/^summary: //')")
 

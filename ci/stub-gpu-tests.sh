@@ -4,7 +4,7 @@
 # launch executed by the CPU build of the same kernel (garray.testing.gpu_stub).
 #   1. builds the stub drivers from $GPU_STUB_DIR (default ../shared/gpu-stub) into
 #      $STUB_LIBS (default: a new temporary folder), or says why it skipped when they are
-#      absent; fails when the stub BLAS libraries were not built;
+#      absent; fails when the stub BLAS or DNN libraries were not built;
 #   2. installs the vendor bindings (cuda-bindings 13, hip-python 7.2; both from PyPI);
 #   3. per device: python -m garray (self-check), precompile, the test suite, and
 #      bench/gpu_check.sh --stub (its build, devices, tests and bench steps on the stub).
@@ -36,6 +36,13 @@ if [ "${STUB_PREPARED:-0}" != 1 ]; then
   for lib in libcublas.so.13 libhipblas.so; do
     [ -f "$STUBS/$lib" ] || { cat "$STUBS/build.log"
       echo "stub-gpu-tests: the stub BLAS library $lib was not built (is scipy-openblas32 installed for $PY?)"
+      exit 1; }
+  done
+  # The vendor DNN tests (tests/test_dnn_vendor.py) need the stub cuDNN/MIOpen, which a
+  # build.sh of gpu-stub sources older than its "Stub DNN libraries" does not make.
+  for lib in libcudnn.so.9 libMIOpen.so; do
+    [ -f "$STUBS/$lib" ] || { cat "$STUBS/build.log"
+      echo "stub-gpu-tests: the stub DNN library $lib was not built (are the gpu-stub sources at $STUB_SRC older than stub_cudnn.c / stub_miopen.c?)"
       exit 1; }
   done
   $PY -m pip install -q 'cuda-bindings>=13,<14' 'hip-python>=7.2,<7.3' || {

@@ -88,6 +88,8 @@ from . import linalg  # noqa: F401,E402
 from . import random  # noqa: F401,E402  (garray.random, as numpy.random)
 from . import nn  # noqa: F401,E402  (garray.nn: conv1d/2d/3d, gradients, pooling)
 from ._covariance import cov, corrcoef  # noqa: F401
+from ._signal import convolve, correlate  # noqa: F401
+from . import signal  # noqa: F401,E402  (garray.signal, as scipy.signal: convolutions)
 from . import config  # noqa: F401,E402  (garray.config.allow_tf32)
 from . import _env
 if _env.flag("GARRAY_GPU_STUB"):

@@ -400,6 +400,10 @@ def all_tables():
     tables += _gemmtable.all_tables()
     from . import _randtable
     tables += _randtable.all_tables()
+    from . import _signaltable
+    tables += _signaltable.all_tables()
+    from . import _convtable
+    tables += _convtable.all_tables()
     from . import _convgradtable
     tables += _convgradtable.all_tables()
     return tables

@@ -23,13 +23,29 @@ def pytest_collection_modifyitems(config, items):
     # call (mprotect with one process-wide counter), so two threads in the driver at once
     # can fault: threaded tests there would test the stub, not garray.  The CPU device
     # and real GPUs run them.
+    #
+    # Statistical law tests (any test that calls check_law: a Kolmogorov-Smirnov test of
+    # 10**5..10**6 draws) are skipped there too: a law is a function of the draws' bits,
+    # the stub runs the CPU build of the same kernel, and the tests that pin the bits on
+    # every device and launch shape (test_random*.py) run on the stub; the laws
+    # themselves run on the CPU device at both warp sizes.  They cost minutes per stub
+    # device (every launch serial, single-threaded) and prove nothing more there.
     if _stub_kind is None:
         return
     skip = pytest.mark.skip(reason=f"stub {_stub_kind} driver: its device-memory "
                                    f"protection is not thread-safe")
+    skip_law = pytest.mark.skip(reason=f"stub {_stub_kind} driver: statistical law test "
+                                       f"(run on the CPU device; the bits are pinned here)")
     for item in items:
         if "concurrent_device" in item.keywords:
             item.add_marker(skip)
+        elif "laws" in item.keywords or _calls_check_law(item):
+            item.add_marker(skip_law)
+
+
+def _calls_check_law(item):
+    code = getattr(getattr(item, "function", None), "__code__", None)
+    return code is not None and any("check_law" in n for n in code.co_names)
 
 
 def pytest_report_header(config):

@@ -19,7 +19,8 @@ Note [GPU vendor GEMM]
 3. Handles: one per (device, thread), created with the device current on that thread
    (a cuBLAS handle belongs to the context current at its creation, and contexts are per
    thread), kept in a ``threading.local`` and destroyed when its thread ends.  Every call
-   makes the device current first, as garray's kernel launches do.
+   makes the device current first, as garray's kernel launches do.  The machinery is
+   ``_handles.HandlePool``, shared with the DNN path (Note [Vendor handles]).
 4. Streams: the call is queued on the stream garray queues the device's work on
    (``_stream_of``: the default stream, where every kernel launch and copy goes), so it
    is ordered with them; a handle's stream is set only when it differs.  Synchronisation
@@ -33,8 +34,8 @@ is the kernel path's); sizes, leading dimensions and batch below 2**31 (the ``_6
 points are not used); host scalars only.
 """
 
-import atexit
 import ctypes
+import functools
 import operator
 import os
 import threading
@@ -43,8 +44,8 @@ from typing import Callable
 
 import numpy
 
-from . import VendorLibrary
-from .. import _env, config
+from . import VendorLibrary, _handles
+from .. import config
 from .._errors import BackendError
 
 __all__ = ["gemm", "available", "handle", "library", "reset"]
@@ -141,19 +142,9 @@ library = {v.kind: VendorLibrary(
     required=(v.create, v.gemm_strided.format(t="S")))
     for v in VENDORS.values()}
 
-_sync_calls = _env.flag("GARRAY_SYNC_LAUNCHES")
+_sync_calls = _handles.sync_calls
 _functions = {}          # (kind, symbol) -> ctypes function
 _lock = threading.Lock()
-_local = threading.local()
-_generation = 0          # bumped by reset(): handles of an older generation are remade
-_exiting = False
-
-
-@atexit.register
-def _at_exit():
-    # Handles of live threads are not destroyed at exit: the driver may be gone already.
-    global _exiting
-    _exiting = True
 
 
 def available(kind):
@@ -172,12 +163,12 @@ def available(kind):
 def reset():
     """Forget the libraries found, their functions and every thread's handles (tests
     change ``$GARRAY_CUBLAS_LIBRARY`` / ``$GARRAY_HIPBLAS_LIBRARY`` and look again)."""
-    global _generation
     with _lock:
         for lib in library.values():
             lib.reset()
         _functions.clear()
-        _generation += 1
+        for pool in _pools.values():
+            pool.reset()
 
 
 def _function(vendor, symbol, argtypes):
@@ -199,30 +190,25 @@ def _call(vendor, device, symbol, argtypes, *args):
         raise _status_error(vendor, device, symbol, status)
 
 
-class _Handle:
-    """One vendor handle of one device, used by the thread that created it."""
+def _create(vendor, device):
+    out = _P()
+    _call(vendor, device, vendor.create, (ctypes.POINTER(_P),), ctypes.byref(out))
+    return out.value
 
-    __slots__ = ("vendor", "device", "ptr", "stream", "math_mode", "generation")
 
-    def __init__(self, vendor, device):
-        self.vendor, self.device = vendor, device
-        self.ptr = None
-        out = _P()
-        _call(vendor, device, vendor.create, (ctypes.POINTER(_P),), ctypes.byref(out))
-        self.ptr = out.value
-        self.stream = 0            # a new handle runs on the default stream
-        self.math_mode = None      # unknown until set: set on the first call
-        self.generation = _generation
+def _destroy(vendor, device, ptr):
+    _function(vendor, vendor.destroy, (_P,))(ptr)
 
-    def __del__(self):
-        # Its thread has ended (or reset() replaced it): give the vendor its resources.
-        if self.ptr is None or _exiting:
-            return
-        try:
-            self.device.runtime.activate()
-            _function(self.vendor, self.vendor.destroy, (_P,))(self.ptr)
-        except Exception:  # a finaliser must not raise; the handle is leaked at worst
-            pass
+
+def _set_stream(vendor, device, ptr, stream):
+    _call(vendor, device, vendor.set_stream, (_P, _P), ptr, stream)
+
+
+# One handle per (device, thread): Note [Vendor handles] in _handles.py.
+_pools = {v.kind: _handles.HandlePool(functools.partial(_create, v),
+                                      functools.partial(_destroy, v),
+                                      functools.partial(_set_stream, v))
+          for v in VENDORS.values()}
 
 
 def handle(device):
@@ -236,21 +222,10 @@ def handle(device):
 
 
 def _handle(device, vendor):
-    handles = getattr(_local, "handles", None)
-    if handles is None:
-        handles = _local.handles = {}
-    h = handles.get(device)
-    device.runtime.activate()
-    if h is None or h.generation != _generation:
-        h = handles[device] = _Handle(vendor, device)
-    return h
+    return _pools[vendor.kind].get(device)
 
 
-def _stream_of(device):
-    """The stream garray queues ``device``'s work on.  Today that is the default stream
-    (0) for every launch and copy (docs/architecture.md, "Memory"); when per-thread
-    current streams arrive, this is the one place the GEMM reads them."""
-    return 0
+_stream_of = _handles.stream_of
 
 
 _specs = {}   # the dtype argument as given -> (letter, ctype, is complex, numpy dtype)
@@ -357,10 +332,7 @@ def gemm(device, dtype, transa, transb, m, n, k, alpha, a, lda, stride_a,
     be = _scalar(beta, "beta", ctype, is_complex, dt)
 
     h = _handle(device, vendor)
-    stream = _stream_of(device)
-    if h.stream != stream:
-        _call(vendor, device, vendor.set_stream, (_P, _P), h.ptr, stream)
-        h.stream = stream
+    h.use_stream(_stream_of(device))
     if vendor.set_math_mode is not None:
         mode = vendor.math_modes["tf32" if config.allow_tf32 else "default"]
         if h.math_mode != mode:

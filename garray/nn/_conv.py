@@ -10,20 +10,30 @@ Note [Forward convolution paths]
    - "vendor": on the CPU device im2col (``conv_im2col``) + one BLAS GEMM per chunk of
      samples (``garray._gemm.gemm``: Y[n, g] = W[g] @ col[n, g], the weight broadcast over
      the samples with batch stride 0), the chunk keeping the col buffer under
-     ``COL_BYTES``; on cuda/hip devices ``garray._vendor.dnn.conv_forward`` (cuDNN or
-     MIOpen).  The bias is added afterwards by garray's elementwise add.
+     ``COL_BYTES`` (a 1x1 convolution with stride 1 and no padding skips im2col: the
+     input is its own col matrix); on cuda/hip devices
+     ``garray._vendor.dnn.conv_forward`` (cuDNN or MIOpen).  The bias is added afterwards
+     by garray's elementwise add.  Under 'auto' a depthwise convolution (one input
+     channel per group) on the CPU device takes the kernel path: its GEMMs would be
+     matrix-vector products over a taps-times larger col buffer.
    - "kernel": garray's kernels (_kernels/conv.hip, Note [Forward convolution kernels]):
      ``conv_direct`` for depthwise and small layers (one input channel per group, a short
      reduction, few output channels per group), otherwise the implicit GEMM:
      ``conv_igemm_rt`` on the CPU device, ``conv_igemm_tiled`` on GPUs.  The bias is
-     added in the kernel.
-3. Test hook: ``_debug_variant("direct" | "rt" | "tiled")`` forces the kernel variant
-   on any device (``tiled`` on the CPU device runs on fibers: tiny sizes only).
+     added in the kernel.  On the CPU device an input padded along W (stride 1 there)
+     is first copied into a zero-padded buffer, so its runs of inputs are read in place
+     instead of gathered around the edges.
+3. Test hooks: ``_debug_variant("direct" | "rt" | "tiled")`` forces the kernel variant
+   on any device (``tiled`` on the CPU device runs on fibers: tiny sizes only);
+   ``_debug["im2col_whole"]`` (0 or 1) forces im2col's one-element-per-thread (GPU) or
+   one-row-per-thread (CPU) form.
 """
+
+import dataclasses
 
 import numpy        # dtype objects only
 
-from .. import _core
+from .. import _core, _env
 from .._array_utils import ascontiguousarray
 from .._convtable import C_DIRECT, C_IGEMM_RT, C_IGEMM_TILED, C_IM2COL, table
 from .._dtypes import DTYPE_CODE
@@ -35,7 +45,7 @@ __all__ = ["conv1d", "conv2d", "conv3d", "im2col"]
 COL_BYTES = 64 << 20        # the vendor path's im2col buffer, per chunk of samples
 _DV = 8                     # conv_direct's run along W on the CPU device (conv::DV)
 _VARIANTS = ("direct", "rt", "tiled")
-_debug = {"variant": None}
+_debug = {"variant": None, "im2col_whole": None}
 
 
 def _debug_variant(variant=None):
@@ -95,11 +105,12 @@ def im2col(x, g, n0, n1):
     col = _core.empty((nb, g.groups, cg * taps, os_), dtype=x.dtype, device=x.device)
     if col.size == 0:
         return col
-    ow = g.out[-1]
-    per = ow if x.device.kind == "cpu" else 1
-    threads = nb * g.groups * cg * taps * (os_ // ow) * -(-ow // per)
-    _launch(C_IM2COL, x.dtype, threads, (col, x, device_geometry(g, x.device), n0, nb, per),
-            col, col.size)
+    whole = _debug["im2col_whole"]
+    if whole is None:
+        whole = 1 if x.device.kind == "cpu" else 0
+    threads = nb * g.groups * cg * taps * (1 if whole else os_)
+    _launch(C_IM2COL, x.dtype, threads, (col, x, device_geometry(g, x.device), n0, nb,
+                                         whole), col, col.size)
     return col
 
 
@@ -130,16 +141,42 @@ def _kernel_path(x, w, b, y, g):
     os_ = _prod(g.out)
     work = max(g.macs(), y.size)
     if variant == "direct":
-        ow = g.out[-1]
         per = _DV if dev.kind == "cpu" else 1
+        if per > 1 and g.stride[-1] == 1 and (g.pad_lo[-1] or g.pad_hi[-1]):
+            x, g = _pad_w(x, g)
+            gp = device_geometry(g, dev)
+        ow = g.out[-1]
         threads = g.n * g.c_out * (os_ // ow) * -(-ow // per)
         _launch(C_DIRECT, y.dtype, threads, (y, x, w, b, gp, per), y, work)
     elif variant == "rt":
-        threads = -(-cog // 4) * -(-os_ // 16) * g.n * g.groups
+        if g.stride[-1] == 1 and (g.pad_lo[-1] or g.pad_hi[-1]):
+            x, g = _pad_w(x, g)
+            gp = device_geometry(g, dev)
+        ow = g.out[-1]
+        cn = 64 // y.itemsize                   # conv.hip's RT_BYTES / sizeof(T)
+        threads = -(-cog // 4) * -(-ow // cn) * (os_ // ow) * g.n * g.groups
         _launch(C_IGEMM_RT, y.dtype, threads, (y, x, w, b, gp), y, work)
     else:
+        if cg * _prod(g.kernel) >= 2 ** 31:
+            raise NotImplementedError(
+                f"conv{g.nd}d: the tiled kernel decodes its reduction index in 32 bits; "
+                f"C_in / groups x taps = {cg * _prod(g.kernel)} is too large (weight shape "
+                f"{g.weight_shape})")
         threads = -(-cog // 64) * -(-(g.n * os_) // 64) * g.groups * 256
         _launch(C_IGEMM_TILED, y.dtype, threads, (y, x, w, b, gp), y, work)
+
+
+def _pad_w(x, g):
+    """x zero-padded along W (a copy) and the geometry without W padding: the CPU
+    implicit GEMM then reads every run of inputs in place (Note [Forward convolution
+    kernels], 4)."""
+    lo, hi = g.pad_lo[-1], g.pad_hi[-1]
+    width = g.size[-1] + lo + hi
+    xp = _core.zeros(g.input_shape[:-1] + (width,), dtype=x.dtype, device=x.device)
+    xp[..., lo:lo + g.size[-1]] = x
+    g2 = dataclasses.replace(g, size=g.size[:-1] + (width,), pad_lo=g.pad_lo[:-1] + (0,),
+                             pad_hi=g.pad_hi[:-1] + (0,))
+    return xp, g2
 
 
 def _vendor_path(x, w, b, y, g):
@@ -153,9 +190,14 @@ def _vendor_path(x, w, b, y, g):
         wv = w.reshape((1, G, cog, k))
         per_sample = G * k * os_ * y.itemsize
         nb = max(1, COL_BYTES // max(1, per_sample))
+        pointwise = (all(t == 1 for t in g.kernel + g.stride)
+                     and not any(g.pad_lo + g.pad_hi))
+        if pointwise:           # 1x1, stride 1, no padding: the input is its im2col
+            nb = g.n
         for n0 in range(0, g.n, nb):
             n1 = min(g.n, n0 + nb)
-            col = im2col(x, g, n0, n1)
+            col = (x.reshape((g.n, G, k, os_))[n0:n1] if pointwise
+                   else im2col(x, g, n0, n1))
             c = yv[n0:n1]
             a = _core.broadcast_to(wv, (n1 - n0, G, cog, k))
             if G > 1 and n1 - n0 > G:
@@ -170,13 +212,27 @@ def _vendor_path(x, w, b, y, g):
         y += b.reshape((1, g.c_out) + (1,) * g.nd)
 
 
+def _requested(algorithm):
+    """The path asked for: ``algorithm``, else GARRAY_CONV (default 'auto')."""
+    if algorithm is not None:
+        return algorithm
+    return _env.choice("GARRAY_CONV", ("auto", "kernel", "vendor"), "auto")
+
+
 def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups, algorithm):
     dtype, device = check_operands(fn, input=input, weight=weight, bias=bias)
     g = conv_geometry(fn, nd, input, weight, stride, padding, dilation, groups)
     if bias is not None and tuple(bias.shape) != (g.c_out,):
         raise ValueError(f"{fn}: bias must have shape ({g.c_out},) (the weight's output "
                          f"channels, weight shape {g.weight_shape}), got {tuple(bias.shape)}")
-    path = resolve_algorithm(fn, algorithm, device, dtype)
+    path = resolve_algorithm(fn, algorithm, device, dtype, g=g)
+    if (path == "vendor" and device.kind == "cpu" and g.c_in == g.groups
+            and _requested(algorithm) == "auto"):
+        # depthwise on the CPU device: a GEMM of one row per group is a matrix-vector
+        # product, and the direct kernel reads the input once instead of writing a
+        # taps-times larger col buffer and making one small BLAS call per group
+        # (docs/convolution.md, Performance)
+        path = "kernel"
     y = _core.empty(g.output_shape, dtype=dtype, device=device)
     if y.size == 0:
         return y

@@ -275,14 +275,16 @@ def check_operands(fn, dtypes=DTYPES, **arrays):
     return first[1].dtype, first[1].device
 
 
-def resolve_algorithm(fn, algorithm, device, dtype, op="conv"):
+def resolve_algorithm(fn, algorithm, device, dtype, op="conv", g=None):
     """"kernel" or "vendor" for ``algorithm`` (None: ``GARRAY_CONV``, default 'auto').
 
     'auto' picks the vendor path where it computes ``dtype`` on ``device`` (the CPU
     device: im2col + the BLAS GEMM for float32/float64; cuda: cuDNN; hip: MIOpen,
     float32 only) and the library loads; 'vendor' is returned as asked, and the vendor
     path raises NotImplementedError or BackendUnavailableError naming what it lacks.
-    ``op`` ("conv" or "pool") is passed to the vendor module's ``supports``."""
+    ``op`` ("conv" or "pool") is passed to the vendor module's ``supports``; a
+    ``Geometry`` ``g``, when given, to its ``supports_geometry`` (GPU devices: cuDNN and
+    MIOpen take symmetric padding only)."""
     if algorithm is None:
         algorithm = _env.choice("GARRAY_CONV", ALGORITHMS, "auto")
     elif algorithm not in ALGORITHMS:
@@ -297,6 +299,7 @@ def resolve_algorithm(fn, algorithm, device, dtype, op="conv"):
     except ImportError:
         return "kernel"
     return "vendor" if dnn.supports(device.kind, dtype, op) and \
+        (g is None or dnn.supports_geometry(device.kind, g)) and \
         dnn.available(device.kind)[0] else "kernel"
 
 

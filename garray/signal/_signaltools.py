@@ -1,0 +1,298 @@
+"""scipy.signal's convolve, correlate, convolve2d, correlate2d and choose_conv_method on
+garray's direct correlation kernel (garray/_signal.py, _kernels/signal.hip).
+
+SciPy 1.17 is the reference: the same output shapes, 'same' centring (``convolve``,
+``correlate``, ``convolve2d``: start ``(N - 1) // 2`` of the full result per dimension;
+``correlate2d``: ``N // 2``, SciPy computes it as a convolution with the flipped
+filter), 'valid' operand swap, dtypes (``result_type`` of the inputs), errors and
+boundary rules.  See docs/signal.md for the differences.
+"""
+
+import warnings
+
+import numpy
+
+from .. import _dtypes
+from .._core import asarray, ndarray
+from .. import _signal as _s
+
+_MODES = ("valid", "same", "full")
+_BOUNDARIES = {"fill": _s.BOUNDARY_FILL, "pad": _s.BOUNDARY_FILL,
+               "wrap": _s.BOUNDARY_WRAP, "circular": _s.BOUNDARY_WRAP,
+               "symm": _s.BOUNDARY_SYMM, "symmetric": _s.BOUNDARY_SYMM}
+_NO_FFT = ("needs garray.fft, which garray does not have yet (issue 11); "
+           "use method='direct' (garray.signal.convolve / correlate)")
+
+
+def _operands(in1, in2):
+    dev = in1.device if isinstance(in1, ndarray) else (
+        in2.device if isinstance(in2, ndarray) else None)
+    a = in1 if isinstance(in1, ndarray) else asarray(in1, device=dev)
+    b = in2 if isinstance(in2, ndarray) else asarray(in2, device=a.device)
+    if a.device != b.device:
+        raise ValueError(f"in1 on {a.device}, in2 on {b.device}: the inputs must be on "
+                         "one device")
+    return a, b
+
+
+def _check_mode(mode):
+    if not isinstance(mode, str) or mode not in _MODES:
+        raise ValueError("Acceptable mode flags are 'valid', 'same', or 'full', "
+                         f"not mode={mode}")
+
+
+def _check_method(method, fname):
+    if not isinstance(method, str) or method not in ("auto", "direct", "fft"):
+        raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
+    if method == "fft":
+        raise NotImplementedError(f"garray.signal.{fname}: method='fft' {_NO_FFT}")
+
+
+def _swap_needed(mode, s1, s2):
+    """SciPy's _inputs_swap_needed: in 'valid' mode one input must contain the other."""
+    if mode != "valid" or not s1:
+        return False
+    ok1 = all(a >= b for a, b in zip(s1, s2))
+    ok2 = all(b >= a for a, b in zip(s1, s2))
+    if not (ok1 or ok2):
+        raise ValueError("For 'valid' mode, one must be at least as large as the other "
+                         "in every dimension")
+    return not ok1
+
+
+def _geometry(mode, s1, s2, same_start):
+    """Output shape and start (in the full result) of in1 (s1) with in2 (s2)."""
+    if mode == "full":
+        return tuple(a + b - 1 for a, b in zip(s1, s2)), (0,) * len(s1)
+    if mode == "same":
+        return tuple(s1), tuple(same_start(b) for b in s2)
+    if all(a >= b for a, b in zip(s1, s2)):
+        return tuple(a - b + 1 for a, b in zip(s1, s2)), tuple(b - 1 for b in s2)
+    return tuple(b - a + 1 for a, b in zip(s1, s2)), tuple(a - 1 for a in s1)
+
+
+def _nd(kind, in1, in2, mode, method, fname):
+    a, b = _operands(in1, in2)
+    if a.ndim == b.ndim == 0:
+        return a * (b.conj() if kind == "corr" else b)
+    if a.ndim != b.ndim:
+        if kind == "conv":
+            raise ValueError("volume and kernel should have the same dimensionality")
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    _check_mode(mode)
+    _swap_needed(mode, a.shape, b.shape)
+    _check_method(method, fname)
+    dtype = _dtypes.result_type(a, b)
+    one_d_numpy = a.ndim == 1 and (mode != "same" or a.size >= b.size)
+    if one_d_numpy:
+        # SciPy hands these to numpy.convolve / numpy.correlate
+        return (_s.convolve if kind == "conv" else _s.correlate)(a, b, mode)
+    if dtype == _dtypes.DTYPES[0]:
+        raise ValueError("Unsupported type")
+    if a.size == 0 or b.size == 0:
+        raise ValueError(f"garray.signal.{fname}: empty input (in1 {a.shape}, in2 "
+                         f"{b.shape}) is not supported")
+    shape, start = _geometry(mode, a.shape, b.shape, lambda n: (n - 1) // 2)
+    return _s.direct(kind, a, b, shape, start, dtype, fname=fname)
+
+
+def convolve(in1, in2, mode="full", method="auto"):
+    """Convolve two N-dimensional arrays (``scipy.signal.convolve``), directly.
+
+    Parameters
+    ----------
+    in1, in2 : array_like
+        Inputs of the same rank (0-d inputs: their product).
+    mode : {'full', 'valid', 'same'}, optional
+        'full': shape ``in1.shape + in2.shape - 1``; 'same': ``in1.shape``, centred as
+        SciPy; 'valid': the part that does not depend on zero padding (one input must be
+        at least as large as the other in every dimension).
+    method : {'auto', 'direct', 'fft'}, optional
+        'auto' and 'direct' run garray's direct kernel; 'fft' raises
+        NotImplementedError (garray has no FFT yet).
+
+    Returns
+    -------
+    ndarray
+        dtype ``result_type(in1, in2)``.
+
+    Raises
+    ------
+    ValueError
+        Mismatched ranks, bad mode or method, 'valid' with neither input containing the
+        other, bool inputs of more than one dimension (SciPy: "Unsupported type"),
+        empty inputs.
+    NotImplementedError
+        ``method='fft'``; more than 8 dimensions.
+
+    Notes
+    -----
+    1-d inputs follow ``garray.convolve`` (SciPy hands them to ``numpy.convolve``), bool
+    included.  Where SciPy's 'auto' would pick its FFT, garray's exact direct sum can
+    differ from SciPy's in the last bits (and be slower for very large inputs).
+    """
+    return _nd("conv", in1, in2, mode, method, "convolve")
+
+
+def correlate(in1, in2, mode="full", method="auto"):
+    """Cross-correlate two N-dimensional arrays (``scipy.signal.correlate``), directly.
+
+    ``z[k] = sum_l in1[l] * conj(in2[l - k + N - 1])`` in 'full' indexing (N: in2's
+    shape); parameters, returns and errors as ``convolve``.  When ``in2`` is the larger
+    input in 'valid' mode the result is SciPy's (the correlation itself, reversed and
+    conjugated from the swapped operands).
+
+    Raises
+    ------
+    ValueError, NotImplementedError
+        As ``convolve``.
+    """
+    return _nd("corr", in1, in2, mode, method, "correlate")
+
+
+def _fill_value(fillvalue, dtype):
+    """SciPy's cast of ``fillvalue`` (a scalar parameter, converted on the host): NumPy's
+    conversion to the output dtype (arrays: a safe cast only); failing that, an error."""
+    if isinstance(fillvalue, ndarray):
+        fillvalue = fillvalue.get()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if isinstance(fillvalue, numpy.ndarray):
+                if not numpy.can_cast(fillvalue.dtype, dtype, "safe"):
+                    raise TypeError("unsafe cast")
+                f = fillvalue.astype(dtype)
+            else:
+                f = numpy.asarray(fillvalue, dtype=dtype)
+    except (TypeError, ValueError, OverflowError):
+        try:
+            numpy.asarray(fillvalue, dtype=numpy.complex128)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"fillvalue {fillvalue!r}: {e}") from None
+        raise ValueError("could not cast `fillvalue` directly to the output type (it was "
+                         "first converted to complex).") from None
+    if f.size == 0:
+        raise ValueError("`fillvalue` cannot be an empty array.")
+    if f.size != 1:
+        raise ValueError("`fillvalue` must be scalar or an array with one element.")
+    return f.reshape(-1)[0].item()
+
+
+def _two_d(kind, in1, in2, mode, boundary, fillvalue, fname):
+    a, b = _operands(in1, in2)
+    if not a.ndim == b.ndim == 2:
+        raise ValueError(f"{fname} inputs must both be 2-D arrays")
+    swapped = _swap_needed(mode, a.shape, b.shape)
+    if not isinstance(mode, str) or mode not in _MODES:
+        raise ValueError("Acceptable mode flags are 'valid', 'same', or 'full'.")
+    if not isinstance(boundary, str) or boundary not in _BOUNDARIES:
+        raise ValueError("Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), "
+                         "and 'symmetric' (or 'symm').")
+    dtype = _dtypes.result_type(a, b)
+    if dtype == _dtypes.DTYPES[0]:
+        raise ValueError("convolve2d not available for this type.")
+    fill = _fill_value(fillvalue, dtype)
+    if a.size == 0 or b.size == 0:
+        raise ValueError(f"garray.signal.{fname}: empty input (in1 {a.shape}, in2 "
+                         f"{b.shape}) is not supported")
+    bnd = _BOUNDARIES[boundary]
+    if bnd == _s.BOUNDARY_FILL and fill == 0:
+        bnd = _s.BOUNDARY_ZERO
+    if mode == "valid":
+        bnd = _s.BOUNDARY_ZERO    # nothing is read outside in1
+    same = (lambda n: (n - 1) // 2) if kind == "conv" else (lambda n: n // 2)
+    if swapped:
+        shape = tuple(y - x + 1 for x, y in zip(a.shape, b.shape))
+        if kind == "conv":
+            return _s.direct("conv", b, a, shape, tuple(x - 1 for x in a.shape), dtype,
+                             fname=fname)
+        # SciPy correlates the swapped operands and reverses: the conjugate of the
+        # correlation for complex inputs
+        return _s.direct("corr", a, b, shape, tuple(x - 1 for x in a.shape), dtype,
+                         scipy2d_swap=True, fname=fname)
+    shape, start = _geometry(mode, a.shape, b.shape, same)
+    return _s.direct(kind, a, b, shape, start, dtype, boundary=bnd, fill=fill,
+                     allow_swap=bnd == _s.BOUNDARY_ZERO, fname=fname)
+
+
+def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """Convolve two 2-D arrays (``scipy.signal.convolve2d``), directly.
+
+    Parameters
+    ----------
+    in1, in2 : array_like
+        2-D inputs.
+    mode : {'full', 'valid', 'same'}, optional
+        As ``garray.signal.convolve``.
+    boundary : {'fill', 'wrap', 'symm'} (aliases 'pad', 'circular', 'symmetric')
+        How in1 is extended outside its bounds: ``fillvalue``, periodically, or mirrored
+        with the edge repeated (period 2n, so filters larger than in1 work as SciPy's).
+    fillvalue : scalar, optional
+        The fill value (a scalar or one-element array), cast to the output dtype as
+        SciPy casts it.
+
+    Returns
+    -------
+    ndarray
+        2-d, dtype ``result_type(in1, in2)``.
+
+    Raises
+    ------
+    ValueError
+        Inputs not 2-d, bad mode or boundary, 'valid' with neither input containing the
+        other, bool inputs, a fill value that is not one element or does not cast to the
+        output dtype, empty inputs.
+    """
+    return _two_d("conv", in1, in2, mode, boundary, fillvalue, "convolve2d")
+
+
+def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """Cross-correlate two 2-D arrays (``scipy.signal.correlate2d``), directly.
+
+    Parameters, returns and errors as ``convolve2d``.  As SciPy: 'same' takes the full
+    result from index ``in2.shape // 2`` (not ``correlate``'s ``(n - 1) // 2``), and in
+    'valid' mode with in2 the larger input the result is the reversed correlation of the
+    swapped inputs (for complex inputs the conjugate of ``correlate``'s result).
+    """
+    return _two_d("corr", in1, in2, mode, boundary, fillvalue, "correlate2d")
+
+
+def choose_conv_method(in1, in2, mode="full", measure=False):
+    """The method ``convolve``/``correlate`` use: always ``'direct'`` (garray has no FFT
+    yet).  Arguments are checked as SciPy checks them.
+
+    Raises
+    ------
+    ValueError
+        A bad mode, or 'valid' with neither input containing the other.
+    NotImplementedError
+        ``measure=True`` (it would time the FFT method, which garray does not have).
+    """
+    a, b = _operands(in1, in2)
+    _check_mode(mode)
+    if measure:
+        raise NotImplementedError(f"garray.signal.choose_conv_method: measure=True {_NO_FFT}")
+    return "direct"
+
+
+def fftconvolve(in1, in2, mode="full", axes=None):
+    """``scipy.signal.fftconvolve``: not implemented (it needs garray.fft).
+
+    Raises
+    ------
+    NotImplementedError
+        Always; use ``garray.signal.convolve(in1, in2, mode, method='direct')``.
+    """
+    raise NotImplementedError(f"garray.signal.fftconvolve {_NO_FFT}")
+
+
+def oaconvolve(in1, in2, mode="full", axes=None):
+    """``scipy.signal.oaconvolve``: not implemented (the overlap-add method needs
+    garray.fft).
+
+    Raises
+    ------
+    NotImplementedError
+        Always; use ``garray.signal.convolve(in1, in2, mode, method='direct')``.
+    """
+    raise NotImplementedError(f"garray.signal.oaconvolve {_NO_FFT}")
