@@ -79,25 +79,17 @@ def _size(shape):
 
 
 def _path(fn, algorithm, device, dtype, g):
-    """resolve_algorithm's answer, except that 'auto' takes the kernel where the vendor
-    path is a poor or impossible fit: on the CPU device (nearly) depthwise convolutions
-    (at most 4 channel pairs per group), where the GEMM lowering is a batch of tiny
-    products (docs/convolution-gradients.md); on GPUs a geometry the DNN library cannot
-    express (``dnn.supports_geometry``: asymmetric padding, 2**31 extents)."""
-    path = resolve_algorithm(fn, algorithm, device, dtype)
-    if path != "vendor":
+    """resolve_algorithm's answer (given ``g``: on GPUs 'auto' takes the kernel for a
+    geometry the DNN library cannot express), except that 'auto' on the CPU device takes
+    the kernel for (nearly) depthwise convolutions (at most 4 channel pairs per group),
+    where the GEMM lowering is a batch of tiny products (docs/convolution-gradients.md)."""
+    path = resolve_algorithm(fn, algorithm, device, dtype, g=g)
+    if path != "vendor" or device.kind != "cpu":
         return path
     requested = algorithm if algorithm is not None else \
         _env.choice("GARRAY_CONV", ("auto", "kernel", "vendor"), "auto")
-    if requested != "auto":
-        return path
-    if device.kind == "cpu":
-        if (g.c_in // g.groups) * (g.c_out // g.groups) <= 4:
-            return "kernel"
-    else:
-        fits = getattr(_dnn(), "supports_geometry", None)
-        if fits is not None and not fits(device.kind, g):
-            return "kernel"
+    if requested == "auto" and (g.c_in // g.groups) * (g.c_out // g.groups) <= 4:
+        return "kernel"
     return path
 
 
