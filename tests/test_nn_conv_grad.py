@@ -21,8 +21,9 @@ DTYPES = ("float32", "float64")
 ALGOS = ("kernel", "vendor")
 
 
-def _skip_vendor(algo):
-    """The vendor path on a GPU needs garray._vendor.dnn (helper "dnn")."""
+def _skip_vendor(algo, dtype="float64"):
+    """The vendor path on a GPU needs garray._vendor.dnn and a library that computes
+    ``dtype`` (MIOpen: float32 only; test_vendor_refusals checks the refusal)."""
     dev = garray.default_device()
     if algo != "vendor" or dev.kind == "cpu":
         return
@@ -32,6 +33,8 @@ def _skip_vendor(algo):
         pytest.skip("garray._vendor.dnn is not there")
     if not dnn.available(dev.kind)[0]:
         pytest.skip(f"no DNN library for {dev.kind}")
+    if not dnn.supports(dev.kind, numpy.dtype(dtype), "conv"):
+        pytest.skip(f"the {dev.kind} DNN library does not compute {dtype}")
 
 
 def _data(shape, dtype, seed):
@@ -92,7 +95,7 @@ def _forward_setup(case, dtype, seed=0):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
 def test_backward_input(case, dtype, algo):
-    _skip_vendor(algo)
+    _skip_vendor(algo, dtype)
     nd, _, _, _, _, _, s, p, d, groups, _ = case
     x, w, dy = _forward_setup(case, dtype)
     got = _fn("i", nd)(x.shape, garray.asarray(w), garray.asarray(dy), s, p, d, groups,
@@ -104,7 +107,7 @@ def test_backward_input(case, dtype, algo):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
 def test_backward_weight(case, dtype, algo):
-    _skip_vendor(algo)
+    _skip_vendor(algo, dtype)
     nd, _, _, _, _, _, s, p, d, groups, _ = case
     x, w, dy = _forward_setup(case, dtype)
     got = _fn("w", nd)(garray.asarray(x), w.shape, garray.asarray(dy), s, p, d, groups,
@@ -117,7 +120,7 @@ def test_backward_weight(case, dtype, algo):
 @pytest.mark.parametrize("bias", [False, True])
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
 def test_conv_transpose(case, bias, dtype, algo):
-    _skip_vendor(algo)
+    _skip_vendor(algo, dtype)
     nd, n, cin, cout, size, k, s, p, d, groups, op = case
     x = _data((n, cin) + _nt(size, nd), dtype, 3)
     w = _data((cin, cout // groups) + _nt(k, nd), dtype, 4)
@@ -209,7 +212,7 @@ def test_non_contiguous_operands(algo):
 @pytest.mark.parametrize("algo", ALGOS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_empty_batch(dtype, algo):
-    _skip_vendor(algo)
+    _skip_vendor(algo, dtype)
     x = garray.zeros((0, 2, 5, 5), dtype=dtype)
     w = garray.asarray(_data((3, 2, 3, 3), dtype, 1))
     dy = garray.zeros((0, 3, 3, 3), dtype=dtype)
@@ -308,6 +311,16 @@ def test_same_and_valid_padding():
     dy = _data(y.shape, dtype, 62)
     for algo in ALGOS:
         _skip_vendor(algo)
+        if algo == "vendor" and garray.default_device().kind != "cpu":
+            # cuDNN/MIOpen take one padding per axis: the forced vendor refuses by name
+            with pytest.raises(NotImplementedError, match="padding"):
+                nn.conv2d_backward_input(x.shape, garray.asarray(w), garray.asarray(dy), 1,
+                                         "same", (1, 2), algorithm=algo)
+            # and 'auto' takes the kernel
+            _close(nn.conv2d_backward_input(x.shape, garray.asarray(w), garray.asarray(dy),
+                                            1, "same", (1, 2), algorithm="auto"),
+                   ref.conv_backward_input_nd(dy, w, x.shape, 1, lo, hi, (1, 2)), dtype)
+            continue
         _close(nn.conv2d_backward_input(x.shape, garray.asarray(w), garray.asarray(dy), 1,
                                         "same", (1, 2), algorithm=algo),
                ref.conv_backward_input_nd(dy, w, x.shape, 1, lo, hi, (1, 2)), dtype)
@@ -459,3 +472,24 @@ def test_garray_conv_environment(monkeypatch):
     monkeypatch.setenv("GARRAY_CONV", "fastest")
     with pytest.raises(ValueError, match="GARRAY_CONV"):
         nn.conv_transpose2d(garray.asarray(x), garray.asarray(w), None, s, p, op, groups, d)
+
+
+def test_vendor_refusals():
+    """On a GPU whose DNN library lacks a dtype, the forced vendor path raises
+    NotImplementedError naming it, and 'auto' takes the kernel."""
+    dev = garray.default_device()
+    if dev.kind == "cpu":
+        pytest.skip("GPU vendor libraries only")
+    try:
+        from garray._vendor import dnn
+    except ImportError:
+        pytest.skip("garray._vendor.dnn is not there")
+    if not dnn.available(dev.kind)[0] or dnn.supports(dev.kind, numpy.dtype("float64"), "conv"):
+        pytest.skip("the library computes float64 (or is missing)")
+    x, w, dy = _forward_setup(CASES[0], "float64", 3)
+    with pytest.raises(NotImplementedError, match="float64"):
+        nn.conv1d_backward_input(x.shape, garray.asarray(w), garray.asarray(dy),
+                                 algorithm="vendor")
+    _close(nn.conv1d_backward_weight(garray.asarray(x), w.shape, garray.asarray(dy),
+                                     algorithm="auto"),
+           ref.conv_backward_weight_nd(x, dy, w.shape), "float64")
