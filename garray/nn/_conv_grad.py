@@ -22,7 +22,6 @@ a transposed convolution is the backward-data pass of the geometry
 The design is docs/convolution-gradients.md.
 """
 
-import numpy
 
 from .. import _dtypes, _env
 from .._convgradtable import CG_COL2IM, CG_DATA, CG_WEIGHT, table
