@@ -402,6 +402,8 @@ def all_tables():
     tables += _randtable.all_tables()
     from . import _signaltable
     tables += _signaltable.all_tables()
+    from . import _ffttable
+    tables += _ffttable.all_tables()
     return tables
 
 
