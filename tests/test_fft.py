@@ -65,7 +65,9 @@ def test_axes(fn, axis):
 def test_noncontiguous_views():
     base = data((6, 10), "complex64")
     g = garray.asarray(base)
-    for gv, nv in ((g[::-1, ::2], base[::-1, ::2]), (g.T, base.T), (g[1:5, ::-3], base[1:5, ::-3])):
+    views = ((g[::-1, ::2], base[::-1, ::2]), (g.T, base.T),
+             (g[1:5, ::-3], base[1:5, ::-3]))
+    for gv, nv in views:
         assert_xp_close(garray.fft.fft(gv), numpy.fft.fft(nv), **tol(numpy.fft.fft(nv)))
         assert_xp_close(garray.fft.ifft(gv, axis=0), numpy.fft.ifft(nv, axis=0),
                         **tol(numpy.fft.ifft(nv, axis=0)))
@@ -134,7 +136,7 @@ def test_real_nd(fn):
 @pytest.mark.parametrize("dtype", ["bool", "int8", "int64", "uint16"])
 def test_promotion(dtype):
     x = (numpy.arange(12).reshape(3, 4) % 3).astype(dtype)
-    for fn in ("fft", "ifft", "rfft", "fftn", "rfftn", "ihfft"):
+    for fn in ("fft", "ifft", "rfft", "fftn", "rfftn", "ihfft", "irfft", "hfft", "irfftn"):
         check(fn, x)
 
 
@@ -197,10 +199,22 @@ def test_errors():
     check("fftn", x, s=(2,), axes=(0, 1))
     check("fftn", x, axes=(0, 5))
     check("rfftn", x.real, s=(0, 2))
+    check("fft", numpy.ones(()))
+    check("fftn", numpy.ones(()))
+    check("fftn", numpy.ones((2, 3)), axes=())
+    check("rfftn", numpy.ones((2, 3)), axes=())
+    check("fft2", numpy.ones(3))
+    check("fft", x, n=2.0)
     with pytest.raises(TypeError):
         garray.fft.rfft(garray.asarray(x))
+    with pytest.raises(TypeError):
+        garray.fft.ihfft(garray.asarray(x))
     with pytest.raises(ValueError):
         garray.fft.fftfreq(0)
+    with pytest.raises(ValueError):
+        garray.fft.fftfreq(4.0)
+    with pytest.raises(ValueError):
+        garray.fft.fftfreq(4, dtype=garray.int32)
 
 
 def _rms(e, ref):

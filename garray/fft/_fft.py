@@ -192,9 +192,7 @@ def _c2cn(a, s, axes, norm, inverse, out, fname):
         _points(n, None)
     for ii in reversed(range(len(axes))):
         a = _c2c(a, s[ii], axes[ii], norm, inverse, None, fname)
-    if not axes:
-        a = a.astype(_complex_dtype(a.dtype))
-    return _put(a, out, fname)
+    return _put(a, out, fname)    # no axes: the input itself, as NumPy
 
 
 def fftn(a, s=None, axes=None, norm=None, out=None):
@@ -292,7 +290,9 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     """
     a = _as(a)
     nrm = _swap_norm(norm)
-    return irfft(_garray().conj(a), n, axis, nrm, out)
+    if a.dtype.kind == "c":
+        a = _garray().conj(a)
+    return irfft(a, n, axis, nrm, out)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
@@ -315,7 +315,7 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
     for n in s:
         _points(n, None)
     if not axes:
-        raise ValueError("rfftn: at least one axis is needed")
+        raise IndexError("rfftn: axes is empty (at least one axis is needed)")
     a = rfft(a, s[-1], axes[-1], norm)
     for ii in range(len(axes) - 1):
         a = _c2c(a, s[ii], axes[ii], norm, False, None, "rfftn")
@@ -330,7 +330,7 @@ def irfftn(a, s=None, axes=None, norm=None, out=None):
     for n in s:
         _points(n, None)
     if not axes:
-        raise ValueError("irfftn: at least one axis is needed")
+        raise IndexError("irfftn: axes is empty (at least one axis is needed)")
     for ii in range(len(axes) - 1):
         a = _c2c(a, s[ii], axes[ii], norm, True, None, "irfftn")
     return irfft(a, s[-1], axes[-1], norm, out)
@@ -355,6 +355,16 @@ def _freq_dtype(dtype):
     return dt
 
 
+def _freq_n(n, fname):
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise ValueError(f"{fname}: n should be an integer, got {n!r}") from None
+    if n < 1:
+        raise ValueError(f"{fname}: n must be positive, got {n}")
+    return n
+
+
 def fftfreq(n, d=1.0, *, dtype=None, device=None):
     """Sample frequencies of a length-``n`` DFT (``numpy.fft.fftfreq``; the Array API's
     ``dtype=`` and ``device=`` keywords): ``[0, 1, ..., (n-1)//2, -(n//2), ..., -1] /
@@ -363,13 +373,11 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None):
     Raises
     ------
     ValueError
-        ``n < 1`` (NumPy divides by zero for n = 0); a dtype that is not a real floating
-        dtype.
+        ``n`` not an integer, ``n < 1`` (NumPy divides by zero for n = 0); a dtype that
+        is not a real floating dtype.
     """
     g = _garray()
-    n = operator.index(n)
-    if n < 1:
-        raise ValueError(f"fftfreq: n must be positive, got {n}")
+    n = _freq_n(n, "fftfreq")
     dt = _freq_dtype(dtype)
     k = g.arange(n, dtype=_dtypes.int64, device=device)
     k = g.where(k < (n - 1) // 2 + 1, k, k - n)
@@ -380,9 +388,7 @@ def rfftfreq(n, d=1.0, *, dtype=None, device=None):
     """Sample frequencies of ``rfft`` (``numpy.fft.rfftfreq``): ``[0, 1, ..., n//2] /
     (d n)``; ``dtype=`` and ``device=`` as the Array API."""
     g = _garray()
-    n = operator.index(n)
-    if n < 1:
-        raise ValueError(f"rfftfreq: n must be positive, got {n}")
+    n = _freq_n(n, "rfftfreq")
     dt = _freq_dtype(dtype)
     k = g.arange(n // 2 + 1, dtype=_dtypes.int64, device=device)
     return (k * (1.0 / (n * d))).astype(dt)
