@@ -224,8 +224,8 @@ def _rms(e, ref):
 def test_accuracy_2_16():
     """Relative RMS error against a double-precision reference on the same single-precision
     input, for a power of two (Stockham) and a prime (Bluestein): garray's within 12x
-    NumPy's own (pocketfft is at the output rounding limit, ~0.4 ulp; garray's radix-4
-    stages with twiddles rounded to float32 measure 6-8x that, ~2.5 ulp: docs/fft.md).
+    NumPy's own (pocketfft is at the output rounding limit, ~0.4 ulp; garray's rounded
+    float32 radix-4 stages measure 5-7x that, ~2 ulp: docs/fft.md).
     Double precision: within 1e-13 of NumPy's, round trip within 4x NumPy's."""
     for n in (1 << 16, 65537):
         x = data((n,), "complex128")

@@ -8,6 +8,8 @@ casts (on the device, with garray's copy and cast kernels).
 
 from collections import OrderedDict
 
+import numpy
+
 from .. import _dtypes
 from .._core import _family_launch, empty
 from .._ffttable import (BLUE_FILTER, BLUE_MUL, BLUE_POST, BLUE_PRE, FFT_HERM, FFT_SCALE,
@@ -49,14 +51,17 @@ def _cached(cache, key, build):
 
 
 def twiddles(n, dtype, dev):
-    """tw[k] = exp(-2 pi i k / n), k < n, of ``dtype`` on ``dev`` (cached)."""
+    """tw[k] = exp(-2 pi i k / n), k < n, complex128 on ``dev`` (cached; one table serves
+    both dtypes: the stages apply twiddles in double)."""
+    dtype = numpy.dtype(_dtypes.complex128)
+
     def build():
         tw = empty((n,), dtype=dtype, device=dev)
         per = _per(dev)
         _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TWIDDLE, -(-n // per),
                        (tw, n, per), tw, n * 16)
         return tw
-    return _cached(_twiddles, (n, dtype.str, dev), build)
+    return _cached(_twiddles, (n, dev), build)
 
 
 def _stages(x, rad, inv, scale, owned):
