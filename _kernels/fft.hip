@@ -29,7 +29,9 @@
 //    filter b = conj(w) wrapped around M, built once per (n, M, direction, dtype, device)
 //    by `blue_filter` and a forward FFT; times 1/M), inverse FFT, `blue_post` (times w,
 //    times the norm's scale).  Inverse transforms use conj(w) for w.
-// 4. Real transforms: `fft_herm` builds the Hermitian full spectrum of length n from its
+// 4. Real transforms: rfft of an even length n reads the real rows as n/2 complex values
+//    (a view: no copy), transforms them and untangles the spectrum with `rfft_post`
+//    (odd lengths: the complex FFT of the input cast to complex).  `fft_herm` builds the Hermitian full spectrum of length n from its
 //    n//2 + 1 first values (X_k = conj(X_{n-k}) above n//2) for irfft/hfft; the imaginary
 //    parts of X_0 and X_{n/2} only reach the imaginary part of the result, which the host
 //    drops, as pocketfft ignores them.
@@ -230,6 +232,28 @@ GA_GLOBAL void fft_herm(T* dst, const T* src, int64 n, int64 h, int64 total, int
     for (int64 g = g0; g < g1; ++g) {
         const int64 b = g / n, k = g - b * n;
         dst[g] = k < h ? src[b * h + k] : fftk::cj(src[b * h + n - k], true);
+    }
+}
+
+// rfft of even n = 2h (note 4): z holds the FFT of the rows read as h complex values
+// (x[2j] + i x[2j+1]); X_k = E_k + W_n^k O_k, k <= h, with E_k = (z_k + conj(z_{h-k}))/2,
+// O_k = -i (z_k - conj(z_{h-k}))/2 (indices mod h), in double, times `scale`
+template <class T>
+GA_GLOBAL void rfft_post(T* dst, const T* z, const complex<double>* tw, int64 h, int64 total,
+                         int64 per, double scale) {
+    typedef typename real_of<T>::type R;
+    typedef complex<double> D;
+    const int64 g0 = flat_index<int64>() * per;
+    const int64 g1 = g0 + per < total ? g0 + per : total;
+    for (int64 g = g0; g < g1; ++g) {
+        const int64 b = g / (h + 1), k = g - b * (h + 1);
+        const T* zr = z + b * h;
+        const T a = zr[k == h ? 0 : k], c = zr[k == 0 ? 0 : h - k];
+        const D A((double)a.re, (double)a.im), B((double)c.re, -(double)c.im);
+        const D E((A.re + B.re) * 0.5, (A.im + B.im) * 0.5);
+        const D O((A.im - B.im) * 0.5, -(A.re - B.re) * 0.5);
+        const D X = E + tw[k] * O;
+        dst[g] = T((R)(X.re * scale), (R)(X.im * scale));
     }
 }
 

@@ -6,7 +6,8 @@ Rows are the complex dtype codes (complex64, complex128); slots:
 - ``FFT_STAGE``: one Stockham stage of radix 2, 3, 4, 5 or 7 over every row;
 - ``FFT_SCALE``: a scaled copy (length-1 transforms);
 - ``BLUE_PRE``, ``BLUE_FILTER``, ``BLUE_MUL``, ``BLUE_POST``: Bluestein's chirp steps;
-- ``FFT_HERM``: the Hermitian full spectrum of irfft/hfft.
+- ``FFT_HERM``: the Hermitian full spectrum of irfft/hfft;
+- ``RFFT_POST``: the even-length rfft's untangling of the half-length complex FFT.
 
 ``garray/fft/_engine.py`` launches them.
 """
@@ -14,10 +15,10 @@ Rows are the complex dtype codes (complex64, complex128); slots:
 from . import _dtypes
 
 (FFT_TWIDDLE, FFT_STAGE, FFT_SCALE, BLUE_PRE, BLUE_FILTER, BLUE_MUL, BLUE_POST,
- FFT_HERM) = range(8)
+ FFT_HERM, RFFT_POST) = range(9)
 
 _NAMES = ("fft_twiddle", "fft_stage", "fft_scale", "blue_pre", "blue_filter", "blue_mul",
-          "blue_post", "fft_herm")
+          "blue_post", "fft_herm", "rfft_post")
 
 
 def table():

@@ -13,7 +13,7 @@ import numpy
 from .. import _dtypes
 from .._core import _family_launch, empty
 from .._ffttable import (BLUE_FILTER, BLUE_MUL, BLUE_POST, BLUE_PRE, FFT_HERM, FFT_SCALE,
-                         FFT_STAGE, FFT_TWIDDLE, table)
+                         FFT_STAGE, FFT_TWIDDLE, RFFT_POST, table)
 
 _RADICES = (4, 2, 3, 5, 7)
 _PER_CPU = 256          # items per thread on the CPU device (note 5); 1 on GPUs
@@ -150,3 +150,23 @@ def hermitian_full(x, n):
         _family_launch("fft", table, _dtypes.DTYPE_CODE[x.dtype], FFT_HERM,
                        -(-total // per), (y, x, n, h, total, per), y, total * 4)
     return y
+
+
+def rfft_even(xr, scale):
+    """The rfft (n//2 + 1 values per row, times ``scale``) of the rows of contiguous real
+    ``xr`` (float32/float64) of even length n (note 4 of the kernel file)."""
+    n = xr.shape[-1]
+    h = n // 2
+    cdt = numpy.dtype(_dtypes.complex64 if xr.dtype == _dtypes.float32
+                      else _dtypes.complex128)
+    dev = xr.device
+    out = empty(xr.shape[:-1] + (h + 1,), dtype=cdt, device=dev)
+    if out.size == 0:
+        return out
+    z = c2c(xr.view(cdt), False, 1.0, False)
+    tw = twiddles(n, cdt, dev)
+    total = out.size
+    per = _per(dev)
+    _family_launch("fft", table, _dtypes.DTYPE_CODE[cdt], RFFT_POST, -(-total // per),
+                   (out, z, tw, h, total, per, float(scale)), out, total * 8)
+    return out
