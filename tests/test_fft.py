@@ -241,3 +241,17 @@ def test_accuracy_2_16():
         assert g_rt <= 4 * np_rt + 1e-15, (n, g_rt, np_rt)
         g_d = numpy.abs(garray.fft.fft(gx).get() - ref).max()
         assert g_d <= 1e-13 * numpy.abs(ref).max(), (n, g_d)
+
+
+def test_large_strides_and_many_rows():
+    """A strided view with a large step, many short rows, rows of length 1, and one
+    Bluestein call over a batch (the cached filter serves every row)."""
+    base = data((4, 700), "complex128")
+    g = garray.asarray(base)
+    for gv, nv in ((g[:, ::97], base[:, ::97]), (g[::-1, ::-233], base[::-1, ::-233])):
+        assert_xp_close(garray.fft.fft(gv), numpy.fft.fft(nv), **tol(numpy.fft.fft(nv)))
+    rows = data((500, 6), "complex64")
+    check("fft", rows)
+    check("ifft", rows, n=11)
+    check("fft", data((7, 1), "float64"))
+    check("fft", data((7, 1), "complex64"), axis=0)

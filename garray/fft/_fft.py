@@ -120,8 +120,8 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     Parameters
     ----------
     a : array_like
-        Input (real inputs are cast to complex: float32/float16 -> complex64, other real
-        and integer/bool dtypes -> complex128; complex64 stays complex64).
+        Input (real inputs are cast to complex: float32 -> complex64, float64 and the
+        integer and bool dtypes -> complex128; complex64 stays complex64).
     n : int, optional
         Length of the transformed axis: the input is cropped or zero-padded to ``n``.
     axis : int, optional
