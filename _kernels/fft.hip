@@ -31,7 +31,9 @@
 //    times the norm's scale).  Inverse transforms use conj(w) for w.
 // 4. Real transforms: rfft of an even length n reads the real rows as n/2 complex values
 //    (a view: no copy), transforms them and untangles the spectrum with `rfft_post`
-//    (odd lengths: the complex FFT of the input cast to complex).  `fft_herm` builds the Hermitian full spectrum of length n from its
+//    (odd lengths: the complex FFT of the input cast to complex); irfft of an even length
+//    packs the spectrum into n/2 complex values with `irfft_pre`, runs a half-length
+//    inverse and reads the result as real.  For odd lengths `fft_herm` builds the Hermitian full spectrum of length n from its
 //    n//2 + 1 first values (X_k = conj(X_{n-k}) above n//2) for irfft/hfft; the imaginary
 //    parts of X_0 and X_{n/2} only reach the imaginary part of the result, which the host
 //    drops, as pocketfft ignores them.
@@ -254,6 +256,29 @@ GA_GLOBAL void rfft_post(T* dst, const T* z, const complex<double>* tw, int64 h,
         const D O((A.im - B.im) * 0.5, -(A.re - B.re) * 0.5);
         const D X = E + tw[k] * O;
         dst[g] = T((R)(X.re * scale), (R)(X.im * scale));
+    }
+}
+
+// irfft of even n = 2h (note 4): Z_k = S_k + i W_n^-k D_k, k < h, with S_k = X_k +
+// conj(X_{h-k}), D_k = X_k - conj(X_{h-k}) (the imaginary parts of X_0 and X_h dropped),
+// in double; the inverse h-point FFT of Z is x[2j] + i x[2j+1] (times n)
+template <class T>
+GA_GLOBAL void irfft_pre(T* dst, const T* x, const complex<double>* tw, int64 h, int64 total,
+                         int64 per) {
+    typedef typename real_of<T>::type R;
+    typedef complex<double> D;
+    const int64 g0 = flat_index<int64>() * per;
+    const int64 g1 = g0 + per < total ? g0 + per : total;
+    for (int64 g = g0; g < g1; ++g) {
+        const int64 b = g / h, k = g - b * h;
+        const T* xr = x + b * (h + 1);
+        const T a = xr[k], c = xr[h - k];
+        const D A((double)a.re, k == 0 ? 0.0 : (double)a.im);
+        const D B((double)c.re, k == 0 ? 0.0 : -(double)c.im);
+        const D S = A + B, Df = A - B;
+        const D t(tw[k].re, -tw[k].im);
+        const D P = t * Df;
+        dst[g] = T((R)(S.re - P.im), (R)(S.im + P.re));
     }
 }
 

@@ -7,7 +7,8 @@ Rows are the complex dtype codes (complex64, complex128); slots:
 - ``FFT_SCALE``: a scaled copy (length-1 transforms);
 - ``BLUE_PRE``, ``BLUE_FILTER``, ``BLUE_MUL``, ``BLUE_POST``: Bluestein's chirp steps;
 - ``FFT_HERM``: the Hermitian full spectrum of irfft/hfft;
-- ``RFFT_POST``: the even-length rfft's untangling of the half-length complex FFT.
+- ``RFFT_POST``: the even-length rfft's untangling of the half-length complex FFT;
+- ``IRFFT_PRE``: the even-length irfft's packing of the spectrum into n/2 values.
 
 ``garray/fft/_engine.py`` launches them.
 """
@@ -15,10 +16,10 @@ Rows are the complex dtype codes (complex64, complex128); slots:
 from . import _dtypes
 
 (FFT_TWIDDLE, FFT_STAGE, FFT_SCALE, BLUE_PRE, BLUE_FILTER, BLUE_MUL, BLUE_POST,
- FFT_HERM, RFFT_POST) = range(9)
+ FFT_HERM, RFFT_POST, IRFFT_PRE) = range(10)
 
 _NAMES = ("fft_twiddle", "fft_stage", "fft_scale", "blue_pre", "blue_filter", "blue_mul",
-          "blue_post", "fft_herm", "rfft_post")
+          "blue_post", "fft_herm", "rfft_post", "irfft_pre")
 
 
 def table():

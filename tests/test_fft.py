@@ -141,7 +141,7 @@ def test_promotion(dtype):
 
 
 def test_empty_batch():
-    for fn in ("fft", "ifft", "rfft", "fftn"):
+    for fn in ("fft", "ifft", "rfft", "fftn", "irfft", "hfft", "ihfft"):
         x = numpy.zeros((0, 8))
         check(fn, x, axis=1) if fn != "fftn" else check(fn, x, axes=(1,))
 

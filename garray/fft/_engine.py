@@ -13,7 +13,7 @@ import numpy
 from .. import _dtypes
 from .._core import _family_launch, empty
 from .._ffttable import (BLUE_FILTER, BLUE_MUL, BLUE_POST, BLUE_PRE, FFT_HERM, FFT_SCALE,
-                         FFT_STAGE, FFT_TWIDDLE, RFFT_POST, table)
+                         FFT_STAGE, FFT_TWIDDLE, IRFFT_PRE, RFFT_POST, table)
 
 _RADICES = (4, 2, 3, 5, 7)
 _PER_CPU = 256          # items per thread on the CPU device (note 5); 1 on GPUs
@@ -170,3 +170,21 @@ def rfft_even(xr, scale):
     _family_launch("fft", table, _dtypes.DTYPE_CODE[cdt], RFFT_POST, -(-total // per),
                    (out, z, tw, h, total, per, float(scale)), out, total * 8)
     return out
+
+
+def irfft_even(x, n, scale):
+    """The irfft (real rows of even length ``n``, times ``scale``) of the rows of
+    contiguous complex ``x`` (n//2 + 1 values each; note 4 of the kernel file)."""
+    h = n // 2
+    cdt = x.dtype
+    rdt = numpy.dtype(_dtypes.float32 if cdt == _dtypes.complex64 else _dtypes.float64)
+    dev = x.device
+    z = empty(x.shape[:-1] + (h,), dtype=cdt, device=dev)
+    if z.size == 0:
+        return empty(x.shape[:-1] + (n,), dtype=rdt, device=dev)
+    tw = twiddles(n, cdt, dev)
+    total = z.size
+    per = _per(dev)
+    _family_launch("fft", table, _dtypes.DTYPE_CODE[cdt], IRFFT_PRE, -(-total // per),
+                   (z, x, tw, h, total, per), z, total * 8)
+    return c2c(z, True, scale, True).view(rdt)

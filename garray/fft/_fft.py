@@ -282,6 +282,8 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     n = _points(n, 2 * (a.shape[axis] - 1))
     cdt = _complex_dtype(a.dtype)
     x, _ = _last(a, axis, n // 2 + 1, cdt)
+    if n % 2 == 0:
+        return _finish(_engine.irfft_even(x, n, _scale(norm, n, True)), axis, out, "irfft")
     full = _engine.hermitian_full(x, n)
     y = _engine.c2c(full, True, _scale(norm, n, True), True)
     g = _garray()
