@@ -33,10 +33,10 @@
 //    (a view: no copy), transforms them and untangles the spectrum with `rfft_post`
 //    (odd lengths: the complex FFT of the input cast to complex); irfft of an even length
 //    packs the spectrum into n/2 complex values with `irfft_pre`, runs a half-length
-//    inverse and reads the result as real.  For odd lengths `fft_herm` builds the Hermitian full spectrum of length n from its
-//    n//2 + 1 first values (X_k = conj(X_{n-k}) above n//2) for irfft/hfft; the imaginary
-//    parts of X_0 and X_{n/2} only reach the imaginary part of the result, which the host
-//    drops, as pocketfft ignores them.
+//    inverse and reads the result as real.  For odd lengths `fft_herm` builds the
+//    Hermitian full spectrum of length n from its n//2 + 1 first values (X_k =
+//    conj(X_{n-k}) above n//2) for a complex inverse whose real part the host keeps.
+//    Both paths ignore the imaginary parts of X_0 and X_{n/2}, as pocketfft does.
 // 5. Work split: every kernel gives a thread `per` consecutive items (butterflies or
 //    elements) of the flattened (batch x items) range: per = 1 on GPUs, a run on the CPU
 //    device (one loop g++ can schedule).  All indices are int64; nothing depends on the
@@ -101,8 +101,9 @@ GA_GLOBAL void fft_twiddle(complex<double>* tw, int64 n, int64 per) {
 }
 
 template <class T>
-GA_GLOBAL void fft_stage(T* dst, const T* src, const complex<double>* tw, int64 n, int64 radix, int64 ns,
-                         int64 total, int64 per, int64 inv, double scale) {
+GA_GLOBAL void fft_stage(T* dst, const T* src, const complex<double>* tw, int64 n,
+                         int64 radix, int64 ns, int64 total, int64 per, int64 inv,
+                         double scale) {
     typedef typename real_of<T>::type R;
     const int64 g0 = flat_index<int64>() * per;
     const int64 g1 = g0 + per < total ? g0 + per : total;
