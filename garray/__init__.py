@@ -90,6 +90,7 @@ from . import nn  # noqa: F401,E402  (garray.nn: conv1d/2d/3d, gradients, poolin
 from ._covariance import cov, corrcoef  # noqa: F401
 from ._signal import convolve, correlate  # noqa: F401
 from . import signal  # noqa: F401,E402  (garray.signal, as scipy.signal: convolutions)
+from . import fft  # noqa: F401,E402  (garray.fft, as numpy.fft)
 from . import config  # noqa: F401,E402  (garray.config.allow_tf32)
 from . import _env
 if _env.flag("GARRAY_GPU_STUB"):

@@ -48,10 +48,6 @@ NOT_YET = {
         "divmod frexp ldexp modf",
     "not yet implemented: issue 13 (min_scalar_type answers float16 for most floats)":
         "min_scalar_type",
-    "not yet implemented: issue 11 (garray.fft)":
-        "fft.fft fft.fft2 fft.fftfreq fft.fftn fft.fftshift fft.hfft fft.ifft fft.ifft2 "
-        "fft.ifftn fft.ifftshift fft.ihfft fft.irfft fft.irfft2 fft.irfftn fft.rfft "
-        "fft.rfft2 fft.rfftfreq fft.rfftn",
 }
 
 NOT_YET["not yet implemented: NumPy's other bit generators (garray.random has "

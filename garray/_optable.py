@@ -406,6 +406,8 @@ def all_tables():
     tables += _convtable.all_tables()
     from . import _convgradtable
     tables += _convgradtable.all_tables()
+    from . import _ffttable
+    tables += _ffttable.all_tables()
     return tables
 
 

@@ -1,0 +1,428 @@
+"""NumPy's ``numpy.fft`` functions (and the Array API fft extension) over garray's FFT
+engine (``_engine.py``; docs/fft.md).  Axes are moved last and made contiguous, padded,
+cropped and cast on the device by garray's own kernels; nothing goes through the host."""
+
+import math
+import operator
+
+import numpy
+from numpy.lib.array_utils import normalize_axis_index
+
+from .. import _dtypes
+from .._core import asarray, ndarray
+from . import _engine
+
+_NORMS = (None, "backward", "ortho", "forward")
+
+
+def _garray():
+    import garray
+    return garray
+
+
+def _as(a):
+    return a if isinstance(a, ndarray) else asarray(a)
+
+
+def _complex_dtype(dt):
+    if dt.kind == "c":
+        return dt
+    if dt in (_dtypes.float32, numpy.dtype(numpy.float16)):
+        return numpy.dtype(_dtypes.complex64)
+    return numpy.dtype(_dtypes.complex128)
+
+
+def _real_dtype(dt):
+    c = _complex_dtype(dt)
+    return numpy.dtype(_dtypes.float32 if c == _dtypes.complex64 else _dtypes.float64)
+
+
+def _scale(norm, n, inverse):
+    if norm not in _NORMS:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward",'
+                         f'"ortho" or "forward".')
+    if norm == "ortho":
+        return 1.0 / math.sqrt(n)
+    if (norm == "forward") != bool(inverse):
+        return 1.0 / n
+    return 1.0
+
+
+def _swap_norm(norm):
+    if norm not in _NORMS:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward",'
+                         f'"ortho" or "forward".')
+    return {None: "forward", "backward": "forward", "ortho": "ortho",
+            "forward": "backward"}[norm]
+
+
+def _points(n, default):
+    if n is None:
+        n = default
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    return n
+
+
+def _last(a, axis, n, dtype):
+    """``a`` with ``axis`` moved last, cropped or zero-padded to ``n`` there, cast to
+    ``dtype``, C-contiguous.  Returns (array, owned): owned when it is a new buffer."""
+    g = _garray()
+    x = g.moveaxis(a, axis, -1)
+    m = x.shape[-1]
+    if m >= n:
+        x = x[..., :n]
+        y = g.ascontiguousarray(x, dtype=dtype)
+        return y, False
+    y = g.zeros(x.shape[:-1] + (n,), dtype=dtype, device=a.device)
+    y[..., :m] = x
+    return y, True
+
+
+def _finish(y, axis, out, fname):
+    return _put(_garray().moveaxis(y, -1, axis), out, fname)
+
+
+def _put(y, out, fname):
+    """``y``, or ``y`` written into ``out`` (NumPy's out= rules: same shape, a dtype that
+    ``y`` casts to under same_kind)."""
+    if out is None:
+        return y
+    if not isinstance(out, ndarray):
+        raise TypeError(f"{fname}: out must be a garray ndarray, got {type(out).__name__}")
+    if out.shape != y.shape:
+        raise ValueError(f"{fname}: output array has wrong shape: expected {y.shape}, "
+                         f"got {out.shape}")
+    if not numpy.can_cast(y.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"{fname}: cannot cast the result's dtype {y.dtype} to out's "
+                        f"{out.dtype}")
+    out[...] = y
+    return out
+
+
+def _axis(a, axis):
+    return normalize_axis_index(operator.index(axis), a.ndim)
+
+
+def _c2c(a, n, axis, norm, inverse, out, fname):
+    a = _as(a)
+    axis = _axis(a, axis)
+    n = _points(n, a.shape[axis])
+    x, owned = _last(a, axis, n, _complex_dtype(a.dtype))
+    y = _engine.c2c(x, inverse, _scale(norm, n, inverse), owned)
+    return _finish(y, axis, out, fname)
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None):
+    """One-dimensional discrete Fourier transform (``numpy.fft.fft``).
+
+    Parameters
+    ----------
+    a : array_like
+        Input (real inputs are cast to complex: float32 -> complex64, float64 and the
+        integer and bool dtypes -> complex128; complex64 stays complex64).
+    n : int, optional
+        Length of the transformed axis: the input is cropped or zero-padded to ``n``.
+    axis : int, optional
+        Axis over which to transform (default last).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling: backward (none on the forward transform), ortho (1/sqrt(n)),
+        forward (1/n).
+    out : ndarray, optional
+        Result written here (shape of the result; complex dtype).
+
+    Returns
+    -------
+    ndarray
+        Complex result on the input's device.
+
+    Raises
+    ------
+    ValueError
+        ``n < 1`` (or an empty transform axis), an invalid ``norm``, a wrong ``out``
+        shape.
+    numpy.exceptions.AxisError
+        ``axis`` out of range.
+
+    Notes
+    -----
+    Stockham radix-2/3/4/5/7 stages; other prime factors take Bluestein's algorithm
+    (docs/fft.md).  Lengths of 2**31 and more raise NotImplementedError.
+    """
+    return _c2c(a, n, axis, norm, False, out, "fft")
+
+
+def ifft(a, n=None, axis=-1, norm=None, out=None):
+    """One-dimensional inverse discrete Fourier transform (``numpy.fft.ifft``).
+
+    Parameters, returns and errors as ``fft``; ``norm="backward"`` (default) scales by
+    1/n.
+    """
+    return _c2c(a, n, axis, norm, True, out, "ifft")
+
+
+def _cook_nd(a, s, axes, invreal=False, fname="fftn"):
+    if s is None:
+        shapeless = True
+        if axes is None:
+            s = list(a.shape)
+        else:
+            axes = [operator.index(ax) for ax in axes]
+            s = [a.shape[_axis(a, ax)] for ax in axes]
+    else:
+        shapeless = False
+        s = [None if v is None else operator.index(v) for v in s]
+    if axes is None:
+        axes = list(range(-len(s), 0))
+    axes = [operator.index(ax) for ax in axes]
+    if len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    axes = [_axis(a, ax) for ax in axes]
+    s = [a.shape[ax] if v is None else v for v, ax in zip(s, axes)]
+    if invreal and shapeless and axes:
+        s[-1] = (a.shape[axes[-1]] - 1) * 2
+    return s, axes
+
+
+def _c2cn(a, s, axes, norm, inverse, out, fname):
+    a = _as(a)
+    s, axes = _cook_nd(a, s, axes, fname=fname)
+    for n in s:
+        _points(n, None)
+    for ii in reversed(range(len(axes))):
+        a = _c2c(a, s[ii], axes[ii], norm, inverse, None, fname)
+    return _put(a, out, fname)    # no axes: the input itself, as NumPy
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional discrete Fourier transform (``numpy.fft.fftn``): successive 1-d
+    transforms over ``axes`` (all axes, or the last ``len(s)``, by default).
+
+    Parameters
+    ----------
+    a : array_like
+    s : sequence of ints, optional
+        Output lengths along ``axes`` (crop or zero-pad).
+    axes : sequence of ints, optional
+        Repeated axes are transformed repeatedly, as NumPy.
+    norm, out : as ``fft``.
+
+    Raises
+    ------
+    ValueError
+        ``s`` and ``axes`` of different lengths, a length < 1, an invalid norm.
+    numpy.exceptions.AxisError
+        An axis out of range.
+    """
+    return _c2cn(a, s, axes, norm, False, out, "fftn")
+
+
+def ifftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional inverse discrete Fourier transform (``numpy.fft.ifftn``); arguments as
+    ``fftn``."""
+    return _c2cn(a, s, axes, norm, True, out, "ifftn")
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """2-dimensional discrete Fourier transform (``numpy.fft.fft2``): ``fftn`` over the
+    last two axes by default."""
+    return _c2cn(a, s, axes, norm, False, out, "fft2")
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """2-dimensional inverse discrete Fourier transform (``numpy.fft.ifft2``)."""
+    return _c2cn(a, s, axes, norm, True, out, "ifft2")
+
+
+def _check_real(a, fname):
+    if a.dtype.kind == "c":
+        raise TypeError(f"{fname}: the input must be real, got {a.dtype}")
+
+
+def rfft(a, n=None, axis=-1, norm=None, out=None):
+    """One-dimensional discrete Fourier transform of a real input (``numpy.fft.rfft``):
+    the ``n//2 + 1`` non-negative frequency terms.
+
+    Parameters
+    ----------
+    a : array_like
+        Real input (complex raises TypeError); float32 gives complex64.
+    n, axis, norm, out : as ``fft``.
+
+    Notes
+    -----
+    Even lengths transform the real rows read as n/2 complex values and untangle the
+    spectrum (half the work); odd lengths take the complex FFT of the input cast to
+    complex.
+    """
+    a = _as(a)
+    _check_real(a, "rfft")
+    axis = _axis(a, axis)
+    n = _points(n, a.shape[axis])
+    scale = _scale(norm, n, False)
+    if n % 2 == 0:
+        xr, _ = _last(a, axis, n, _real_dtype(a.dtype))
+        return _finish(_engine.rfft_even(xr, scale), axis, out, "rfft")
+    x, owned = _last(a, axis, n, _complex_dtype(a.dtype))
+    y = _engine.c2c(x, False, scale, owned)
+    return _finish(y[..., :n // 2 + 1], axis, out, "rfft")
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None):
+    """Inverse of ``rfft`` (``numpy.fft.irfft``): a real output of length ``n``
+    (default ``2 * (m - 1)`` for ``m`` input values along ``axis``).
+
+    The input is cropped or zero-padded to ``n//2 + 1`` values; the imaginary parts of
+    the zero-frequency (and, for even n, the Nyquist) term are ignored, as NumPy.
+    Returns float32 for complex64/float32 inputs, float64 otherwise.
+    """
+    a = _as(a)
+    axis = _axis(a, axis)
+    n = _points(n, 2 * (a.shape[axis] - 1))
+    cdt = _complex_dtype(a.dtype)
+    x, _ = _last(a, axis, n // 2 + 1, cdt)
+    if n % 2 == 0:
+        return _finish(_engine.irfft_even(x, n, _scale(norm, n, True)), axis, out, "irfft")
+    full = _engine.hermitian_full(x, n)
+    y = _engine.c2c(full, True, _scale(norm, n, True), True)
+    g = _garray()
+    y = g.ascontiguousarray(y.real)
+    return _finish(y, axis, out, "irfft")
+
+
+def hfft(a, n=None, axis=-1, norm=None, out=None):
+    """The FFT of a signal with Hermitian symmetry (``numpy.fft.hfft``): a real spectrum
+    of length ``n`` (default ``2 * (m - 1)``); ``irfft(conj(a), n, axis, swapped norm)``.
+    """
+    a = _as(a)
+    nrm = _swap_norm(norm)
+    if a.dtype.kind == "c":
+        a = _garray().conj(a)
+    return irfft(a, n, axis, nrm, out)
+
+
+def ihfft(a, n=None, axis=-1, norm=None, out=None):
+    """Inverse of ``hfft`` (``numpy.fft.ihfft``): ``conj(rfft(a, n, axis, swapped
+    norm))`` for a real input."""
+    a = _as(a)
+    nrm = _swap_norm(norm)
+    y = _garray().conj(rfft(a, n, axis, nrm))
+    if out is None:
+        return y
+    return _put(y, out, "ihfft")
+
+
+def rfftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional FFT of a real input (``numpy.fft.rfftn``): ``rfft`` over the last
+    axis of ``axes``, then ``fft`` over the others."""
+    a = _as(a)
+    _check_real(a, "rfftn")
+    s, axes = _cook_nd(a, s, axes, fname="rfftn")
+    for n in s:
+        _points(n, None)
+    if not axes:
+        raise IndexError("rfftn: axes is empty (at least one axis is needed)")
+    a = rfft(a, s[-1], axes[-1], norm)
+    for ii in range(len(axes) - 1):
+        a = _c2c(a, s[ii], axes[ii], norm, False, None, "rfftn")
+    return _put(a, out, "rfftn")
+
+
+def irfftn(a, s=None, axes=None, norm=None, out=None):
+    """Inverse of ``rfftn`` (``numpy.fft.irfftn``): ``ifft`` over all but the last axis of
+    ``axes``, then ``irfft`` (length ``s[-1]``, default ``2 * (m - 1)``)."""
+    a = _as(a)
+    s, axes = _cook_nd(a, s, axes, invreal=True, fname="irfftn")
+    for n in s:
+        _points(n, None)
+    if not axes:
+        raise IndexError("irfftn: axes is empty (at least one axis is needed)")
+    for ii in range(len(axes) - 1):
+        a = _c2c(a, s[ii], axes[ii], norm, True, None, "irfftn")
+    return irfft(a, s[-1], axes[-1], norm, out)
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """2-dimensional FFT of a real input (``numpy.fft.rfft2``)."""
+    return rfftn(a, s, axes, norm, out)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Inverse of ``rfft2`` (``numpy.fft.irfft2``)."""
+    return irfftn(a, s, axes, norm, out)
+
+
+def _freq_dtype(dtype):
+    if dtype is None:
+        return numpy.dtype(_dtypes.float64)
+    dt = numpy.dtype(dtype)
+    if dt.kind != "f":
+        raise ValueError(f"fftfreq: dtype must be a real floating-point dtype, got {dt}")
+    return dt
+
+
+def _freq_n(n, fname):
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise ValueError(f"{fname}: n should be an integer, got {n!r}") from None
+    if n < 1:
+        raise ValueError(f"{fname}: n must be positive, got {n}")
+    return n
+
+
+def fftfreq(n, d=1.0, *, dtype=None, device=None):
+    """Sample frequencies of a length-``n`` DFT (``numpy.fft.fftfreq``; the Array API's
+    ``dtype=`` and ``device=`` keywords): ``[0, 1, ..., (n-1)//2, -(n//2), ..., -1] /
+    (d n)``.
+
+    Raises
+    ------
+    ValueError
+        ``n`` not an integer, ``n < 1`` (NumPy divides by zero for n = 0); a dtype that
+        is not a real floating dtype.
+    """
+    g = _garray()
+    n = _freq_n(n, "fftfreq")
+    dt = _freq_dtype(dtype)
+    k = g.arange(n, dtype=_dtypes.int64, device=device)
+    k = g.where(k < (n - 1) // 2 + 1, k, k - n)
+    return (k * (1.0 / (n * d))).astype(dt)
+
+
+def rfftfreq(n, d=1.0, *, dtype=None, device=None):
+    """Sample frequencies of ``rfft`` (``numpy.fft.rfftfreq``): ``[0, 1, ..., n//2] /
+    (d n)``; ``dtype=`` and ``device=`` as the Array API."""
+    g = _garray()
+    n = _freq_n(n, "rfftfreq")
+    dt = _freq_dtype(dtype)
+    k = g.arange(n // 2 + 1, dtype=_dtypes.int64, device=device)
+    return (k * (1.0 / (n * d))).astype(dt)
+
+
+def _shift(x, axes, sign):
+    g = _garray()
+    x = _as(x)
+    if axes is None:
+        axes = tuple(range(x.ndim))
+        shift = tuple(sign * (dim // 2) for dim in x.shape)
+    elif isinstance(axes, (int, numpy.integer)):
+        shift = sign * (x.shape[_axis(x, axes)] // 2)
+    else:
+        axes = tuple(axes)
+        shift = tuple(sign * (x.shape[_axis(x, ax)] // 2) for ax in axes)
+    if x.ndim == 0 or (isinstance(axes, tuple) and not axes):
+        return x
+    return g.roll(x, shift, axes)
+
+
+def fftshift(x, axes=None):
+    """Shift the zero-frequency term to the centre (``numpy.fft.fftshift``): a roll by
+    ``n//2`` along each of ``axes`` (all by default)."""
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x, axes=None):
+    """Inverse of ``fftshift`` (``numpy.fft.ifftshift``): a roll by ``-(n//2)``."""
+    return _shift(x, axes, -1)
