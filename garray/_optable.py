@@ -400,6 +400,8 @@ def all_tables():
     tables += _gemmtable.all_tables()
     from . import _randtable
     tables += _randtable.all_tables()
+    from . import _pooltable
+    tables += _pooltable.all_tables()
     return tables
 
 

@@ -16,3 +16,6 @@ __all__ = []
 # transposed convolutions and gradients
 
 # pooling
+from ._pool import (avg_pool1d, avg_pool2d, avg_pool3d, max_pool1d, max_pool2d,  # noqa: E402
+                    max_pool3d)
+__all__ += ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d"]

@@ -1,0 +1,199 @@
+// The pooling family: max and average pooling over 1-, 2- and 3-d windows (launched by
+// garray/nn/_pool.py through _family_launch; the table is garray/_pooltable.py,
+// docs/pooling.md).
+//
+// Note [Pooling kernels]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// 1. Every pool is 3-d: the host pads lower ranks at the FRONT with unit size, kernel,
+//    stride and dilation and zero padding (as the convolutions do, Note [Convolution
+//    geometry] in garray/nn/_params.py), and folds batch and channels into one "plane"
+//    index p = n * C + c.  The geometry travels as one int64 vector on the device
+//    (`PoolGeom`, layout below, written by garray/nn/_pool.py's `_packed`).
+// 2. The input is read in place through signed ELEMENT strides (n, c, d, h, w): a
+//    sliced, transposed or negative-stride view needs no copy.  The output (and the
+//    indices) are C-contiguous.  Every offset is an int64.
+// 3. One thread computes `per` consecutive outputs along W of one (plane, od, oh) row:
+//    per = 1 on GPUs, POOL_CPU_PER on the CPU device, where the taps loop outside the
+//    outputs loop so that g++ can vectorise across the row.  For a given output the taps
+//    are visited in (d, h, w) order either way, so `per` never changes a result.
+// 4. Max pooling is PyTorch's rule exactly: start from -inf and the index of the first
+//    valid tap, take a tap when `v > max || v != v` (strictly greater: the first of equal
+//    maxima wins; NaN always wins, so NaN propagates and the index is the LAST NaN's).
+//    The index is flat over the input's spatial extent, (d * H + h) * W + w.  A window
+//    with no valid tap (a dilated window that straddles the input) gives -inf and that
+//    first-tap index, as PyTorch's CPU kernel does.
+// 5. Average pooling is PyTorch's rule: the window is first clipped to the input grown
+//    by the (low) padding on both sides; its size there is the divisor when
+//    count_include_pad; then clipped to the input, where the values are summed (in T)
+//    and whose size is the divisor otherwise; a divisor_override (nonzero) replaces
+//    both.  A window with no input element gives 0.
+#include "garray/loops.h"
+
+#if defined(GARRAY_HOST)
+#  define POOL_CPU_PER 64
+#else
+#  define POOL_CPU_PER 1
+#endif
+
+namespace ga {
+namespace pool {
+
+// The packed geometry (note 1): planes, C, size[3], kernel[3], out[3], stride[3],
+// pad[3], dil[3], input strides (n, c, d, h, w), per, count_include_pad, divisor.
+enum { LEN = 28 };
+
+struct Geom {
+    int64 planes, channels;
+    int64 size[3], kernel[3], out[3], stride[3], pad[3], dil[3];
+    int64 sn, sc, sd, sh, sw;
+    int64 per, include_pad, divisor;
+
+    static GA_DEVICE Geom load(const int64* p) {
+        Geom g;
+        g.planes = p[0];
+        g.channels = p[1];
+        for (int i = 0; i < 3; ++i) {
+            g.size[i] = p[2 + i];
+            g.kernel[i] = p[5 + i];
+            g.out[i] = p[8 + i];
+            g.stride[i] = p[11 + i];
+            g.pad[i] = p[14 + i];
+            g.dil[i] = p[17 + i];
+        }
+        g.sn = p[20]; g.sc = p[21]; g.sd = p[22]; g.sh = p[23]; g.sw = p[24];
+        g.per = p[25]; g.include_pad = p[26]; g.divisor = p[27];
+        return g;
+    }
+};
+
+// The thread's row: plane, od, oh and its outputs [w0, w0 + cnt).  False when the
+// thread is past the end.
+struct Row {
+    int64 plane, od, oh, w0, cnt;
+};
+
+GA_DEVICE bool thread_row(const Geom& g, Row* r) {
+    int64 t = flat_index<int64>();
+    int64 chunks = (g.out[2] + g.per - 1) / g.per;
+    int64 wc = t % chunks;
+    t /= chunks;
+    r->oh = t % g.out[1];
+    t /= g.out[1];
+    r->od = t % g.out[0];
+    r->plane = t / g.out[0];
+    if (r->plane >= g.planes) return false;
+    r->w0 = wc * g.per;
+    int64 end = r->w0 + g.per < g.out[2] ? r->w0 + g.per : g.out[2];
+    r->cnt = end - r->w0;
+    return true;
+}
+
+// The first valid tap at or after `start` (start + j * dil >= 0), PyTorch's
+// `while (i0 < 0) i0 += dil`.
+GA_DEVICE int64 first_valid(int64 start, int64 dil) {
+    return start >= 0 ? start : start + ((-start + dil - 1) / dil) * dil;
+}
+
+}  // namespace pool
+
+// y[p, od, oh, ow] = max over the window; idx (may be null) its flat spatial index.
+template <class T>
+GA_GLOBAL void pool_max(const T* x, T* y, int64* idx, const int64* geom, double neg_inf) {
+    const pool::Geom g = pool::Geom::load(geom);
+    pool::Row r;
+    if (!pool::thread_row(g, &r)) return;
+    const int64 D = g.size[0], H = g.size[1], W = g.size[2];
+    const int64 n = r.plane / g.channels, c = r.plane % g.channels;
+    const T* xp = x + n * g.sn + c * g.sc;
+    const int64 d0 = r.od * g.stride[0] - g.pad[0];
+    const int64 h0 = r.oh * g.stride[1] - g.pad[1];
+    const int64 d1 = d0 + (g.kernel[0] - 1) * g.dil[0] + 1 < D
+                         ? d0 + (g.kernel[0] - 1) * g.dil[0] + 1 : D;
+    const int64 h1 = h0 + (g.kernel[1] - 1) * g.dil[1] + 1 < H
+                         ? h0 + (g.kernel[1] - 1) * g.dil[1] + 1 : H;
+    const int64 dv = pool::first_valid(d0, g.dil[0]);
+    const int64 hv = pool::first_valid(h0, g.dil[1]);
+    T m[POOL_CPU_PER];
+    int64 mi[POOL_CPU_PER];
+    for (int64 j = 0; j < r.cnt; ++j) {
+        int64 w0 = (r.w0 + j) * g.stride[2] - g.pad[2];
+        m[j] = (T)neg_inf;
+        mi[j] = (dv * H + hv) * W + pool::first_valid(w0, g.dil[2]);
+    }
+    for (int64 id = dv; id < d1; id += g.dil[0]) {
+        for (int64 ih = hv; ih < h1; ih += g.dil[1]) {
+            const T* row = xp + id * g.sd + ih * g.sh;
+            const int64 base = (id * H + ih) * W;
+            for (int64 kw = 0; kw < g.kernel[2]; ++kw) {
+                const int64 off = kw * g.dil[2] - g.pad[2];
+                for (int64 j = 0; j < r.cnt; ++j) {
+                    const int64 iw = (r.w0 + j) * g.stride[2] + off;
+                    if (iw >= 0 && iw < W) {
+                        const T v = row[iw * g.sw];
+                        if (v > m[j] || v != v) {
+                            m[j] = v;
+                            mi[j] = base + iw;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    const int64 o = ((r.plane * g.out[0] + r.od) * g.out[1] + r.oh) * g.out[2] + r.w0;
+    for (int64 j = 0; j < r.cnt; ++j) y[o + j] = m[j];
+    if (idx)
+        for (int64 j = 0; j < r.cnt; ++j) idx[o + j] = mi[j];
+}
+
+// y[p, od, oh, ow] = sum over the window / divisor (note 5).
+template <class T>
+GA_GLOBAL void pool_avg(const T* x, T* y, const int64* geom) {
+    const pool::Geom g = pool::Geom::load(geom);
+    pool::Row r;
+    if (!pool::thread_row(g, &r)) return;
+    const int64 D = g.size[0], H = g.size[1], W = g.size[2];
+    const int64 n = r.plane / g.channels, c = r.plane % g.channels;
+    const T* xp = x + n * g.sn + c * g.sc;
+    // d and h: the window clipped to the padded input (pool size), then to the input
+    int64 d0 = r.od * g.stride[0] - g.pad[0];
+    int64 h0 = r.oh * g.stride[1] - g.pad[1];
+    int64 d1 = d0 + g.kernel[0] < D + g.pad[0] ? d0 + g.kernel[0] : D + g.pad[0];
+    int64 h1 = h0 + g.kernel[1] < H + g.pad[1] ? h0 + g.kernel[1] : H + g.pad[1];
+    const int64 pool_dh = (d1 - d0) * (h1 - h0);
+    d0 = d0 > 0 ? d0 : 0;
+    h0 = h0 > 0 ? h0 : 0;
+    d1 = d1 < D ? d1 : D;
+    h1 = h1 < H ? h1 : H;
+    const int64 in_dh = (d1 - d0) * (h1 - h0);
+    T s[POOL_CPU_PER];
+    for (int64 j = 0; j < r.cnt; ++j) s[j] = (T)0;
+    for (int64 id = d0; id < d1; ++id) {
+        for (int64 ih = h0; ih < h1; ++ih) {
+            const T* row = xp + id * g.sd + ih * g.sh;
+            for (int64 kw = 0; kw < g.kernel[2]; ++kw) {
+                const int64 off = kw - g.pad[2];
+                for (int64 j = 0; j < r.cnt; ++j) {
+                    const int64 iw = (r.w0 + j) * g.stride[2] + off;
+                    if (iw >= 0 && iw < W) s[j] += row[iw * g.sw];
+                }
+            }
+        }
+    }
+    const int64 o = ((r.plane * g.out[0] + r.od) * g.out[1] + r.oh) * g.out[2] + r.w0;
+    for (int64 j = 0; j < r.cnt; ++j) {
+        int64 w0 = (r.w0 + j) * g.stride[2] - g.pad[2];
+        int64 w1 = w0 + g.kernel[2] < W + g.pad[2] ? w0 + g.kernel[2] : W + g.pad[2];
+        const int64 pool_size = pool_dh * (w1 - w0);
+        w0 = w0 > 0 ? w0 : 0;
+        w1 = w1 < W ? w1 : W;
+        if (d0 >= d1 || h0 >= h1 || w0 >= w1) {
+            y[o + j] = (T)0;
+            continue;
+        }
+        const int64 div = g.divisor != 0 ? g.divisor
+                        : g.include_pad ? pool_size : in_dh * (w1 - w0);
+        y[o + j] = s[j] / (T)div;
+    }
+}
+
+}  // namespace ga

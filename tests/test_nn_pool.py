@@ -1,0 +1,369 @@
+"""garray.nn's max and average pooling against a NumPy reference of PyTorch's rules
+(docs/pooling.md): values, indices, dtypes, shapes, views, empty batches and errors."""
+
+import itertools
+
+import numpy
+import pytest
+
+import garray
+import garray.nn as gnn
+from garray.nn import _pool
+from xp import assert_xp_close
+
+try:
+    from nn_reference import avg_pool_nd, max_pool_nd
+except ImportError:      # the shared reference module is not on this branch yet
+    avg_pool_nd = max_pool_nd = None
+
+DTYPES = ("float32", "float64")
+
+
+# ---- NumPy reference (PyTorch's pooling rules, written independently of the kernels) ---
+
+
+def _ref_out(size, k, s, p, d, ceil_mode):
+    """torch's pooling_output_shape."""
+    o = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (o - 1) * s >= size + p:
+        o -= 1
+    return o
+
+
+def _flat(pos, sizes):
+    f = 0
+    for p, s in zip(pos, sizes):
+        f = f * s + p
+    return f
+
+
+def ref_max_pool(x, kernel, stride, pad, dil, ceil_mode):
+    """(values, int64 indices) of PyTorch's max pooling of x (N, C, *spatial)."""
+    sp = x.shape[2:]
+    nd = len(sp)
+    out = tuple(_ref_out(sp[i], kernel[i], stride[i], pad[i], dil[i], ceil_mode)
+                for i in range(nd))
+    y = numpy.empty(x.shape[:2] + out, dtype=x.dtype)
+    ind = numpy.empty(x.shape[:2] + out, dtype=numpy.int64)
+    for o in numpy.ndindex(*out):
+        starts = [o[i] * stride[i] - pad[i] for i in range(nd)]
+        taps = [[st + t * dil[i] for t in range(kernel[i]) if 0 <= st + t * dil[i] < sp[i]]
+                for i, st in enumerate(starts)]
+        first = []
+        for i, st in enumerate(starts):
+            while st < 0:
+                st += dil[i]
+            first.append(st)
+        m = numpy.full(x.shape[:2], -numpy.inf, dtype=x.dtype)
+        mi = numpy.full(x.shape[:2], _flat(first, sp), dtype=numpy.int64)
+        for pos in itertools.product(*taps):
+            v = x[(slice(None), slice(None)) + pos]
+            take = (v > m) | numpy.isnan(v)
+            m = numpy.where(take, v, m)
+            mi = numpy.where(take, _flat(pos, sp), mi)
+        y[(slice(None), slice(None)) + o] = m
+        ind[(slice(None), slice(None)) + o] = mi
+    return y, ind
+
+
+def ref_avg_pool(x, kernel, stride, pad, ceil_mode, count_include_pad, divisor=None):
+    """PyTorch's average pooling of x (N, C, *spatial), summed in float64."""
+    sp = x.shape[2:]
+    nd = len(sp)
+    out = tuple(_ref_out(sp[i], kernel[i], stride[i], pad[i], 1, ceil_mode)
+                for i in range(nd))
+    y = numpy.empty(x.shape[:2] + out, dtype=x.dtype)
+    for o in numpy.ndindex(*out):
+        lo = [o[i] * stride[i] - pad[i] for i in range(nd)]
+        hi = [min(lo[i] + kernel[i], sp[i] + pad[i]) for i in range(nd)]
+        pool = int(numpy.prod([h - l for l, h in zip(lo, hi)]))
+        lo = [max(v, 0) for v in lo]
+        hi = [min(hi[i], sp[i]) for i in range(nd)]
+        at = (slice(None), slice(None)) + o
+        if any(l >= h for l, h in zip(lo, hi)):
+            y[at] = 0
+            continue
+        win = x[(slice(None), slice(None)) + tuple(slice(l, h) for l, h in zip(lo, hi))]
+        s = win.astype(numpy.float64).sum(axis=tuple(range(2, 2 + nd)))
+        div = divisor if divisor is not None else \
+            pool if count_include_pad else int(numpy.prod([h - l for l, h in zip(lo, hi)]))
+        y[at] = s / div
+    return y
+
+
+if max_pool_nd is None:
+    max_pool_nd, avg_pool_nd = ref_max_pool, ref_avg_pool
+
+
+# ---- helpers ----------------------------------------------------------------------------
+
+
+def data(shape, dtype, seed=0, ties=True):
+    r = numpy.random.default_rng(seed)
+    x = r.standard_normal(shape)
+    if ties:                      # equal maxima test the first-wins rule
+        x = numpy.round(x * 2) / 2
+    return x.astype(dtype)
+
+
+def tup(v, nd):
+    return (v,) * nd if isinstance(v, int) else tuple(v)
+
+
+def tol(dtype):
+    return dict(rtol=1e-5, atol=1e-5) if dtype == "float32" else {}
+
+
+MAXF = {1: gnn.max_pool1d, 2: gnn.max_pool2d, 3: gnn.max_pool3d}
+AVGF = {1: gnn.avg_pool1d, 2: gnn.avg_pool2d, 3: gnn.avg_pool3d}
+SHAPES = {1: (2, 3, 13), 2: (2, 3, 9, 8), 3: (1, 2, 6, 7, 5)}
+
+# (kernel, stride, padding, dilation, ceil_mode)
+MAX_CASES = {
+    1: [(3, None, 0, 1, False), (2, 1, 1, 1, False), (4, 3, 2, 2, True), (3, 5, 1, 3, True),
+        (1, 1, 0, 1, False), (5, 2, 2, 1, True)],
+    2: [(2, None, 0, 1, False), ((3, 2), (2, 1), (1, 1), 1, True), (3, 2, 1, (2, 1), False),
+        ((2, 3), 3, (1, 0), (1, 2), True), (1, 4, 0, 1, True), (4, 1, 2, 2, False)],
+    3: [(2, None, 0, 1, False), ((3, 2, 2), (2, 1, 2), (1, 1, 1), 1, True),
+        (2, 1, 1, (2, 1, 2), False), ((1, 3, 2), 2, (0, 1, 1), 1, True)],
+}
+# (kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+AVG_CASES = {
+    1: [(3, None, 0, False, True, None), (2, 1, 1, False, False, None),
+        (4, 3, 2, True, True, None), (4, 3, 2, True, False, None), (5, 2, 2, True, True, None)],
+    2: [(2, None, 0, False, True, None), ((3, 2), (2, 1), (1, 1), True, True, None),
+        ((3, 2), (2, 1), (1, 1), True, False, None), (3, 2, 1, False, False, 5),
+        (4, 3, 2, True, True, -3), (1, 1, 0, False, True, None)],
+    3: [(2, None, 0, False, True, None), ((3, 2, 2), (2, 1, 2), (1, 1, 1), True, True, None),
+        ((3, 2, 2), (2, 1, 2), (1, 1, 1), True, False, None), (2, 1, 1, False, True, 7)],
+}
+
+
+def _max_case(nd, case):
+    k, s, p, d, c = case
+    return tup(k, nd), tup(k if s is None else s, nd), tup(p, nd), tup(d, nd), c
+
+
+# ---- max pooling ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("nd,case", [(nd, c) for nd in (1, 2, 3) for c in MAX_CASES[nd]])
+def test_max_pool(nd, case, dtype):
+    x = data(SHAPES[nd], dtype, seed=nd)
+    k, s, p, d, c = _max_case(nd, case)
+    want, want_i = max_pool_nd(x, k, s, p, d, c)
+    got, got_i = MAXF[nd](garray.asarray(x), case[0], case[1], case[2], case[3], c,
+                          return_indices=True)
+    assert_xp_close(got, want, rtol=0, atol=0)
+    assert_xp_close(got_i, want_i)
+    plain = MAXF[nd](garray.asarray(x), case[0], stride=case[1], padding=case[2],
+                     dilation=case[3], ceil_mode=c)
+    assert_xp_close(plain, want, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_max_pool_nan_and_inf(dtype):
+    x = data((2, 2, 7, 6), dtype, seed=3)
+    x[0, 0, 1, 1] = numpy.nan
+    x[0, 0, 2, 2] = numpy.nan          # two NaN in one window: the last one's index
+    x[1, 1, 4, 3] = numpy.nan
+    x[0, 1] = -numpy.inf               # a plane of -inf: value -inf, first tap's index
+    x[1, 0, :3, :3] = numpy.inf
+    for args in ((3, 2, 1), (2, 1, 0), (3, 3, 1)):
+        k = tup(args[0], 2)
+        want, want_i = max_pool_nd(x, k, tup(args[1], 2), tup(args[2], 2), (1, 1), True)
+        got, got_i = gnn.max_pool2d(garray.asarray(x), *args, ceil_mode=True,
+                                    return_indices=True)
+        assert_xp_close(got, want, rtol=0, atol=0)
+        assert_xp_close(got_i, want_i)
+
+
+def test_max_pool_window_without_taps():
+    # a dilated window that straddles the input: -inf and PyTorch's first-tap index
+    x = numpy.array([[[1.0, 2.0]]])
+    want, want_i = max_pool_nd(x, (2,), (1,), (1,), (3,), False)
+    got, got_i = gnn.max_pool1d(garray.asarray(x), 2, 1, 1, 3, return_indices=True)
+    assert want[0, 0, 0] == -numpy.inf and want_i[0, 0, 0] == 2
+    assert_xp_close(got, want)
+    assert_xp_close(got_i, want_i)
+
+
+@pytest.mark.parametrize("per", [1, 3, 64])
+def test_per_thread_chunk_never_changes_results(per):
+    x = data((2, 2, 5, 70), "float64", seed=5)
+    old = _pool._debug_per(per)
+    try:
+        got, got_i = gnn.max_pool2d(garray.asarray(x), 3, (1, 2), 1, (1, 2), True, True)
+        avg = gnn.avg_pool2d(garray.asarray(x), 3, (1, 2), 1, True, False)
+    finally:
+        _pool._debug_per(old)
+    want, want_i = max_pool_nd(x, (3, 3), (1, 2), (1, 1), (1, 2), True)
+    assert_xp_close(got, want)
+    assert_xp_close(got_i, want_i)
+    assert_xp_close(avg, avg_pool_nd(x, (3, 3), (1, 2), (1, 1), True, False))
+
+
+# ---- average pooling -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("nd,case", [(nd, c) for nd in (1, 2, 3) for c in AVG_CASES[nd]])
+def test_avg_pool(nd, case, dtype):
+    x = data(SHAPES[nd], dtype, seed=10 + nd, ties=False)
+    k, s, p, c, inc, div = case
+    want = avg_pool_nd(x, tup(k, nd), tup(k if s is None else s, nd), tup(p, nd), c, inc, div)
+    kw = {} if div is None else {"divisor_override": div}
+    got = AVGF[nd](garray.asarray(x), k, s, p, c, inc, **kw)
+    assert_xp_close(got, want, **tol(dtype))
+
+
+def test_avg_pool_defaults_and_keywords():
+    x = data((1, 2, 6, 6), "float64", seed=2, ties=False)
+    want = avg_pool_nd(x, (2, 2), (2, 2), (0, 0), False, True)
+    assert_xp_close(gnn.avg_pool2d(garray.asarray(x), 2), want)
+    assert_xp_close(gnn.avg_pool2d(garray.asarray(x), kernel_size=(2, 2), stride=[]), want)
+    want = avg_pool_nd(x, (3, 3), (2, 2), (1, 1), True, True, 2)
+    got = gnn.avg_pool2d(garray.asarray(x), 3, 2, 1, ceil_mode=True, divisor_override=2)
+    assert_xp_close(got, want)
+
+
+# ---- layouts: unbatched, views, empty batch -----------------------------------------------
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+def test_unbatched(nd):
+    x = data(SHAPES[nd][1:], "float32", seed=20)
+    xb = x[None]
+    k = (2,) * nd
+    want, want_i = max_pool_nd(xb, k, k, (1,) * nd, (1,) * nd, True)
+    got, got_i = MAXF[nd](garray.asarray(x), 2, padding=1, ceil_mode=True, return_indices=True)
+    assert_xp_close(got, want[0])
+    assert_xp_close(got_i, want_i[0])
+    want = avg_pool_nd(xb, k, k, (1,) * nd, False, False)
+    assert_xp_close(AVGF[nd](garray.asarray(x), 2, padding=1, count_include_pad=False),
+                    want[0], **tol("float32"))
+
+
+VIEWS = {
+    "transposed": lambda a: a.transpose(1, 0, 3, 2),
+    "negative": lambda a: a[::-1, :, ::-1, ::-2],
+    "sliced": lambda a: a[:, 1:, 1::2, ::3],
+}
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_views_read_in_place(view, dtype):
+    x = data((3, 4, 11, 12), dtype, seed=30)
+    gx = VIEWS[view](garray.asarray(x))
+    nx = VIEWS[view](x)
+    assert not gx.flags.c_contiguous
+    want, want_i = max_pool_nd(numpy.ascontiguousarray(nx), (3, 2), (2, 1), (1, 1), (1, 1),
+                               True)
+    got, got_i = gnn.max_pool2d(gx, (3, 2), (2, 1), 1, ceil_mode=True, return_indices=True)
+    assert_xp_close(got, want)
+    assert_xp_close(got_i, want_i)
+    want = avg_pool_nd(numpy.ascontiguousarray(nx), (3, 2), (2, 1), (1, 1), True, True)
+    assert_xp_close(gnn.avg_pool2d(gx, (3, 2), (2, 1), 1, True), want, **tol(dtype))
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+def test_empty_batch(nd):
+    shape = (0,) + SHAPES[nd][1:]
+    x = garray.zeros(shape, dtype="float64")
+    got, got_i = MAXF[nd](x, 2, return_indices=True)
+    want = max_pool_nd(numpy.zeros(shape), (2,) * nd, (2,) * nd, (0,) * nd, (1,) * nd,
+                       False)
+    assert_xp_close(got, want[0])
+    assert_xp_close(got_i, want[1])
+    assert_xp_close(AVGF[nd](x, 2), numpy.zeros((0,) + want[0].shape[1:]))
+
+
+def test_one_element_sizes():
+    x = numpy.array([[[[2.5]]]], dtype="float32")
+    got, got_i = gnn.max_pool2d(garray.asarray(x), 1, return_indices=True)
+    assert_xp_close(got, x)
+    assert_xp_close(got_i, numpy.zeros((1, 1, 1, 1), dtype=numpy.int64))
+    assert_xp_close(gnn.avg_pool2d(garray.asarray(x), 1), x)
+    # a kernel larger than the input along W, padded
+    x = data((1, 1, 1, 3), "float64", seed=4)
+    want = avg_pool_nd(x, (1, 4), (1, 4), (0, 2), False, True)
+    assert_xp_close(gnn.avg_pool2d(garray.asarray(x), (1, 4), padding=(0, 2)), want)
+
+
+def test_large_stride_and_dilation():
+    x = data((1, 2, 40, 33), "float32", seed=6)
+    want, want_i = max_pool_nd(x, (3, 2), (17, 11), (1, 1), (9, 15), True)
+    got, got_i = gnn.max_pool2d(garray.asarray(x), (3, 2), (17, 11), 1, (9, 15), True, True)
+    assert_xp_close(got, want)
+    assert_xp_close(got_i, want_i)
+
+
+# ---- errors -------------------------------------------------------------------------------
+
+
+def _x(shape=(1, 2, 6, 6), dtype="float32"):
+    return garray.zeros(shape, dtype=dtype)
+
+
+@pytest.mark.parametrize("call,exc,words", [
+    (lambda: gnn.max_pool2d(_x(), 3, padding=2), ValueError, "padding"),
+    (lambda: gnn.avg_pool2d(_x(), (4, 2), padding=(2, 2)), ValueError, "padding"),
+    (lambda: gnn.max_pool2d(_x(), 0), ValueError, "kernel_size"),
+    (lambda: gnn.max_pool2d(_x(), (2, -1)), ValueError, "kernel_size"),
+    (lambda: gnn.avg_pool2d(_x(), 2, stride=0), ValueError, "stride"),
+    (lambda: gnn.max_pool2d(_x(), 2, dilation=0), ValueError, "dilation"),
+    (lambda: gnn.max_pool2d(_x(), 2, padding=-1), ValueError, "padding"),
+    (lambda: gnn.max_pool2d(_x(), (2, 2, 2)), ValueError, "kernel_size"),
+    (lambda: gnn.max_pool2d(_x((1, 1, 2, 2)), 3, padding=1, dilation=2), ValueError,
+     "output size"),
+    (lambda: gnn.avg_pool2d(_x((1, 1, 2, 5)), 3), ValueError, "output size"),
+    (lambda: gnn.max_pool2d(_x((6,)), 2), ValueError, "input"),
+    (lambda: gnn.max_pool1d(_x((1, 1, 1, 6)), 2), ValueError, "(N, C, W)"),
+    (lambda: gnn.max_pool2d(_x((1, 0, 4, 4)), 2), ValueError, "(1, 0, 4, 4)"),
+    (lambda: gnn.avg_pool3d(_x((0, 4, 4)), 2), ValueError, "(0, 4, 4)"),
+    (lambda: gnn.max_pool2d(_x(dtype="int32"), 2), TypeError, "int32"),
+    (lambda: gnn.avg_pool2d(numpy.zeros((1, 1, 4, 4)), 2), TypeError, "garray"),
+    (lambda: gnn.max_pool2d(_x(), 2.0), TypeError, "kernel_size"),
+    (lambda: gnn.avg_pool2d(_x(), 2, divisor_override=0), ValueError, "divisor_override"),
+    (lambda: gnn.avg_pool2d(_x(), 2, divisor_override=1.5), TypeError, "divisor_override"),
+    (lambda: gnn.max_pool2d(_x(), 2, algorithm="fast"), ValueError, "algorithm"),
+])
+def test_errors(call, exc, words):
+    with pytest.raises(exc) as info:
+        call()
+    assert words in str(info.value)
+
+
+def test_error_messages_name_function_and_shapes():
+    with pytest.raises(ValueError, match=r"avg_pool2d: .*\(1, 1, 2, 5\)"):
+        gnn.avg_pool2d(_x((1, 1, 2, 5)), 3)
+    with pytest.raises(ValueError, match=r"max_pool3d: expected a 4-d .* got shape \(2, 3\)"):
+        gnn.max_pool3d(_x((2, 3)), 2)
+
+
+def test_algorithm_choice():
+    x = data((1, 2, 6, 6), "float32", seed=8)
+    want = avg_pool_nd(x, (2, 2), (2, 2), (0, 0), False, True)
+    assert_xp_close(gnn.avg_pool2d(garray.asarray(x), 2, algorithm="kernel"), want)
+    dev = garray.asarray(x).device
+    if dev.kind == "cpu":
+        assert_xp_close(gnn.avg_pool2d(garray.asarray(x), 2, algorithm="auto"), want)
+        with pytest.raises(NotImplementedError, match="CPU device"):
+            gnn.max_pool2d(garray.asarray(x), 2, algorithm="vendor")
+    else:
+        with pytest.raises(NotImplementedError, match="dilation"):
+            gnn.max_pool2d(garray.asarray(x), 2, dilation=2, algorithm="vendor")
+        with pytest.raises(NotImplementedError, match="return_indices"):
+            gnn.max_pool2d(garray.asarray(x), 2, return_indices=True, algorithm="vendor")
+
+
+def test_output_size_rule():
+    # PyTorch's documented examples of the ceil_mode rule
+    assert _pool.output_size(5, 2, 2, 0, 1, False) == 2
+    assert _pool.output_size(5, 2, 2, 0, 1, True) == 3
+    # the last window would start in the right padding: dropped
+    assert _pool.output_size(5, 2, 2, 1, 1, True) == 3
+    assert _pool.output_size(4, 3, 3, 1, 1, True) == 2
+    assert _pool.output_size(10, 3, 1, 0, 4, False) == 2
