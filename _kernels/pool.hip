@@ -14,8 +14,11 @@
 //    indices) are C-contiguous.  Every offset is an int64.
 // 3. One thread computes `per` consecutive outputs along W of one (plane, od, oh) row:
 //    per = 1 on GPUs, POOL_CPU_PER on the CPU device, where the taps loop outside the
-//    outputs loop so that g++ can vectorise across the row.  For a given output the taps
-//    are visited in (d, h, w) order either way, so `per` never changes a result.
+//    outputs loop so that g++ can vectorise across the row.  For each tap the outputs
+//    whose input lies inside [0, W) are one run computed up front (`valid_run`), so the
+//    inner loop has no bounds tests, and with unit W stride (input and window) it reads
+//    a contiguous run.  For a given output the taps are visited in (d, h, w) order
+//    either way, so `per` never changes a result.
 // 4. Max pooling is PyTorch's rule exactly: start from -inf and the index of the first
 //    valid tap, take a tap when `v > max || v != v` (strictly greater: the first of equal
 //    maxima wins; NaN always wins, so NaN propagates and the index is the LAST NaN's).
@@ -94,6 +97,21 @@ GA_DEVICE int64 first_valid(int64 start, int64 dil) {
     return start >= 0 ? start : start + ((-start + dil - 1) / dil) * dil;
 }
 
+// a / b rounded up, for b > 0 and any sign of a.
+GA_DEVICE int64 ceil_div(int64 a, int64 b) {
+    return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+}
+
+// The outputs j in [0, cnt) whose tap j * stride + off lies in [0, W): [*j0, *j1)
+// (empty when *j0 >= *j1).  The tap loops then run without bounds tests (note 3).
+GA_DEVICE void valid_run(int64 off, int64 stride, int64 W, int64 cnt, int64* j0,
+                         int64* j1) {
+    int64 lo = ceil_div(-off, stride);
+    int64 hi = ceil_div(W - off, stride);
+    *j0 = lo > 0 ? lo : 0;
+    *j1 = hi < cnt ? hi : cnt;
+}
+
 }  // namespace pool
 
 // y[p, od, oh, ow] = max over the window; idx (may be null) its flat spatial index.
@@ -105,6 +123,7 @@ GA_GLOBAL void pool_max(const T* x, T* y, int64* idx, const int64* geom, double 
     const int64 D = g.size[0], H = g.size[1], W = g.size[2];
     const int64 n = r.plane / g.channels, c = r.plane % g.channels;
     const T* xp = x + n * g.sn + c * g.sc;
+    const bool unit = g.sw == 1 && g.stride[2] == 1;
     const int64 d0 = r.od * g.stride[0] - g.pad[0];
     const int64 h0 = r.oh * g.stride[1] - g.pad[1];
     const int64 d1 = d0 + (g.kernel[0] - 1) * g.dil[0] + 1 < D
@@ -125,15 +144,25 @@ GA_GLOBAL void pool_max(const T* x, T* y, int64* idx, const int64* geom, double 
             const T* row = xp + id * g.sd + ih * g.sh;
             const int64 base = (id * H + ih) * W;
             for (int64 kw = 0; kw < g.kernel[2]; ++kw) {
-                const int64 off = kw * g.dil[2] - g.pad[2];
-                for (int64 j = 0; j < r.cnt; ++j) {
-                    const int64 iw = (r.w0 + j) * g.stride[2] + off;
-                    if (iw >= 0 && iw < W) {
+                const int64 off = r.w0 * g.stride[2] + kw * g.dil[2] - g.pad[2];
+                int64 j0, j1;
+                pool::valid_run(off, g.stride[2], W, r.cnt, &j0, &j1);
+                if (unit) {           // unit strides: a contiguous run (vectorises)
+                    const T* rp = row + off;
+                    const int64 bo = base + off;
+                    for (int64 j = j0; j < j1; ++j) {
+                        const T v = rp[j];
+                        const bool take = v > m[j] || v != v;
+                        m[j] = take ? v : m[j];
+                        mi[j] = take ? bo + j : mi[j];
+                    }
+                } else {
+                    for (int64 j = j0; j < j1; ++j) {
+                        const int64 iw = j * g.stride[2] + off;
                         const T v = row[iw * g.sw];
-                        if (v > m[j] || v != v) {
-                            m[j] = v;
-                            mi[j] = base + iw;
-                        }
+                        const bool take = v > m[j] || v != v;
+                        m[j] = take ? v : m[j];
+                        mi[j] = take ? base + iw : mi[j];
                     }
                 }
             }
@@ -154,6 +183,7 @@ GA_GLOBAL void pool_avg(const T* x, T* y, const int64* geom) {
     const int64 D = g.size[0], H = g.size[1], W = g.size[2];
     const int64 n = r.plane / g.channels, c = r.plane % g.channels;
     const T* xp = x + n * g.sn + c * g.sc;
+    const bool unit = g.sw == 1 && g.stride[2] == 1;
     // d and h: the window clipped to the padded input (pool size), then to the input
     int64 d0 = r.od * g.stride[0] - g.pad[0];
     int64 h0 = r.oh * g.stride[1] - g.pad[1];
@@ -171,10 +201,14 @@ GA_GLOBAL void pool_avg(const T* x, T* y, const int64* geom) {
         for (int64 ih = h0; ih < h1; ++ih) {
             const T* row = xp + id * g.sd + ih * g.sh;
             for (int64 kw = 0; kw < g.kernel[2]; ++kw) {
-                const int64 off = kw - g.pad[2];
-                for (int64 j = 0; j < r.cnt; ++j) {
-                    const int64 iw = (r.w0 + j) * g.stride[2] + off;
-                    if (iw >= 0 && iw < W) s[j] += row[iw * g.sw];
+                const int64 off = r.w0 * g.stride[2] + kw - g.pad[2];
+                int64 j0, j1;
+                pool::valid_run(off, g.stride[2], W, r.cnt, &j0, &j1);
+                if (unit) {
+                    const T* rp = row + off;
+                    for (int64 j = j0; j < j1; ++j) s[j] += rp[j];
+                } else {
+                    for (int64 j = j0; j < j1; ++j) s[j] += row[(j * g.stride[2] + off) * g.sw];
                 }
             }
         }

@@ -367,3 +367,40 @@ def test_output_size_rule():
     assert _pool.output_size(5, 2, 2, 1, 1, True) == 3
     assert _pool.output_size(4, 3, 3, 1, 1, True) == 2
     assert _pool.output_size(10, 3, 1, 0, 4, False) == 2
+
+
+# ---- the vendor path's plumbing (cuDNN / MIOpen themselves: tests/test_dnn_vendor.py) ----
+
+
+def test_vendor_expressible_cases():
+    ok = _pool._vendor_ok
+    assert ok(2, (8, 8), (2, 2), (2, 2), (0, 0), (1, 1), (4, 4))
+    # ceil_mode that adds a partial window: symmetric padding cannot express it
+    out = tuple(_pool.output_size(7, 2, 2, 0, 1, True) for _ in range(2))
+    assert out == (4, 4) and not ok(2, (7, 7), (2, 2), (2, 2), (0, 0), (1, 1), out)
+    # ceil_mode that changes nothing
+    out = tuple(_pool.output_size(8, 2, 2, 0, 1, True) for _ in range(2))
+    assert ok(2, (8, 8), (2, 2), (2, 2), (0, 0), (1, 1), out)
+    assert not ok(2, (8, 8), (2, 2), (2, 2), (0, 0), (2, 1), (3, 4))
+
+
+def test_vendor_call_arguments(monkeypatch):
+    import sys
+    import types
+    import garray._vendor
+    calls = []
+    fake = types.ModuleType("garray._vendor.dnn")
+
+    def pool_forward(x, y, mode, kernel, stride, pad_lo, pad_hi):
+        calls.append((tuple(x.shape), tuple(y.shape), mode, kernel, stride, pad_lo, pad_hi,
+                      bool(x.flags.c_contiguous)))
+    fake.pool_forward = pool_forward
+    monkeypatch.setitem(sys.modules, "garray._vendor.dnn", fake)
+    monkeypatch.setattr(garray._vendor, "dnn", fake, raising=False)
+    x = garray.zeros((2, 3, 18), dtype="float32")[..., ::-2]
+    y = garray.empty((2, 3, 4), dtype="float32")
+    _pool._vendor_pool(x, y, 1, "avg", (3,), (2,), (1,), False)
+    _pool._vendor_pool(x[..., None], y[..., None], 2, "max", (3, 1), (2, 1), (1, 0), True)
+    assert calls == [
+        ((2, 3, 1, 9), (2, 3, 1, 4), "avg_exclude_pad", (1, 3), (1, 2), (0, 1), (0, 1), True),
+        ((2, 3, 9, 1), (2, 3, 4, 1), "max", (3, 1), (2, 1), (1, 0), (1, 0), True)]
