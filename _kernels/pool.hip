@@ -30,6 +30,13 @@
 //    count_include_pad; then clipped to the input, where the values are summed (in T)
 //    and whose size is the divisor otherwise; a divisor_override (nonzero) replaces
 //    both.  A window with no input element gives 0.
+// 6. The backward kernels gather: one thread per INPUT element walks the outputs whose
+//    window covers it (per axis o = (i + pad - t * dil) / stride for the taps t that
+//    divide evenly and land in [0, out)), in ascending output order, so the sum is the
+//    one PyTorch's CPU kernel makes when it scatters output by output, and there are no
+//    atomics and no dependence on scheduling.  Max: an output contributes its gradient
+//    where its index is this element's; average: gradient / that output's divisor.
+//    grad_output, indices and grad_input are C-contiguous.
 #include "garray/loops.h"
 
 #if defined(GARRAY_HOST)
@@ -229,5 +236,89 @@ GA_GLOBAL void pool_avg(const T* x, T* y, const int64* geom) {
         y[o + j] = s[j] / (T)div;
     }
 }
+
+// Backward kernels (note 6): gx[p, d, h, w] for every input element; `total` = N*C*D*H*W.
+#define GA_POOL_BWD_PROLOGUE                                                          \
+    const pool::Geom g = pool::Geom::load(geom);                                      \
+    const int64 t = flat_index<int64>();                                              \
+    if (t >= total) return;                                                           \
+    const int64 D = g.size[0], H = g.size[1], W = g.size[2];                          \
+    const int64 iw = t % W, ih = (t / W) % H, id = (t / (W * H)) % D;                 \
+    const int64 plane = t / (W * H * D);                                              \
+    T acc = (T)0;
+
+// The output along one axis whose tap `tap` reads input i, or -1.
+namespace pool {
+GA_DEVICE int64 covering(const Geom& g, int a, int64 i, int64 tap) {
+    const int64 num = i + g.pad[a] - tap * g.dil[a];
+    if (num < 0 || num % g.stride[a] != 0) return -1;
+    const int64 o = num / g.stride[a];
+    return o < g.out[a] ? o : -1;
+}
+}  // namespace pool
+
+template <class T>
+GA_GLOBAL void pool_max_backward(const T* gy, const int64* idx, T* gx, const int64* geom,
+                                 int64 total) {
+    GA_POOL_BWD_PROLOGUE
+    const int64 flat = (id * H + ih) * W + iw;
+    for (int64 td = g.kernel[0] - 1; td >= 0; --td) {
+        const int64 od = pool::covering(g, 0, id, td);
+        if (od < 0) continue;
+        for (int64 th = g.kernel[1] - 1; th >= 0; --th) {
+            const int64 oh = pool::covering(g, 1, ih, th);
+            if (oh < 0) continue;
+            const int64 orow = ((plane * g.out[0] + od) * g.out[1] + oh) * g.out[2];
+            for (int64 tw = g.kernel[2] - 1; tw >= 0; --tw) {
+                const int64 ow = pool::covering(g, 2, iw, tw);
+                if (ow >= 0 && idx[orow + ow] == flat) acc += gy[orow + ow];
+            }
+        }
+    }
+    gx[t] = acc;
+}
+
+namespace pool {
+// Output o's window along axis a: its size in the padded input (*pool) and in the
+// input (*in), as the forward average (note 5).
+GA_DEVICE void avg_extent(const Geom& g, int a, int64 o, int64* pool, int64* in) {
+    int64 lo = o * g.stride[a] - g.pad[a];
+    int64 hi = lo + g.kernel[a] < g.size[a] + g.pad[a] ? lo + g.kernel[a]
+                                                        : g.size[a] + g.pad[a];
+    *pool = hi - lo;
+    lo = lo > 0 ? lo : 0;
+    hi = hi < g.size[a] ? hi : g.size[a];
+    *in = hi - lo;
+}
+}  // namespace pool
+
+template <class T>
+GA_GLOBAL void pool_avg_backward(const T* gy, T* gx, const int64* geom, int64 total) {
+    GA_POOL_BWD_PROLOGUE
+    for (int64 td = g.kernel[0] - 1; td >= 0; --td) {
+        const int64 od = pool::covering(g, 0, id, td);
+        if (od < 0) continue;
+        int64 pd, nd_;
+        pool::avg_extent(g, 0, od, &pd, &nd_);
+        for (int64 th = g.kernel[1] - 1; th >= 0; --th) {
+            const int64 oh = pool::covering(g, 1, ih, th);
+            if (oh < 0) continue;
+            int64 ph, nh;
+            pool::avg_extent(g, 1, oh, &ph, &nh);
+            const int64 orow = ((plane * g.out[0] + od) * g.out[1] + oh) * g.out[2];
+            for (int64 tw = g.kernel[2] - 1; tw >= 0; --tw) {
+                const int64 ow = pool::covering(g, 2, iw, tw);
+                if (ow < 0) continue;
+                int64 pw, nw;
+                pool::avg_extent(g, 2, ow, &pw, &nw);
+                const int64 div = g.divisor != 0 ? g.divisor
+                                : g.include_pad ? pd * ph * pw : nd_ * nh * nw;
+                acc += gy[orow + ow] / (T)div;
+            }
+        }
+    }
+    gx[t] = acc;
+}
+#undef GA_POOL_BWD_PROLOGUE
 
 }  // namespace ga

@@ -404,3 +404,116 @@ def test_vendor_call_arguments(monkeypatch):
     assert calls == [
         ((2, 3, 1, 9), (2, 3, 1, 4), "avg_exclude_pad", (1, 3), (1, 2), (0, 1), (0, 1), True),
         ((2, 3, 9, 1), (2, 3, 4, 1), "max", (3, 1), (2, 1), (1, 0), (1, 0), True)]
+
+
+# ---- gradients -----------------------------------------------------------------------------
+
+
+def ref_max_pool_backward(gy, idx, input_shape):
+    """PyTorch's CPU scatter: output by output, grad_input[idx] += grad_output."""
+    n, c = input_shape[:2]
+    gx = numpy.zeros((n, c, int(numpy.prod(input_shape[2:]))), dtype=gy.dtype)
+    nn_, cc = numpy.meshgrid(numpy.arange(n), numpy.arange(c), indexing="ij")
+    for o in numpy.ndindex(*gy.shape[2:]):
+        at = (slice(None), slice(None)) + o
+        flat = idx[at]
+        ok = (flat >= 0) & (flat < gx.shape[2])
+        gx[nn_[ok], cc[ok], flat[ok]] += gy[at][ok]
+    return gx.reshape(input_shape)
+
+
+def ref_avg_pool_backward(gy, input_shape, kernel, stride, pad, count_include_pad,
+                          divisor=None):
+    sp = input_shape[2:]
+    nd = len(sp)
+    gx = numpy.zeros(input_shape, dtype=gy.dtype)
+    for o in numpy.ndindex(*gy.shape[2:]):
+        lo = [o[i] * stride[i] - pad[i] for i in range(nd)]
+        hi = [min(lo[i] + kernel[i], sp[i] + pad[i]) for i in range(nd)]
+        pool = int(numpy.prod([h - l for l, h in zip(lo, hi)]))
+        lo = [max(v, 0) for v in lo]
+        hi = [min(hi[i], sp[i]) for i in range(nd)]
+        if any(l >= h for l, h in zip(lo, hi)):
+            continue
+        cnt = int(numpy.prod([h - l for l, h in zip(lo, hi)]))
+        div = divisor if divisor is not None else pool if count_include_pad else cnt
+        win = (slice(None), slice(None)) + tuple(slice(l, h) for l, h in zip(lo, hi))
+        gx[win] += (gy[(slice(None), slice(None)) + o] / gy.dtype.type(div))[
+            (...,) + (None,) * nd]
+    return gx
+
+
+MAX_BWD = {1: gnn.max_pool1d_backward, 2: gnn.max_pool2d_backward,
+           3: gnn.max_pool3d_backward}
+AVG_BWD = {1: gnn.avg_pool1d_backward, 2: gnn.avg_pool2d_backward,
+           3: gnn.avg_pool3d_backward}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("nd,case", [(nd, c) for nd in (1, 2, 3) for c in MAX_CASES[nd][:4]])
+def test_max_pool_backward(nd, case, dtype):
+    x = data(SHAPES[nd], dtype, seed=40 + nd)
+    x.flat[::7] = numpy.nan
+    k, s, p, d, c = _max_case(nd, case)
+    _, idx = max_pool_nd(x, k, s, p, d, c)
+    gy = data(idx.shape, dtype, seed=41, ties=False)
+    want = ref_max_pool_backward(gy, idx, x.shape)
+    got = MAX_BWD[nd](garray.asarray(gy), garray.asarray(idx), x.shape, case[0], case[1],
+                      case[2], case[3], c)
+    assert_xp_close(got, want)
+    # the forward's own indices, unbatched
+    _, gidx = MAXF[nd](garray.asarray(x[0]), case[0], case[1], case[2], case[3], c, True)
+    got = MAX_BWD[nd](garray.asarray(gy[0]), gidx, x.shape[1:], case[0], case[1], case[2],
+                      case[3], c)
+    assert_xp_close(got, ref_max_pool_backward(gy[:1], idx[:1], (1,) + x.shape[1:])[0])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("nd,case", [(nd, c) for nd in (1, 2, 3) for c in AVG_CASES[nd]])
+def test_avg_pool_backward(nd, case, dtype):
+    k, s, p, c, inc, div = case
+    kt, st, pt = tup(k, nd), tup(k if s is None else s, nd), tup(p, nd)
+    out = tuple(_ref_out(SHAPES[nd][2 + i], kt[i], st[i], pt[i], 1, c) for i in range(nd))
+    gy = data(SHAPES[nd][:2] + out, dtype, seed=50 + nd, ties=False)
+    want = ref_avg_pool_backward(gy, SHAPES[nd], kt, st, pt, inc, div)
+    kw = {} if div is None else {"divisor_override": div}
+    got = AVG_BWD[nd](garray.asarray(gy), SHAPES[nd], k, s, p, c, inc, **kw)
+    assert_xp_close(got, want, **tol(dtype))
+
+
+def test_backward_views_and_empty_batch():
+    x = data((2, 3, 8, 9), "float64", seed=60)
+    _, idx = max_pool_nd(x, (3, 3), (2, 2), (1, 1), (1, 1), True)
+    gy = data(idx.shape, "float64", seed=61, ties=False)
+    big = numpy.zeros(gy.shape[:3] + (2 * gy.shape[3],))
+    big[..., ::2] = gy
+    gbig = garray.asarray(big)[..., ::2]               # a strided grad_output
+    got = gnn.max_pool2d_backward(gbig, garray.asarray(idx), x.shape, 3, 2, 1, 1, True)
+    assert_xp_close(got, ref_max_pool_backward(gy, idx, x.shape))
+    got = gnn.avg_pool2d_backward(gbig, x.shape, 3, 2, 1, True)
+    assert_xp_close(got, ref_avg_pool_backward(gy, x.shape, (3, 3), (2, 2), (1, 1), True))
+    e = garray.zeros((0, 3, 4, 4), dtype="float32")
+    assert_xp_close(gnn.avg_pool2d_backward(e, (0, 3, 8, 9), 2),
+                    numpy.zeros((0, 3, 8, 9), dtype="float32"))
+
+
+def test_backward_errors():
+    gy = garray.zeros((1, 2, 3, 3), dtype="float32")
+    idx = garray.zeros((1, 2, 3, 3), dtype="int64")
+    with pytest.raises(ValueError, match=r"max_pool2d_backward: grad_output has shape "
+                                         r"\(1, 2, 3, 3\).*\(1, 2, 4, 4\)"):
+        gnn.max_pool2d_backward(gy, idx, (1, 2, 8, 8), 2)
+    with pytest.raises(TypeError, match="int64"):
+        gnn.max_pool2d_backward(gy, idx.astype("int32"), (1, 2, 6, 6), 2)
+    with pytest.raises(TypeError, match="indices"):
+        gnn.max_pool2d_backward(gy, numpy.zeros((1, 2, 3, 3), dtype="int64"), (1, 2, 6, 6), 2)
+    with pytest.raises(ValueError, match="indices has shape"):
+        gnn.max_pool2d_backward(gy, idx[:, :1], (1, 2, 6, 6), 2)
+    with pytest.raises(ValueError, match="padding"):
+        gnn.avg_pool2d_backward(gy, (1, 2, 6, 6), 2, padding=2)
+    with pytest.raises(TypeError, match="input_shape"):
+        gnn.avg_pool2d_backward(gy, (1, 2, 6.0, 6), 2)
+    with pytest.raises(TypeError, match="float32"):
+        gnn.avg_pool2d_backward(gy.astype("int32"), (1, 2, 6, 6), 2)
+    with pytest.raises(ValueError, match="divisor_override"):
+        gnn.avg_pool2d_backward(gy, (1, 2, 6, 6), 2, divisor_override=0)

@@ -31,11 +31,12 @@ import threading
 import numpy
 
 from .. import _dtypes
-from .._pooltable import P_AVG, P_MAX, table
+from .._pooltable import P_AVG, P_AVG_BWD, P_MAX, P_MAX_BWD, table
 from ._params import DTYPES, check_operands, ntuple, resolve_algorithm
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
-           "avg_pool3d"]
+           "avg_pool3d", "max_pool1d_backward", "max_pool2d_backward", "max_pool3d_backward",
+           "avg_pool1d_backward", "avg_pool2d_backward", "avg_pool3d_backward"]
 
 _LAYOUT = {1: "(N, C, W)", 2: "(N, C, H, W)", 3: "(N, C, D, H, W)"}
 _CPU_PER_MAX = 64        # POOL_CPU_PER in _kernels/pool.hip
@@ -70,18 +71,17 @@ def _flag(value, name, fn):
         raise TypeError(f"{fn}: {name} must be a bool, got {value!r}") from None
 
 
-def _setup(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode):
-    """Check the arguments; returns (x as (N, C, *spatial), batched, dtype, device,
-    kernel, stride, pad, dilation, out)."""
-    dtype, device = check_operands(fn, DTYPES, input=input)
-    shape = tuple(input.shape)
+def _shape_geometry(fn, nd, shape, kernel_size, stride, padding, dilation, ceil_mode,
+                    what="input"):
+    """Check a pool's arguments for an input of ``shape``; returns (batched, the shape
+    as (N, C, *spatial), kernel, stride, pad, dilation, out, ceil_mode)."""
     if len(shape) not in (nd + 1, nd + 2):
         raise ValueError(f"{fn}: expected a {nd + 1}-d (C, ...) or {nd + 2}-d "
-                         f"{_LAYOUT[nd]} input, got shape {shape}")
+                         f"{_LAYOUT[nd]} {what}, got shape {shape}")
     batched = len(shape) == nd + 2
-    x = input if batched else input[None]
-    if any(e == 0 for e in x.shape[1:]):
-        raise ValueError(f"{fn}: input shape {shape} has an empty channel or spatial "
+    full = shape if batched else (1,) + shape
+    if any(e <= 0 for e in full[1:]) or full[0] < 0:
+        raise ValueError(f"{fn}: {what} shape {shape} has an empty channel or spatial "
                          f"extent (only the batch may be empty)")
     kernel = ntuple(kernel_size, nd, "kernel_size", fn, 1)
     if stride is None or (not isinstance(stride, int) and hasattr(stride, "__len__")
@@ -96,13 +96,23 @@ def _setup(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode):
         if 2 * pad[i] > kernel[i]:
             raise ValueError(f"{fn}: padding should be at most half of kernel_size, got "
                              f"padding={pad}, kernel_size={kernel}")
-    size = tuple(x.shape[2:])
+    size = tuple(full[2:])
     out = tuple(output_size(size[i], kernel[i], stride[i], pad[i], dil[i], ceil_mode)
                 for i in range(nd))
     if any(o < 1 for o in out):
-        raise ValueError(f"{fn}: input shape {shape}, kernel_size {kernel}, stride "
+        raise ValueError(f"{fn}: {what} shape {shape}, kernel_size {kernel}, stride "
                          f"{stride}, padding {pad}, dilation {dil} give output size "
                          f"{out}: too small (every extent must be at least 1)")
+    return batched, full, kernel, stride, pad, dil, out, ceil_mode
+
+
+def _setup(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode):
+    """Check the arguments; returns (x as (N, C, *spatial), batched, dtype, device,
+    kernel, stride, pad, dilation, out)."""
+    dtype, device = check_operands(fn, DTYPES, input=input)
+    batched, _, kernel, stride, pad, dil, out, ceil_mode = _shape_geometry(
+        fn, nd, tuple(input.shape), kernel_size, stride, padding, dilation, ceil_mode)
+    x = input if batched else input[None]
     return x, batched, dtype, device, kernel, stride, pad, dil, out, ceil_mode
 
 
@@ -172,17 +182,7 @@ def _pool(fn, nd, mode, input, kernel_size, stride, padding, dilation, ceil_mode
     import garray
     x, batched, dtype, device, kernel, stride, pad, dil, out, ceil_mode = _setup(
         fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode)
-    if divisor_override is not None:
-        if isinstance(divisor_override, (bool, numpy.bool_)):
-            raise TypeError(f"{fn}: divisor_override must be an int or None, "
-                            f"got {divisor_override!r}")
-        try:
-            divisor_override = operator.index(divisor_override)
-        except TypeError:
-            raise TypeError(f"{fn}: divisor_override must be an int or None, "
-                            f"got {divisor_override!r}") from None
-        if divisor_override == 0:
-            raise ValueError(f"{fn}: divisor_override must be nonzero, got 0")
+    divisor_override = _divisor(divisor_override, fn)
     count_include_pad = _flag(count_include_pad, "count_include_pad", fn)
     return_indices = _flag(return_indices, "return_indices", fn)
     algo = resolve_algorithm(fn, algorithm, device, dtype, op="pool")
@@ -216,6 +216,87 @@ def _pool(fn, nd, mode, input, kernel_size, stride, padding, dilation, ceil_mode
         y = y[0]
         idx = idx[0] if idx is not None else None
     return (y, idx) if return_indices else y
+
+
+def _shape_arg(shape, fn):
+    try:
+        return tuple(operator.index(v) for v in shape)
+    except TypeError:
+        raise TypeError(f"{fn}: input_shape must be a tuple of ints, got {shape!r}") from None
+
+
+def _pool_backward(fn, nd, mode, grad_output, indices, input_shape, kernel_size, stride,
+                   padding, dilation, ceil_mode, count_include_pad=True,
+                   divisor_override=None):
+    """The gradient with respect to the input of the pool that gave ``grad_output``
+    (Note [Pooling kernels], 6)."""
+    import garray
+    from .._core import _family_launch, ndarray
+    dtype, device = check_operands(fn, DTYPES, grad_output=grad_output)
+    if mode == "max":
+        if not isinstance(indices, ndarray):
+            raise TypeError(f"{fn}: indices must be a garray array, got "
+                            f"{type(indices).__name__}")
+        if indices.dtype != numpy.dtype(numpy.int64):
+            raise TypeError(f"{fn}: indices must be int64, got {indices.dtype}")
+        if indices.device != device:
+            raise ValueError(f"{fn}: indices is on {indices.device} but grad_output is on "
+                             f"{device}")
+    shape = _shape_arg(input_shape, fn)
+    batched, full, kernel, stride, pad, dil, out, ceil_mode = _shape_geometry(
+        fn, nd, shape, kernel_size, stride, padding, dilation, ceil_mode, "input_shape")
+    divisor = _divisor(divisor_override, fn)
+    count_include_pad = _flag(count_include_pad, "count_include_pad", fn)
+    want = tuple(full[:2]) + out
+    if not batched:
+        want = want[1:]
+    if tuple(grad_output.shape) != want:
+        raise ValueError(f"{fn}: grad_output has shape {tuple(grad_output.shape)}; the pool "
+                         f"of input_shape {shape} (kernel_size {kernel}, stride {stride}, "
+                         f"padding {pad}, dilation {dil}, ceil_mode={ceil_mode}) gives {want}")
+    if mode == "max" and tuple(indices.shape) != want:
+        raise ValueError(f"{fn}: indices has shape {tuple(indices.shape)}, grad_output "
+                         f"{want}")
+    gx = garray.empty(full, dtype=dtype, device=device)
+    if gx.size:
+        gy = garray.ascontiguousarray(grad_output)
+        f = 3 - nd
+
+        def three(t, fill):
+            return (fill,) * f + tuple(t)
+        n, c = full[:2]
+        geom = ((n * c, c) + three(full[2:], 1) + three(kernel, 1) + three(out, 1)
+                + three(stride, 1) + three(pad, 0) + three(dil, 1) + (0,) * 5
+                + (1, int(count_include_pad), divisor or 0))
+        g = _device_geom(geom, device)
+        taps = 1
+        for k in kernel:
+            taps *= k
+        code = _dtypes.DTYPE_CODE[dtype]
+        if mode == "max":
+            args = (gy, garray.ascontiguousarray(indices), gx, g, gx.size)
+            slot = P_MAX_BWD
+        else:
+            args = (gy, gx, g, gx.size)
+            slot = P_AVG_BWD
+        _family_launch("pool", table, code, slot, gx.size, args, gx, gx.size * taps)
+    return gx if batched else gx[0]
+
+
+def _divisor(divisor_override, fn):
+    if divisor_override is None:
+        return None
+    if isinstance(divisor_override, (bool, numpy.bool_)):
+        raise TypeError(f"{fn}: divisor_override must be an int or None, "
+                        f"got {divisor_override!r}")
+    try:
+        divisor_override = operator.index(divisor_override)
+    except TypeError:
+        raise TypeError(f"{fn}: divisor_override must be an int or None, "
+                        f"got {divisor_override!r}") from None
+    if divisor_override == 0:
+        raise ValueError(f"{fn}: divisor_override must be nonzero, got 0")
+    return divisor_override
 
 
 def _vendor_pool(x, y, nd, mode, kernel, stride, pad, count_include_pad):
@@ -365,6 +446,110 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                  divisor_override=divisor_override, algorithm=algorithm)
 
 
+_MAX_BWD_DOC = """The gradient of ``max_pool{nd}d`` with respect to its input.
+
+``grad_input[..., i] = sum of grad_output[..., o]`` over the outputs o whose
+``indices[..., o]`` is i (PyTorch's ``max_pool{nd}d_with_indices_backward``).
+
+Parameters
+----------
+grad_output : garray.ndarray
+    float32 or float64, the pool's output shape (batched or not).
+indices : garray.ndarray
+    int64, the indices ``max_pool{nd}d(..., return_indices=True)`` returned.
+input_shape : tuple of ints
+    The pooled input's shape, ``{layout}`` or ``(C, ...)``.
+kernel_size, stride, padding, dilation, ceil_mode
+    The pool's arguments (as ``max_pool{nd}d``).
+
+Returns
+-------
+grad_input : garray.ndarray
+    ``input_shape``, grad_output's dtype.  The sum over outputs is taken in ascending
+    output order (a gather: deterministic, no atomics).
+
+Raises
+------
+TypeError
+    Non-garray operands, a dtype other than float32/float64, indices not int64.
+ValueError
+    The pool's argument errors (as ``max_pool{nd}d``), grad_output or indices not of the
+    pool's output shape, operands on different devices.
+"""
+
+_AVG_BWD_DOC = """The gradient of ``avg_pool{nd}d`` with respect to its input.
+
+``grad_input[..., i] = sum of grad_output[..., o] / divisor(o)`` over the outputs o
+whose window holds i, the divisor as the forward pool's.
+
+Parameters
+----------
+grad_output : garray.ndarray
+    float32 or float64, the pool's output shape (batched or not).
+input_shape : tuple of ints
+    The pooled input's shape, ``{layout}`` or ``(C, ...)``.
+kernel_size, stride, padding, ceil_mode, count_include_pad{extra}
+    The pool's arguments (as ``avg_pool{nd}d``).
+
+Returns
+-------
+grad_input : garray.ndarray
+    ``input_shape``, grad_output's dtype (a gather, ascending output order).
+
+Raises
+------
+TypeError
+    A non-garray grad_output, a dtype other than float32/float64.
+ValueError
+    The pool's argument errors (as ``avg_pool{nd}d``), grad_output not of the pool's
+    output shape.
+"""
+
+
+def max_pool1d_backward(grad_output, indices, input_shape, kernel_size, stride=None,
+                        padding=0, dilation=1, ceil_mode=False):
+    return _pool_backward("max_pool1d_backward", 1, "max", grad_output, indices,
+                          input_shape, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d_backward(grad_output, indices, input_shape, kernel_size, stride=None,
+                        padding=0, dilation=1, ceil_mode=False):
+    return _pool_backward("max_pool2d_backward", 2, "max", grad_output, indices,
+                          input_shape, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool3d_backward(grad_output, indices, input_shape, kernel_size, stride=None,
+                        padding=0, dilation=1, ceil_mode=False):
+    return _pool_backward("max_pool3d_backward", 3, "max", grad_output, indices,
+                          input_shape, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def avg_pool1d_backward(grad_output, input_shape, kernel_size, stride=None, padding=0,
+                        ceil_mode=False, count_include_pad=True):
+    return _pool_backward("avg_pool1d_backward", 1, "avg", grad_output, None, input_shape,
+                          kernel_size, stride, padding, 1, ceil_mode, count_include_pad)
+
+
+def avg_pool2d_backward(grad_output, input_shape, kernel_size, stride=None, padding=0,
+                        ceil_mode=False, count_include_pad=True, divisor_override=None):
+    return _pool_backward("avg_pool2d_backward", 2, "avg", grad_output, None, input_shape,
+                          kernel_size, stride, padding, 1, ceil_mode, count_include_pad,
+                          divisor_override)
+
+
+def avg_pool3d_backward(grad_output, input_shape, kernel_size, stride=None, padding=0,
+                        ceil_mode=False, count_include_pad=True, divisor_override=None):
+    return _pool_backward("avg_pool3d_backward", 3, "avg", grad_output, None, input_shape,
+                          kernel_size, stride, padding, 1, ceil_mode, count_include_pad,
+                          divisor_override)
+
+
+for _nd, _f in ((1, max_pool1d_backward), (2, max_pool2d_backward), (3, max_pool3d_backward)):
+    _f.__doc__ = _MAX_BWD_DOC.format(nd=_nd, layout=_LAYOUT[_nd])
+for _nd, _f in ((1, avg_pool1d_backward), (2, avg_pool2d_backward),
+                (3, avg_pool3d_backward)):
+    _f.__doc__ = _AVG_BWD_DOC.format(nd=_nd, layout=_LAYOUT[_nd],
+                                     extra="" if _nd == 1 else ", divisor_override")
 for _nd, _f in ((1, max_pool1d), (2, max_pool2d), (3, max_pool3d)):
     _f.__doc__ = _MAX_DOC.format(nd=_nd, layout=_LAYOUT[_nd])
 for _nd, _f in ((1, avg_pool1d), (2, avg_pool2d), (3, avg_pool3d)):
