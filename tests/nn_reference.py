@@ -1,0 +1,127 @@
+"""NumPy reference convolutions for garray.nn's tests (float64, numpy arrays in and out).
+
+Built from ``numpy.lib.stride_tricks.sliding_window_view`` and ``numpy.einsum`` only, so
+they share no code with garray.  The geometry is garray/nn/_params.py's Note
+[Convolution geometry]: output element ``o`` reads input ``o * stride - pad_lo + t *
+dilation`` for tap ``t``; outside the input is zero.  ``pad_hi`` may be negative (a
+transposed geometry with output_padding): the padded input is then cropped.
+
+``conv_nd(x, w, bias, stride, pad_lo, pad_hi, dilation, groups)`` works for any number of
+spatial axes (``conv1d``/``conv2d``/``conv3d`` are aliases that check the rank);
+``stride``, ``pad_lo``, ``pad_hi`` and ``dilation`` are ints or tuples of ``nd`` ints.
+``self_test()`` checks it on a hand-computed 1-d case.
+"""
+
+import numpy
+from numpy.lib.stride_tricks import sliding_window_view
+
+__all__ = ["conv_nd", "conv1d", "conv2d", "conv3d", "pad_input", "self_test", "same_padding"]
+
+_LETTERS = "abcdefghijklm"      # einsum letters for spatial axes (outputs) ...
+_KLETTERS = "opqrstuvwxyz"      # ... and kernel taps
+
+
+def _tuple(v, nd):
+    if numpy.ndim(v) == 0:
+        return (int(v),) * nd
+    v = tuple(int(e) for e in v)
+    assert len(v) == nd, (v, nd)
+    return v
+
+
+def same_padding(kernel, dilation):
+    """PyTorch's padding='same' (stride 1): (pad_lo, pad_hi), the odd element at the end."""
+    total = [d * (k - 1) for k, d in zip(kernel, dilation)]
+    lo = tuple(t // 2 for t in total)
+    return lo, tuple(t - a for t, a in zip(total, lo))
+
+
+def pad_input(x, pad_lo, pad_hi):
+    """x (N, C, *spatial) zero-padded by pad_lo before and pad_hi after each spatial axis
+    (a negative pad crops)."""
+    nd = x.ndim - 2
+    pad_lo, pad_hi = _tuple(pad_lo, nd), _tuple(pad_hi, nd)
+    width = [(0, 0), (0, 0)] + [(max(lo, 0), max(hi, 0)) for lo, hi in zip(pad_lo, pad_hi)]
+    xp = numpy.pad(x, width)
+    sl = [slice(None), slice(None)]
+    for lo, hi, n in zip(pad_lo, pad_hi, xp.shape[2:]):
+        sl.append(slice(-lo if lo < 0 else 0, n + hi if hi < 0 else n))
+    return xp[tuple(sl)]
+
+
+def conv_nd(x, w, bias=None, stride=1, pad_lo=0, pad_hi=None, dilation=1, groups=1):
+    """Forward convolution (cross-correlation, PyTorch's conv) in float64.
+
+    x: (N, C_in, *size); w: (C_out, C_in // groups, *kernel); bias: (C_out,) or None.
+    ``pad_hi`` None means ``pad_lo``.  Returns (N, C_out, *out) float64."""
+    x = numpy.asarray(x, dtype=numpy.float64)
+    w = numpy.asarray(w, dtype=numpy.float64)
+    nd = x.ndim - 2
+    assert w.ndim == nd + 2, (x.shape, w.shape)
+    stride, dilation = _tuple(stride, nd), _tuple(dilation, nd)
+    pad_lo = _tuple(pad_lo, nd)
+    pad_hi = pad_lo if pad_hi is None else _tuple(pad_hi, nd)
+    n, c_in = x.shape[:2]
+    c_out, c_per = w.shape[:2]
+    kernel = w.shape[2:]
+    assert c_in == c_per * groups and c_out % groups == 0, (x.shape, w.shape, groups)
+    xp = pad_input(x, pad_lo, pad_hi)
+    span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    out = tuple((p - s) // st + 1 for p, s, st in zip(xp.shape[2:], span, stride))
+    assert all(o >= 1 for o in out), (x.shape, w.shape, out)
+    if n == 0 or c_out == 0:
+        return numpy.zeros((n, c_out) + out)
+    # windows: (N, C_in, *pos, *span) -> taps every `dilation`, outputs every `stride`
+    win = sliding_window_view(xp, span, axis=tuple(range(2, 2 + nd)))
+    sl = ((slice(None), slice(None))
+          + tuple(slice(None, (o - 1) * st + 1, st) for o, st in zip(out, stride))
+          + tuple(slice(None, None, d) for d in dilation))
+    win = win[sl]
+    win = win.reshape((n, groups, c_per) + out + kernel)
+    wg = w.reshape((groups, c_out // groups, c_per) + kernel)
+    o, k = _LETTERS[:nd], _KLETTERS[:nd]
+    y = numpy.einsum(f"ngc{o}{k},gjc{k}->ngj{o}", win, wg, optimize=True)
+    y = y.reshape((n, c_out) + out)
+    if bias is not None:
+        y = y + numpy.asarray(bias, dtype=numpy.float64).reshape((1, c_out) + (1,) * nd)
+    return y
+
+
+def _ranked(nd):
+    def conv(x, w, bias=None, stride=1, pad_lo=0, pad_hi=None, dilation=1, groups=1):
+        assert numpy.ndim(x) == nd + 2, numpy.shape(x)
+        return conv_nd(x, w, bias, stride, pad_lo, pad_hi, dilation, groups)
+    conv.__name__ = f"conv{nd}d"
+    conv.__doc__ = f"conv_nd for {nd} spatial axes."
+    return conv
+
+
+conv1d, conv2d, conv3d = _ranked(1), _ranked(2), _ranked(3)
+
+
+def self_test():
+    """conv_nd on hand-computed 1-d cases (run by tests/test_nn_conv.py)."""
+    x = numpy.array([[[1.0, 2.0, 3.0, 4.0, 5.0]]])          # (1, 1, 5)
+    w = numpy.array([[[1.0, 0.0, -1.0]]])                    # (1, 1, 3)
+    # y[o] = x[o] - x[o + 2]
+    assert numpy.array_equal(conv_nd(x, w), [[[-2.0, -2.0, -2.0]]])
+    # pad 1: x = [0, 1, 2, 3, 4, 5, 0]; y = [0-2, 1-3, 2-4, 3-5, 4-0]
+    assert numpy.array_equal(conv_nd(x, w, pad_lo=1), [[[-2.0, -2.0, -2.0, -2.0, 4.0]]])
+    # stride 2, pad 1: outputs 0, 2, 4 of the previous
+    assert numpy.array_equal(conv_nd(x, w, stride=2, pad_lo=1), [[[-2.0, -2.0, 4.0]]])
+    # dilation 2, taps 0, 2, 4: y[0] = x[0] - x[4]
+    assert numpy.array_equal(conv_nd(x, w, dilation=2), [[[-4.0]]])
+    # asymmetric padding (lo 0, hi 2) and a bias
+    assert numpy.array_equal(conv_nd(x, w, numpy.array([10.0]), pad_lo=0, pad_hi=2),
+                             [[[8.0, 8.0, 8.0, 14.0, 15.0]]])
+    # groups 2: channel 0 by w0 (sum), channel 1 by w1 (difference); 2 outputs per group
+    x2 = numpy.array([[[1.0, 2.0, 3.0], [10.0, 20.0, 30.0]]])   # (1, 2, 3)
+    w2 = numpy.array([[[1.0, 1.0]], [[2.0, 0.0]], [[1.0, -1.0]], [[0.0, 1.0]]])
+    assert numpy.array_equal(conv_nd(x2, w2, groups=2),
+                             [[[3.0, 5.0], [2.0, 4.0], [-10.0, -10.0], [20.0, 30.0]]])
+    # two input channels summed: (1, 2, 3) by (1, 2, 1)
+    w3 = numpy.array([[[1.0], [0.5]]])
+    assert numpy.array_equal(conv_nd(x2, w3), [[[6.0, 12.0, 18.0]]])
+    # negative pad_hi crops the input's end
+    assert numpy.array_equal(conv_nd(x, w, pad_lo=0, pad_hi=-1), [[[-2.0, -2.0]]])
+    return True
