@@ -1,98 +1,17 @@
 """garray.nn's max and average pooling against a NumPy reference of PyTorch's rules
 (docs/pooling.md): values, indices, dtypes, shapes, views, empty batches and errors."""
 
-import itertools
-
 import numpy
 import pytest
 
 import garray
 import garray.nn as gnn
 from garray.nn import _pool
+from nn_reference import (avg_pool_backward_nd, avg_pool_nd, max_pool_backward_nd,
+                          max_pool_nd, pool_output_size)
 from xp import assert_xp_close
 
-try:
-    from nn_reference import avg_pool_nd, max_pool_nd
-except ImportError:      # the shared reference module is not on this branch yet
-    avg_pool_nd = max_pool_nd = None
-
 DTYPES = ("float32", "float64")
-
-
-# ---- NumPy reference (PyTorch's pooling rules, written independently of the kernels) ---
-
-
-def _ref_out(size, k, s, p, d, ceil_mode):
-    """torch's pooling_output_shape."""
-    o = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
-    if ceil_mode and (o - 1) * s >= size + p:
-        o -= 1
-    return o
-
-
-def _flat(pos, sizes):
-    f = 0
-    for p, s in zip(pos, sizes):
-        f = f * s + p
-    return f
-
-
-def ref_max_pool(x, kernel, stride, pad, dil, ceil_mode):
-    """(values, int64 indices) of PyTorch's max pooling of x (N, C, *spatial)."""
-    sp = x.shape[2:]
-    nd = len(sp)
-    out = tuple(_ref_out(sp[i], kernel[i], stride[i], pad[i], dil[i], ceil_mode)
-                for i in range(nd))
-    y = numpy.empty(x.shape[:2] + out, dtype=x.dtype)
-    ind = numpy.empty(x.shape[:2] + out, dtype=numpy.int64)
-    for o in numpy.ndindex(*out):
-        starts = [o[i] * stride[i] - pad[i] for i in range(nd)]
-        taps = [[st + t * dil[i] for t in range(kernel[i]) if 0 <= st + t * dil[i] < sp[i]]
-                for i, st in enumerate(starts)]
-        first = []
-        for i, st in enumerate(starts):
-            while st < 0:
-                st += dil[i]
-            first.append(st)
-        m = numpy.full(x.shape[:2], -numpy.inf, dtype=x.dtype)
-        mi = numpy.full(x.shape[:2], _flat(first, sp), dtype=numpy.int64)
-        for pos in itertools.product(*taps):
-            v = x[(slice(None), slice(None)) + pos]
-            take = (v > m) | numpy.isnan(v)
-            m = numpy.where(take, v, m)
-            mi = numpy.where(take, _flat(pos, sp), mi)
-        y[(slice(None), slice(None)) + o] = m
-        ind[(slice(None), slice(None)) + o] = mi
-    return y, ind
-
-
-def ref_avg_pool(x, kernel, stride, pad, ceil_mode, count_include_pad, divisor=None):
-    """PyTorch's average pooling of x (N, C, *spatial), summed in float64."""
-    sp = x.shape[2:]
-    nd = len(sp)
-    out = tuple(_ref_out(sp[i], kernel[i], stride[i], pad[i], 1, ceil_mode)
-                for i in range(nd))
-    y = numpy.empty(x.shape[:2] + out, dtype=x.dtype)
-    for o in numpy.ndindex(*out):
-        lo = [o[i] * stride[i] - pad[i] for i in range(nd)]
-        hi = [min(lo[i] + kernel[i], sp[i] + pad[i]) for i in range(nd)]
-        pool = int(numpy.prod([h - l for l, h in zip(lo, hi)]))
-        lo = [max(v, 0) for v in lo]
-        hi = [min(hi[i], sp[i]) for i in range(nd)]
-        at = (slice(None), slice(None)) + o
-        if any(l >= h for l, h in zip(lo, hi)):
-            y[at] = 0
-            continue
-        win = x[(slice(None), slice(None)) + tuple(slice(l, h) for l, h in zip(lo, hi))]
-        s = win.astype(numpy.float64).sum(axis=tuple(range(2, 2 + nd)))
-        div = divisor if divisor is not None else \
-            pool if count_include_pad else int(numpy.prod([h - l for l, h in zip(lo, hi)]))
-        y[at] = s / div
-    return y
-
-
-if max_pool_nd is None:
-    max_pool_nd, avg_pool_nd = ref_max_pool, ref_avg_pool
 
 
 # ---- helpers ----------------------------------------------------------------------------
@@ -142,6 +61,27 @@ AVG_CASES = {
 def _max_case(nd, case):
     k, s, p, d, c = case
     return tup(k, nd), tup(k if s is None else s, nd), tup(p, nd), tup(d, nd), c
+
+
+def test_reference_by_hand():
+    # the reference itself, on values worked out by hand (PyTorch's rules)
+    x = numpy.array([[[1.0, 3.0, 3.0, -1.0, 5.0]]])
+    y, i = max_pool_nd(x, (2,), (2,), (1,), (1,), True)      # windows [-1,1), [1,3), [3,5)
+    assert y.tolist() == [[[1.0, 3.0, 5.0]]] and i.tolist() == [[[0, 1, 4]]]
+    y, i = max_pool_nd(numpy.array([[[2.0, numpy.nan, 7.0, numpy.nan]]]), (4,), (4,), (0,),
+                       (1,), False)
+    assert numpy.isnan(y[0, 0, 0]) and i[0, 0, 0] == 3
+    # avg, ceil_mode: windows [-1, 2), [1, 4), [3, 6) clipped to [-1, 6) then to [0, 5)
+    x = numpy.array([[[1.0, 2.0, 3.0, 4.0, 5.0]]])
+    assert avg_pool_nd(x, (3,), (2,), (1,), True, True).tolist() == [[[1.0, 3.0, 3.0]]]
+    assert avg_pool_nd(x, (3,), (2,), (1,), True, False).tolist() == [[[1.5, 3.0, 4.5]]]
+    assert avg_pool_nd(x, (3,), (2,), (1,), True, True, 2).tolist() == [[[1.5, 4.5, 4.5]]]
+    g = avg_pool_backward_nd(numpy.array([[[3.0, 6.0, 9.0]]]), (1, 1, 5), (3,), (2,), (1,),
+                             True)
+    assert g.tolist() == [[[1.0, 3.0, 2.0, 5.0, 3.0]]]
+    g = max_pool_backward_nd(numpy.array([[[1.0, 2.0, 4.0]]]), numpy.array([[[1, 1, 4]]]),
+                             (1, 1, 5))
+    assert g.tolist() == [[[0.0, 3.0, 0.0, 0.0, 4.0]]]
 
 
 # ---- max pooling ---------------------------------------------------------------------
@@ -409,40 +349,6 @@ def test_vendor_call_arguments(monkeypatch):
 # ---- gradients -----------------------------------------------------------------------------
 
 
-def ref_max_pool_backward(gy, idx, input_shape):
-    """PyTorch's CPU scatter: output by output, grad_input[idx] += grad_output."""
-    n, c = input_shape[:2]
-    gx = numpy.zeros((n, c, int(numpy.prod(input_shape[2:]))), dtype=gy.dtype)
-    nn_, cc = numpy.meshgrid(numpy.arange(n), numpy.arange(c), indexing="ij")
-    for o in numpy.ndindex(*gy.shape[2:]):
-        at = (slice(None), slice(None)) + o
-        flat = idx[at]
-        ok = (flat >= 0) & (flat < gx.shape[2])
-        gx[nn_[ok], cc[ok], flat[ok]] += gy[at][ok]
-    return gx.reshape(input_shape)
-
-
-def ref_avg_pool_backward(gy, input_shape, kernel, stride, pad, count_include_pad,
-                          divisor=None):
-    sp = input_shape[2:]
-    nd = len(sp)
-    gx = numpy.zeros(input_shape, dtype=gy.dtype)
-    for o in numpy.ndindex(*gy.shape[2:]):
-        lo = [o[i] * stride[i] - pad[i] for i in range(nd)]
-        hi = [min(lo[i] + kernel[i], sp[i] + pad[i]) for i in range(nd)]
-        pool = int(numpy.prod([h - l for l, h in zip(lo, hi)]))
-        lo = [max(v, 0) for v in lo]
-        hi = [min(hi[i], sp[i]) for i in range(nd)]
-        if any(l >= h for l, h in zip(lo, hi)):
-            continue
-        cnt = int(numpy.prod([h - l for l, h in zip(lo, hi)]))
-        div = divisor if divisor is not None else pool if count_include_pad else cnt
-        win = (slice(None), slice(None)) + tuple(slice(l, h) for l, h in zip(lo, hi))
-        gx[win] += (gy[(slice(None), slice(None)) + o] / gy.dtype.type(div))[
-            (...,) + (None,) * nd]
-    return gx
-
-
 MAX_BWD = {1: gnn.max_pool1d_backward, 2: gnn.max_pool2d_backward,
            3: gnn.max_pool3d_backward}
 AVG_BWD = {1: gnn.avg_pool1d_backward, 2: gnn.avg_pool2d_backward,
@@ -457,7 +363,7 @@ def test_max_pool_backward(nd, case, dtype):
     k, s, p, d, c = _max_case(nd, case)
     _, idx = max_pool_nd(x, k, s, p, d, c)
     gy = data(idx.shape, dtype, seed=41, ties=False)
-    want = ref_max_pool_backward(gy, idx, x.shape)
+    want = max_pool_backward_nd(gy, idx, x.shape)
     got = MAX_BWD[nd](garray.asarray(gy), garray.asarray(idx), x.shape, case[0], case[1],
                       case[2], case[3], c)
     assert_xp_close(got, want)
@@ -465,7 +371,7 @@ def test_max_pool_backward(nd, case, dtype):
     _, gidx = MAXF[nd](garray.asarray(x[0]), case[0], case[1], case[2], case[3], c, True)
     got = MAX_BWD[nd](garray.asarray(gy[0]), gidx, x.shape[1:], case[0], case[1], case[2],
                       case[3], c)
-    assert_xp_close(got, ref_max_pool_backward(gy[:1], idx[:1], (1,) + x.shape[1:])[0])
+    assert_xp_close(got, max_pool_backward_nd(gy[:1], idx[:1], (1,) + x.shape[1:])[0])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -473,9 +379,9 @@ def test_max_pool_backward(nd, case, dtype):
 def test_avg_pool_backward(nd, case, dtype):
     k, s, p, c, inc, div = case
     kt, st, pt = tup(k, nd), tup(k if s is None else s, nd), tup(p, nd)
-    out = tuple(_ref_out(SHAPES[nd][2 + i], kt[i], st[i], pt[i], 1, c) for i in range(nd))
+    out = tuple(pool_output_size(SHAPES[nd][2 + i], kt[i], st[i], pt[i], 1, c) for i in range(nd))
     gy = data(SHAPES[nd][:2] + out, dtype, seed=50 + nd, ties=False)
-    want = ref_avg_pool_backward(gy, SHAPES[nd], kt, st, pt, inc, div)
+    want = avg_pool_backward_nd(gy, SHAPES[nd], kt, st, pt, inc, div)
     kw = {} if div is None else {"divisor_override": div}
     got = AVG_BWD[nd](garray.asarray(gy), SHAPES[nd], k, s, p, c, inc, **kw)
     assert_xp_close(got, want, **tol(dtype))
@@ -489,9 +395,9 @@ def test_backward_views_and_empty_batch():
     big[..., ::2] = gy
     gbig = garray.asarray(big)[..., ::2]               # a strided grad_output
     got = gnn.max_pool2d_backward(gbig, garray.asarray(idx), x.shape, 3, 2, 1, 1, True)
-    assert_xp_close(got, ref_max_pool_backward(gy, idx, x.shape))
+    assert_xp_close(got, max_pool_backward_nd(gy, idx, x.shape))
     got = gnn.avg_pool2d_backward(gbig, x.shape, 3, 2, 1, True)
-    assert_xp_close(got, ref_avg_pool_backward(gy, x.shape, (3, 3), (2, 2), (1, 1), True))
+    assert_xp_close(got, avg_pool_backward_nd(gy, x.shape, (3, 3), (2, 2), (1, 1), True))
     e = garray.zeros((0, 3, 4, 4), dtype="float32")
     assert_xp_close(gnn.avg_pool2d_backward(e, (0, 3, 8, 9), 2),
                     numpy.zeros((0, 3, 8, 9), dtype="float32"))

@@ -20,8 +20,9 @@ Note [Pooling arguments]
 4. ``algorithm`` (garray's own keyword; None: ``GARRAY_CONV``): 'kernel' runs
    _kernels/pool.hip; 'vendor' runs cuDNN / MIOpen (``garray._vendor.dnn.pool_forward``)
    on cuda/hip devices; 'auto' takes the vendor only where it computes PyTorch's result:
-   dilation 1, no indices, no divisor_override, and a window grid that symmetric
-   padding expresses (ceil_mode that needs a larger high padding stays on the kernel).
+   dilation 1, no indices, no divisor_override, a window grid that symmetric padding
+   expresses (ceil_mode that needs a larger high padding stays on the kernel), and
+   tensors within the vendors' int32 element counts.
    The CPU device has no vendor pooling.
 """
 
@@ -41,6 +42,14 @@ __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
 _LAYOUT = {1: "(N, C, W)", 2: "(N, C, H, W)", 3: "(N, C, D, H, W)"}
 _CPU_PER_MAX = 64        # POOL_CPU_PER in _kernels/pool.hip
 _debug = {"per": None}
+_VENDOR_MAX = 2**31 - 1  # cuDNN / MIOpen describe tensors with int32 counts
+
+
+def _prod(t):
+    p = 1
+    for v in t:
+        p *= v
+    return p
 
 
 def _debug_per(per=None):
@@ -187,7 +196,9 @@ def _pool(fn, nd, mode, input, kernel_size, stride, padding, dilation, ceil_mode
     return_indices = _flag(return_indices, "return_indices", fn)
     algo = resolve_algorithm(fn, algorithm, device, dtype, op="pool")
     expressible = (not return_indices and divisor_override is None
-                   and _vendor_ok(nd, x.shape[2:], kernel, stride, pad, dil, out))
+                   and _vendor_ok(nd, x.shape[2:], kernel, stride, pad, dil, out)
+                   and x.size <= _VENDOR_MAX and x.shape[0] * x.shape[1] * _prod(out)
+                   <= _VENDOR_MAX)
     if algo == "vendor":
         if device.kind == "cpu":
             raise NotImplementedError(f"{fn}: the CPU device has no vendor pooling; use "
