@@ -299,6 +299,15 @@ def test_algorithm_choice():
             gnn.max_pool2d(garray.asarray(x), 2, return_indices=True, algorithm="vendor")
 
 
+def test_env_vendor_falls_back_to_the_kernel(monkeypatch):
+    monkeypatch.setenv("GARRAY_CONV", "vendor")
+    x = data((1, 2, 7, 7), "float64", seed=9)
+    want, want_i = max_pool_nd(x, (3, 3), (2, 2), (1, 1), (2, 2), True)
+    got, got_i = gnn.max_pool2d(garray.asarray(x), 3, 2, 1, 2, True, True)
+    assert_xp_close(got, want)
+    assert_xp_close(got_i, want_i)
+
+
 def test_output_size_rule():
     # PyTorch's documented examples of the ceil_mode rule
     assert _pool.output_size(5, 2, 2, 0, 1, False) == 2

@@ -22,8 +22,10 @@ Note [Pooling arguments]
    on cuda/hip devices; 'auto' takes the vendor only where it computes PyTorch's result:
    dilation 1, no indices, no divisor_override, a window grid that symmetric padding
    expresses (ceil_mode that needs a larger high padding stays on the kernel), and
-   tensors within the vendors' int32 element counts.
-   The CPU device has no vendor pooling.
+   tensors within the vendors' int32 element counts.  The CPU device has no vendor
+   pooling: ``algorithm='vendor'`` raises NotImplementedError there and for a case the
+   vendor cannot express, while ``GARRAY_CONV=vendor`` (algorithm None) means the vendor
+   wherever it can pool and the kernel elsewhere, so a test run under it still pools.
 """
 
 import operator
@@ -199,6 +201,8 @@ def _pool(fn, nd, mode, input, kernel_size, stride, padding, dilation, ceil_mode
                    and _vendor_ok(nd, x.shape[2:], kernel, stride, pad, dil, out)
                    and x.size <= _VENDOR_MAX and x.shape[0] * x.shape[1] * _prod(out)
                    <= _VENDOR_MAX)
+    if algo == "vendor" and algorithm is None and (device.kind == "cpu" or not expressible):
+        algo = "kernel"       # GARRAY_CONV=vendor: the vendor wherever it can pool
     if algo == "vendor":
         if device.kind == "cpu":
             raise NotImplementedError(f"{fn}: the CPU device has no vendor pooling; use "
