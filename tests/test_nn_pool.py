@@ -299,6 +299,32 @@ def test_algorithm_choice():
             gnn.max_pool2d(garray.asarray(x), 2, return_indices=True, algorithm="vendor")
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_vendor_path_matches_the_reference(dtype):
+    dev = garray.asarray(numpy.zeros(1)).device
+    if dev.kind == "cpu":
+        pytest.skip("the CPU device has no vendor pooling")
+    try:
+        from garray._vendor import dnn
+    except ImportError:
+        pytest.skip("garray._vendor.dnn is not on this branch")
+    if not (dnn.supports(dev.kind, numpy.dtype(dtype), "pool") and dnn.available(dev.kind)[0]):
+        pytest.skip(f"no vendor pooling for {dtype} on {dev.kind}")
+    for nd in (1, 2, 3):
+        x = data(SHAPES[nd], dtype, seed=70 + nd)
+        k, s, p = (3,) * nd, (2,) * nd, (1,) * nd
+        want, _ = max_pool_nd(x, k, s, p, (1,) * nd, False)
+        got = MAXF[nd](garray.asarray(x), 3, 2, 1, algorithm="vendor")
+        assert_xp_close(got, want)
+        for inc in (True, False):
+            want = avg_pool_nd(x, k, s, p, False, inc)
+            got = AVGF[nd](garray.asarray(x), 3, 2, 1, False, inc, algorithm="vendor")
+            assert_xp_close(got, want, **tol(dtype))
+            # auto takes the vendor here and the kernel for ceil_mode's extra window
+            got = AVGF[nd](garray.asarray(x), 3, 2, 1, True, inc)
+            assert_xp_close(got, avg_pool_nd(x, k, s, p, True, inc), **tol(dtype))
+
+
 def test_env_vendor_falls_back_to_the_kernel(monkeypatch):
     monkeypatch.setenv("GARRAY_CONV", "vendor")
     x = data((1, 2, 7, 7), "float64", seed=9)
