@@ -8,7 +8,8 @@
 //    stride and dilation and zero padding (as the convolutions do, Note [Convolution
 //    geometry] in garray/nn/_params.py), and folds batch and channels into one "plane"
 //    index p = n * C + c.  The geometry travels as one int64 vector on the device
-//    (`PoolGeom`, layout below, written by garray/nn/_pool.py's `_packed`).
+//    (`pool::Geom`, layout below, written by garray/nn/_pool.py's `_launch` and
+//    `_pool_backward`).
 // 2. The input is read in place through signed ELEMENT strides (n, c, d, h, w): a
 //    sliced, transposed or negative-stride view needs no copy.  The output (and the
 //    indices) are C-contiguous.  Every offset is an int64.
@@ -35,7 +36,10 @@
 //    divide evenly and land in [0, out)), in ascending output order, so the sum is the
 //    one PyTorch's CPU kernel makes when it scatters output by output, and there are no
 //    atomics and no dependence on scheduling.  Max: an output contributes its gradient
-//    where its index is this element's; average: gradient / that output's divisor.
+//    where its index is this element's (the forward's index always lies in its window,
+//    except for a window with no valid tap, whose gradient is dropped here as in
+//    PyTorch's CUDA kernel, while its CPU kernel scatters it to that index); average:
+//    gradient / that output's divisor.
 //    grad_output, indices and grad_input are C-contiguous.
 #include "garray/loops.h"
 
