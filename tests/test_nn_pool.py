@@ -458,3 +458,38 @@ def test_backward_errors():
         gnn.avg_pool2d_backward(gy.astype("int32"), (1, 2, 6, 6), 2)
     with pytest.raises(ValueError, match="divisor_override"):
         gnn.avg_pool2d_backward(gy, (1, 2, 6, 6), 2, divisor_override=0)
+
+
+def test_random_geometries():
+    # seeded random rank, sizes, kernel, stride, padding, dilation, ceil_mode, NaN
+    r = numpy.random.default_rng(123)
+    done = 0
+    while done < 24:
+        nd = int(r.integers(1, 4))
+        k = tuple(int(v) for v in r.integers(1, 4, nd))
+        s = tuple(int(v) for v in r.integers(1, 4, nd))
+        p = tuple(int(r.integers(0, kk // 2 + 1)) for kk in k)
+        d = tuple(int(v) for v in r.integers(1, 3, nd))
+        c, inc = bool(r.integers(0, 2)), bool(r.integers(0, 2))
+        shape = (int(r.integers(1, 3)), 2) + tuple(int(v) for v in r.integers(3, 8, nd))
+        if min(pool_output_size(shape[2 + i], k[i], s[i], p[i], d[i], c)
+               for i in range(nd)) < 1:
+            continue
+        done += 1
+        x = numpy.round(r.standard_normal(shape) * 2) / 2
+        x.flat[r.integers(0, x.size, 2)] = numpy.nan
+        want, want_i = max_pool_nd(x, k, s, p, d, c)
+        got, got_i = MAXF[nd](garray.asarray(x), k, s, p, d, c, True)
+        assert_xp_close(got, want, err_msg=f"max {shape} {k} {s} {p} {d} {c}")
+        assert_xp_close(got_i, want_i, err_msg=f"indices {shape} {k} {s} {p} {d} {c}")
+        x = numpy.nan_to_num(x)
+        gy = r.standard_normal(want.shape)
+        want_i = max_pool_nd(x, k, s, p, d, c)[1]
+        got = MAX_BWD[nd](garray.asarray(gy), garray.asarray(want_i), shape, k, s, p, d, c)
+        assert_xp_close(got, max_pool_backward_nd(gy, want_i, shape))
+        want = avg_pool_nd(x, k, s, p, c, inc)
+        assert_xp_close(AVGF[nd](garray.asarray(x), k, s, p, c, inc), want,
+                        err_msg=f"avg {shape} {k} {s} {p} {c} {inc}")
+        gy = r.standard_normal(want.shape)
+        got = AVG_BWD[nd](garray.asarray(gy), shape, k, s, p, c, inc)
+        assert_xp_close(got, avg_pool_backward_nd(gy, shape, k, s, p, inc))
