@@ -408,6 +408,8 @@ def all_tables():
     tables += _convgradtable.all_tables()
     from . import _ffttable
     tables += _ffttable.all_tables()
+    from . import _pooltable
+    tables += _pooltable.all_tables()
     return tables
 
 

@@ -244,3 +244,117 @@ def grad_self_test():
         assert abs(a - b) <= 1e-9 * abs(a) + 1e-9 and abs(a - c) <= 1e-9 * abs(a) + 1e-9, \
             (nd, a, b, c)
     return True
+
+
+# ---- pooling (garray.nn's max_pool*/avg_pool* and their gradients) ---------------------
+# PyTorch's rules written out with loops over the output positions; x is (N, C, *spatial),
+# kernel, stride, pad and dil tuples of one int per spatial axis.
+
+import itertools  # noqa: E402
+
+__all__ += ["pool_output_size", "max_pool_nd", "avg_pool_nd", "max_pool_backward_nd",
+            "avg_pool_backward_nd"]
+
+
+def pool_output_size(size, k, s, p, d, ceil_mode):
+    """PyTorch's pooling output size along one axis (ceil_mode: the last window must
+    start inside the input or the left padding)."""
+    o = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (o - 1) * s >= size + p:
+        o -= 1
+    return o
+
+
+def _flat(pos, sizes):
+    f = 0
+    for p, s in zip(pos, sizes):
+        f = f * s + p
+    return f
+
+
+def max_pool_nd(x, kernel, stride, pad, dil, ceil_mode):
+    """(values, int64 indices) of PyTorch's max pooling of x (N, C, *spatial)."""
+    sp = x.shape[2:]
+    nd = len(sp)
+    out = tuple(pool_output_size(sp[i], kernel[i], stride[i], pad[i], dil[i], ceil_mode)
+                for i in range(nd))
+    y = numpy.empty(x.shape[:2] + out, dtype=x.dtype)
+    ind = numpy.empty(x.shape[:2] + out, dtype=numpy.int64)
+    for o in numpy.ndindex(*out):
+        starts = [o[i] * stride[i] - pad[i] for i in range(nd)]
+        taps = [[st + t * dil[i] for t in range(kernel[i]) if 0 <= st + t * dil[i] < sp[i]]
+                for i, st in enumerate(starts)]
+        first = []
+        for i, st in enumerate(starts):
+            while st < 0:
+                st += dil[i]
+            first.append(st)
+        m = numpy.full(x.shape[:2], -numpy.inf, dtype=x.dtype)
+        mi = numpy.full(x.shape[:2], _flat(first, sp), dtype=numpy.int64)
+        for pos in itertools.product(*taps):
+            v = x[(slice(None), slice(None)) + pos]
+            take = (v > m) | numpy.isnan(v)
+            m = numpy.where(take, v, m)
+            mi = numpy.where(take, _flat(pos, sp), mi)
+        y[(slice(None), slice(None)) + o] = m
+        ind[(slice(None), slice(None)) + o] = mi
+    return y, ind
+
+
+def avg_pool_nd(x, kernel, stride, pad, ceil_mode, count_include_pad, divisor=None):
+    """PyTorch's average pooling of x (N, C, *spatial), summed in float64."""
+    sp = x.shape[2:]
+    nd = len(sp)
+    out = tuple(pool_output_size(sp[i], kernel[i], stride[i], pad[i], 1, ceil_mode)
+                for i in range(nd))
+    y = numpy.empty(x.shape[:2] + out, dtype=x.dtype)
+    for o in numpy.ndindex(*out):
+        lo = [o[i] * stride[i] - pad[i] for i in range(nd)]
+        hi = [min(lo[i] + kernel[i], sp[i] + pad[i]) for i in range(nd)]
+        pool = int(numpy.prod([h - l for l, h in zip(lo, hi)]))
+        lo = [max(v, 0) for v in lo]
+        hi = [min(hi[i], sp[i]) for i in range(nd)]
+        at = (slice(None), slice(None)) + o
+        if any(l >= h for l, h in zip(lo, hi)):
+            y[at] = 0
+            continue
+        win = x[(slice(None), slice(None)) + tuple(slice(l, h) for l, h in zip(lo, hi))]
+        s = win.astype(numpy.float64).sum(axis=tuple(range(2, 2 + nd)))
+        div = divisor if divisor is not None else \
+            pool if count_include_pad else int(numpy.prod([h - l for l, h in zip(lo, hi)]))
+        y[at] = s / div
+    return y
+
+
+def max_pool_backward_nd(gy, idx, input_shape):
+    """PyTorch's CPU scatter: output by output, grad_input[idx] += grad_output."""
+    n, c = input_shape[:2]
+    gx = numpy.zeros((n, c, int(numpy.prod(input_shape[2:]))), dtype=gy.dtype)
+    nn_, cc = numpy.meshgrid(numpy.arange(n), numpy.arange(c), indexing="ij")
+    for o in numpy.ndindex(*gy.shape[2:]):
+        at = (slice(None), slice(None)) + o
+        flat = idx[at]
+        ok = (flat >= 0) & (flat < gx.shape[2])
+        gx[nn_[ok], cc[ok], flat[ok]] += gy[at][ok]
+    return gx.reshape(input_shape)
+
+
+def avg_pool_backward_nd(gy, input_shape, kernel, stride, pad, count_include_pad,
+                          divisor=None):
+    sp = input_shape[2:]
+    nd = len(sp)
+    gx = numpy.zeros(input_shape, dtype=gy.dtype)
+    for o in numpy.ndindex(*gy.shape[2:]):
+        lo = [o[i] * stride[i] - pad[i] for i in range(nd)]
+        hi = [min(lo[i] + kernel[i], sp[i] + pad[i]) for i in range(nd)]
+        pool = int(numpy.prod([h - l for l, h in zip(lo, hi)]))
+        lo = [max(v, 0) for v in lo]
+        hi = [min(hi[i], sp[i]) for i in range(nd)]
+        if any(l >= h for l, h in zip(lo, hi)):
+            continue
+        cnt = int(numpy.prod([h - l for l, h in zip(lo, hi)]))
+        div = divisor if divisor is not None else pool if count_include_pad else cnt
+        win = (slice(None), slice(None)) + tuple(slice(l, h) for l, h in zip(lo, hi))
+        gx[win] += (gy[(slice(None), slice(None)) + o] / gy.dtype.type(div))[
+            (...,) + (None,) * nd]
+    return gx

@@ -21,3 +21,10 @@ from ._conv_grad import __all__ as _grad_all  # noqa: E402
 __all__ += _grad_all
 
 # pooling
+from ._pool import (avg_pool1d, avg_pool1d_backward, avg_pool2d,  # noqa: E402
+                    avg_pool2d_backward, avg_pool3d, avg_pool3d_backward, max_pool1d,
+                    max_pool1d_backward, max_pool2d, max_pool2d_backward, max_pool3d,
+                    max_pool3d_backward)
+from ._pool import __all__ as _pool_all  # noqa: E402
+__all__ += _pool_all
+del _pool_all
