@@ -219,21 +219,59 @@ def test_scipy_bool_1d_goes_through_numpy():
                  lambda: getattr(garray.signal, fn)(g(a), g(b), mode))
 
 
-def test_fft_methods_not_implemented():
-    x = g(numpy.ones(4))
-    with pytest.raises(NotImplementedError, match="garray.fft"):
-        garray.signal.convolve(x, x, method="fft")
-    with pytest.raises(NotImplementedError, match="garray.fft"):
-        garray.signal.correlate(x, x, method="fft")
-    with pytest.raises(NotImplementedError, match="garray.fft"):
-        garray.signal.fftconvolve(x, x)
-    with pytest.raises(NotImplementedError, match="garray.fft"):
-        garray.signal.oaconvolve(x, x)
-    with pytest.raises(NotImplementedError, match="garray.fft"):
-        garray.signal.choose_conv_method(x, x, measure=True)
-    assert garray.signal.choose_conv_method(x, x) == "direct"
+FFT_SHAPES = [((9,), (4,)), ((4,), (9,)), ((1,), (1,)), ((6, 7), (3, 2)), ((5, 3), (2, 6)),
+              ((3, 4, 5), (2, 3, 2)), ((17,), (17,))]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int16"])
+@pytest.mark.parametrize("s1,s2", FFT_SHAPES)
+@pytest.mark.parametrize("mode", MODES)
+def test_fftconvolve_as_scipy(s1, s2, mode, dtype):
+    a, b = data(s1, dtype, 1), data(s2, dtype, 2)
+    tol = 1e-4 if numpy.dtype(dtype) in (numpy.float32, numpy.complex64) else 1e-10
+    for fn in ("fftconvolve", "oaconvolve"):
+        both(lambda: getattr(scipy.signal, fn)(a, b, mode),
+             lambda: getattr(garray.signal, fn)(g(a), g(b), mode), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("axes", [0, 1, -1, (0,), [1, 0], None])
+@pytest.mark.parametrize("mode", MODES)
+def test_fftconvolve_axes_and_broadcasting(axes, mode):
+    a = data((6, 5), "float64", 3)
+    for bshape in ((3, 5), (1, 4), (6, 1), (2, 2)):
+        b = data(bshape, "float64", 4)
+        both(lambda: scipy.signal.fftconvolve(a, b, mode, axes=axes),
+             lambda: garray.signal.fftconvolve(g(a), g(b), mode, axes=axes),
+             rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128", "int32", "uint8"])
+@pytest.mark.parametrize("mode", MODES)
+def test_convolve_correlate_method_fft_as_scipy(mode, dtype):
+    # SciPy casts the FFT result back to result_type, integers rounded
+    for s1, s2 in (((8,), (3,)), ((3,), (8,)), ((5, 6), (2, 3))):
+        a, b = data(s1, dtype, 5), data(s2, dtype, 6)
+        for fn in ("convolve", "correlate"):
+            both(lambda: getattr(scipy.signal, fn)(a, b, mode, method="fft"),
+                 lambda: getattr(garray.signal, fn)(g(a), g(b), mode, method="fft"),
+                 rtol=1e-10, atol=1e-10)
+
+
+def test_fft_methods_errors_and_edges():
+    x, e = numpy.ones((3, 4)), numpy.ones((0, 2))
+    for args, kw in [((x, numpy.ones(3)), {}), ((x, x), {"mode": "x"}),
+                     ((x, x), {"axes": []}), ((x, x), {"axes": (0, 0)}),
+                     ((x, x), {"axes": 2}), ((x, numpy.ones((2, 3))), {"axes": 0}),
+                     ((x, numpy.ones((5, 2))), {"mode": "valid"}),
+                     ((x, e), {}), ((numpy.float64(2), numpy.float64(3)), {})]:
+        both(lambda: scipy.signal.fftconvolve(*args, **kw),
+             lambda: garray.signal.fftconvolve(*(g(v) for v in args), **kw))
+    xg = g(numpy.ones(4))
+    with pytest.raises(NotImplementedError, match="measure"):
+        garray.signal.choose_conv_method(xg, xg, measure=True)
+    assert garray.signal.choose_conv_method(xg, xg) == "direct"
     with pytest.raises(ValueError):
-        garray.signal.choose_conv_method(x, x, mode="x")
+        garray.signal.choose_conv_method(xg, xg, mode="x")
 
 
 # ---- scipy.signal.convolve2d / correlate2d ----------------------------------------------

@@ -3,8 +3,8 @@
 ``convolve``, ``correlate`` (N-d), ``convolve2d``, ``correlate2d`` (2-d, with boundary
 modes) and ``choose_conv_method`` follow scipy.signal (1.17) exactly; they run garray's
 direct correlation kernel (``_kernels/signal.hip``) on the inputs' device.  The FFT
-methods (``method='fft'``, ``fftconvolve``, ``oaconvolve``) need garray.fft, which garray
-does not have yet: they raise NotImplementedError.  See docs/signal.md.
+methods (``method='fft'``, ``fftconvolve``, ``oaconvolve``) run SciPy's algorithm on
+garray.fft.  See docs/signal.md.
 """
 
 from ._signaltools import (convolve, correlate, convolve2d, correlate2d,  # noqa: F401

@@ -8,6 +8,7 @@ filter), 'valid' operand swap, dtypes (``result_type`` of the inputs), errors an
 boundary rules.  See docs/signal.md for the differences.
 """
 
+import operator
 import warnings
 
 import numpy
@@ -20,8 +21,6 @@ _MODES = ("valid", "same", "full")
 _BOUNDARIES = {"fill": _s.BOUNDARY_FILL, "pad": _s.BOUNDARY_FILL,
                "wrap": _s.BOUNDARY_WRAP, "circular": _s.BOUNDARY_WRAP,
                "symm": _s.BOUNDARY_SYMM, "symmetric": _s.BOUNDARY_SYMM}
-_NO_FFT = ("needs garray.fft, which garray does not have yet (issue 11); "
-           "use method='direct' (garray.signal.convolve / correlate)")
 
 
 def _operands(in1, in2):
@@ -44,8 +43,6 @@ def _check_mode(mode):
 def _check_method(method, fname):
     if not isinstance(method, str) or method not in ("auto", "direct", "fft"):
         raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
-    if method == "fft":
-        raise NotImplementedError(f"garray.signal.{fname}: method='fft' {_NO_FFT}")
 
 
 def _swap_needed(mode, s1, s2):
@@ -82,6 +79,8 @@ def _nd(kind, in1, in2, mode, method, fname):
     _check_mode(mode)
     _swap_needed(mode, a.shape, b.shape)
     _check_method(method, fname)
+    if method == "fft":
+        return _fft_method(kind, a, b, mode)
     dtype = _dtypes.result_type(a, b)
     one_d_numpy = a.ndim == 1 and (mode != "same" or a.size >= b.size)
     if one_d_numpy:
@@ -108,8 +107,9 @@ def convolve(in1, in2, mode="full", method="auto"):
         SciPy; 'valid': the part that does not depend on zero padding (one input must be
         at least as large as the other in every dimension).
     method : {'auto', 'direct', 'fft'}, optional
-        'auto' and 'direct' run garray's direct kernel; 'fft' raises
-        NotImplementedError (garray has no FFT yet).
+        'auto' and 'direct' run garray's direct kernel (exact sums); 'fft' computes
+        ``fftconvolve`` on garray.fft and casts to the result dtype as SciPy does
+        (integers rounded).
 
     Returns
     -------
@@ -123,13 +123,14 @@ def convolve(in1, in2, mode="full", method="auto"):
         other, bool inputs of more than one dimension (SciPy: "Unsupported type"),
         empty inputs.
     NotImplementedError
-        ``method='fft'``; more than 8 dimensions.
+        More than 8 dimensions (direct method).
 
     Notes
     -----
     1-d inputs follow ``garray.convolve`` (SciPy hands them to ``numpy.convolve``), bool
-    included.  Where SciPy's 'auto' would pick its FFT, garray's exact direct sum can
-    differ from SciPy's in the last bits (and be slower for very large inputs).
+    included.  'auto' always takes the direct method (``choose_conv_method``): where
+    SciPy's 'auto' would pick its FFT, garray's exact direct sum can differ from SciPy's in
+    the last bits (and be slower for very large inputs: pass ``method='fft'``).
     """
     return _nd("conv", in1, in2, mode, method, "convolve")
 
@@ -258,41 +259,173 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
 
 
 def choose_conv_method(in1, in2, mode="full", measure=False):
-    """The method ``convolve``/``correlate`` use: always ``'direct'`` (garray has no FFT
-    yet).  Arguments are checked as SciPy checks them.
+    """The method ``convolve``/``correlate`` use under 'auto': always ``'direct'``
+    (garray's exact sums; SciPy's cost model for picking its FFT is not reproduced).
+    Arguments are checked as SciPy checks them.
 
     Raises
     ------
     ValueError
         A bad mode, or 'valid' with neither input containing the other.
     NotImplementedError
-        ``measure=True`` (it would time the FFT method, which garray does not have).
+        ``measure=True`` (timing both methods is not implemented).
     """
     a, b = _operands(in1, in2)
     _check_mode(mode)
     if measure:
-        raise NotImplementedError(f"garray.signal.choose_conv_method: measure=True {_NO_FFT}")
+        raise NotImplementedError("garray.signal.choose_conv_method: measure=True (timing "
+                                  "both methods) is not implemented; pass method= to "
+                                  "convolve/correlate")
     return "direct"
 
 
+# ---- the FFT methods (scipy.signal.fftconvolve's algorithm on garray.fft) ------------
+
+def _fast_len(n):
+    """The smallest 2-, 3-, 5- and 7-smooth length >= n (garray.fft's radices)."""
+    best = 1
+    while best < n:
+        best *= 2
+    p7 = 1
+    while p7 < best:
+        p5 = p7
+        while p5 < best:
+            p3 = p5
+            while p3 < best:
+                m = p3
+                while m < n:
+                    m *= 2
+                best = min(best, m)
+                p3 *= 3
+            p5 *= 5
+        p7 *= 7
+    return best
+
+
+def _conv_axes(a, b, mode, axes):
+    """SciPy's _init_freq_conv_axes: (in1, in2, axes) with axes of extent 1 dropped
+    (broadcasting handles them), the other axes checked, and the operands swapped when
+    'valid' needs it."""
+    nd = a.ndim
+    if axes is None:
+        axes = list(range(nd))
+    else:
+        try:
+            axes = [operator.index(ax) for ax in (axes if numpy.iterable(axes) else [axes])]
+        except TypeError:
+            raise TypeError(f"axes must be an int or a sequence of ints, got {axes!r}") from None
+        if not axes:
+            raise ValueError("when provided, axes cannot be empty")
+        if any(ax < -nd or ax >= nd for ax in axes):
+            raise ValueError(f"axes exceeds dimensionality of input (axes {axes}, "
+                             f"{nd} dimensions)")
+        axes = [ax % nd for ax in axes]
+        if len(set(axes)) != len(axes):
+            raise ValueError("all axes must be unique")
+    s1, s2 = a.shape, b.shape
+    axes = [ax for ax in axes if s1[ax] != 1 and s2[ax] != 1]
+    if not all(s1[i] == s2[i] or s1[i] == 1 or s2[i] == 1 for i in range(nd) if i not in axes):
+        raise ValueError(f"incompatible shapes for in1 and in2: {s1} and {s2}")
+    if mode == "valid" and axes:
+        ok1 = all(s1[i] >= s2[i] for i in axes)
+        ok2 = all(s2[i] >= s1[i] for i in axes)
+        if not (ok1 or ok2):
+            raise ValueError("For 'valid' mode, one must be at least as large as the "
+                             "other in every dimension")
+        if not ok1:
+            a, b = b, a
+    return a, b, axes
+
+
+def _centered(x, shape):
+    start = [(c - n) // 2 for c, n in zip(x.shape, shape)]
+    return x[tuple(slice(st, st + n) for st, n in zip(start, shape))]
+
+
 def fftconvolve(in1, in2, mode="full", axes=None):
-    """``scipy.signal.fftconvolve``: not implemented (it needs garray.fft).
+    """Convolve two N-dimensional arrays by FFT (``scipy.signal.fftconvolve``).
+
+    Parameters
+    ----------
+    in1, in2 : array_like
+        Inputs of the same rank; along axes not transformed they must be equal or 1.
+    mode : {'full', 'valid', 'same'}, optional
+        As ``convolve``.
+    axes : int or sequence of ints, optional
+        The axes to convolve over (default: all).
+
+    Returns
+    -------
+    ndarray
+        Real inputs give a real result (float32 for float32 inputs, float64 otherwise,
+        as SciPy's ``scipy.fft``), complex inputs a complex one.
 
     Raises
     ------
-    NotImplementedError
-        Always; use ``garray.signal.convolve(in1, in2, mode, method='direct')``.
+    ValueError
+        Mismatched ranks, a bad mode, empty or repeated axes, incompatible shapes.
+
+    Notes
+    -----
+    SciPy's algorithm on garray.fft: ``rfftn`` (``fftn`` for complex inputs) of both inputs
+    at a 2/3/5/7-smooth length, their product, the inverse, and the mode's slice, all on
+    the inputs' device.
     """
-    raise NotImplementedError(f"garray.signal.fftconvolve {_NO_FFT}")
+    a, b = _operands(in1, in2)
+    if a.ndim == b.ndim == 0:
+        return a * b
+    if a.ndim != b.ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    _check_mode(mode)
+    if a.size == 0 or b.size == 0:
+        from .._core import empty
+        return empty((0,), dtype="float64", device=a.device)
+    a, b, axes = _conv_axes(a, b, mode, axes)
+    s1, s2 = a.shape, b.shape
+    shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1
+             for i in range(a.ndim)]
+    if not axes:
+        ret = a * b
+    else:
+        from .. import fft as _fft
+        is_complex = a.dtype.kind == "c" or b.dtype.kind == "c"
+        fshape = [_fast_len(shape[ax]) for ax in axes]
+        if is_complex:
+            sp = _fft.fftn(a, fshape, axes=axes) * _fft.fftn(b, fshape, axes=axes)
+            ret = _fft.ifftn(sp, fshape, axes=axes)
+        else:
+            sp = _fft.rfftn(a, fshape, axes=axes) * _fft.rfftn(b, fshape, axes=axes)
+            ret = _fft.irfftn(sp, fshape, axes=axes)
+        ret = ret[tuple(slice(n) for n in shape)]
+    if mode == "full":
+        return ret.copy()
+    if mode == "same":
+        return _centered(ret, s1).copy()
+    valid = [ret.shape[i] if i not in axes else s1[i] - s2[i] + 1 for i in range(ret.ndim)]
+    return _centered(ret, valid).copy()
 
 
 def oaconvolve(in1, in2, mode="full", axes=None):
-    """``scipy.signal.oaconvolve``: not implemented (the overlap-add method needs
-    garray.fft).
+    """Convolve two N-dimensional arrays (``scipy.signal.oaconvolve``'s results).
 
-    Raises
-    ------
-    NotImplementedError
-        Always; use ``garray.signal.convolve(in1, in2, mode, method='direct')``.
+    Parameters, returns and errors as ``fftconvolve``, which computes it: garray does not
+    split the larger input into overlap-add blocks yet, so the result is SciPy's (to
+    rounding) but the memory and time are those of one FFT of the full length.
     """
-    raise NotImplementedError(f"garray.signal.oaconvolve {_NO_FFT}")
+    return fftconvolve(in1, in2, mode, axes)
+
+
+def _fft_method(kind, a, b, mode):
+    """``convolve``/``correlate`` with method='fft', as SciPy: correlate is the
+    convolution with in2 reversed and conjugated; the result is cast to
+    ``result_type(in1, in2)``, integers rounded first."""
+    if kind == "corr":
+        b = b[(slice(None, None, -1),) * b.ndim].conj()
+    if _swap_needed(mode, a.shape, b.shape):
+        a, b = b, a
+    out = fftconvolve(a, b, mode)
+    dtype = _dtypes.result_type(a, b)
+    if dtype.kind in "iu":
+        from .. import round as _round
+        out = _round(out)
+    return out.astype(dtype)
