@@ -15,6 +15,7 @@ import operator
 
 from . import _dtypes
 from ._core import _family_launch, asarray, empty, ndarray
+from ._devconst import int64_on
 from ._signaltable import SIG_CORRELATE, table
 
 _MAXR = 8                      # GA_SIG_MAXR in signal.hip
@@ -57,7 +58,7 @@ def _launch(sig, taps, out_shape, offsets, dtype, boundary=BOUNDARY_ZERO, fill=N
 
     geom = ([r] + pad(out_shape) + pad(sig.shape) + pad(s // isz for s in sig.strides)
             + pad(taps.shape) + pad(s // isz for s in taps.strides) + pad(offsets))
-    g = asarray(geom, dtype=_dtypes.int64, device=dev)
+    g = int64_on(tuple(int(v) for v in geom), dev)
     f = None
     if boundary == BOUNDARY_FILL:
         f = fill if isinstance(fill, ndarray) else asarray([fill], dtype=dtype, device=dev)

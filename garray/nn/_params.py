@@ -28,12 +28,12 @@ Note [Convolution geometry]
 """
 
 import operator
-import threading
 from dataclasses import dataclass
 
 import numpy
 
 from .. import _env
+from .._devconst import int64_on
 
 __all__ = ["Geometry", "conv_geometry", "transposed_geometry", "check_operands",
            "resolve_algorithm", "device_geometry", "ntuple", "PACKED_LEN", "DTYPES"]
@@ -303,20 +303,6 @@ def resolve_algorithm(fn, algorithm, device, dtype, op="conv", g=None):
         dnn.available(device.kind)[0] else "kernel"
 
 
-_geom_cache = {}
-_geom_lock = threading.Lock()
-_GEOM_CACHE_MAX = 256
-
-
 def device_geometry(g, device):
     """``g.packed()`` as a garray int64 array on ``device`` (cached; never write to it)."""
-    key = (g, device)
-    a = _geom_cache.get(key)
-    if a is None:
-        from .._core import asarray
-        a = asarray(g.packed(), device=device)
-        with _geom_lock:
-            if len(_geom_cache) >= _GEOM_CACHE_MAX:
-                _geom_cache.clear()
-            _geom_cache[key] = a
-    return a
+    return int64_on(tuple(int(v) for v in g.packed()), device)

@@ -29,11 +29,11 @@ Note [Pooling arguments]
 """
 
 import operator
-import threading
 
 import numpy
 
 from .. import _dtypes
+from .._devconst import int64_on
 from .._pooltable import P_AVG, P_AVG_BWD, P_MAX, P_MAX_BWD, table
 from ._params import DTYPES, check_operands, ntuple, resolve_algorithm
 
@@ -127,23 +127,7 @@ def _setup(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode):
     return x, batched, dtype, device, kernel, stride, pad, dil, out, ceil_mode
 
 
-_geom_cache = {}
-_geom_lock = threading.Lock()
-_GEOM_CACHE_MAX = 256
-
-
-def _device_geom(values, device):
-    """The packed geometry (``pool::Geom`` in _kernels/pool.hip) on ``device``, cached."""
-    key = (values, device)
-    a = _geom_cache.get(key)
-    if a is None:
-        from .._core import asarray
-        a = asarray(numpy.array(values, dtype=numpy.int64), device=device)
-        with _geom_lock:
-            if len(_geom_cache) >= _GEOM_CACHE_MAX:
-                _geom_cache.clear()
-            _geom_cache[key] = a
-    return a
+_device_geom = int64_on     # the packed pool::Geom (_kernels/pool.hip) on a device
 
 
 def _launch(slot, x, y, idx, nd, kernel, stride, pad, dil, include_pad=True, divisor=0):
