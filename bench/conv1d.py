@@ -15,30 +15,12 @@ computes one dot product per output on one thread.  ``bench/conv.py`` calls
 """
 
 import argparse
-import os
-import sys
-import time
 
-# bench/random.py is named like the standard library's `random`: while this folder heads
-# sys.path (`python bench/conv1d.py`), `import random` (tempfile ...) would load it.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE] + [_HERE]
+from _timing import best as _best  # noqa: E402  (before NumPy: it fixes sys.path)
 
 import numpy  # noqa: E402
 
 import garray  # noqa: E402
-
-
-def _best(fn, sync, repeat):
-    fn()
-    sync()
-    ts = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        sync()
-        ts.append(time.perf_counter() - t)
-    return min(ts)
 
 
 def bench_convolve1d(quick=False, repeat=3):
