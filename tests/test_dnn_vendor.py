@@ -388,7 +388,7 @@ def test_cpu_arrays_are_refused():
 @pytest.mark.parametrize("bad,exc,msg", [
     (dict(mode="min"), ValueError, "pool_forward: mode must be one of"),
     (dict(kernel=(0, 2)), ValueError, "pool_forward: kernel must be positive"),
-    (dict(stride=(1,)), ValueError, "pool_forward: stride must have 2 entries"),
+    (dict(stride=(1, 1, 1)), ValueError, "pool_forward: stride must have 2 entries"),
     (dict(y_shape=(1, 2, 3, 3)), ValueError, r"pool_forward: y has shape \(1, 2, 3, 3\)"),
     (dict(kernel=(6, 2)), ValueError, "pool_forward: the window"),
     (dict(pad_hi=(1, 1)), NotImplementedError,

@@ -271,7 +271,7 @@ def _ops(xshape=(2, 4, 8, 8), wshape=(6, 2, 3, 3), dtype="float32", wdtype=None)
 
 
 @pytest.mark.parametrize("call,exc,match", [
-    (lambda x, w: gnn.conv2d(x[0], w, groups=2), ValueError, "input must have 4"),
+    (lambda x, w: gnn.conv2d(x[0, 0], w, groups=2), ValueError, "input must have 4"),
     (lambda x, w: gnn.conv1d(x, w, groups=2), ValueError, "input must have 3"),
     (lambda x, w: gnn.conv2d(x, w, groups=3), ValueError, "groups=3"),
     (lambda x, w: gnn.conv2d(x, w), ValueError, "expects 2 input channels"),
@@ -310,3 +310,17 @@ def test_tiled_kernel_refuses_a_reduction_past_32_bits(monkeypatch):
     y = garray.zeros((1, 1, 1), dtype="float32")
     with pytest.raises(NotImplementedError, match="32 bits"):
         _conv._kernel_path(y, y, None, y, g)
+
+
+def test_unbatched_input_and_one_element_tuples_as_pytorch():
+    # PyTorch: an input without N gives an output without N; a one-element sequence for
+    # a size argument is repeated over the spatial axes
+    xh, wh = _data((2, 3, 9, 8), "float64", 7), _data((4, 3, 3, 2), "float64", 8)
+    x, w = garray.asarray(xh), garray.asarray(wh)
+    expected = ref.conv_nd(xh, wh, None, 2, 1, 1, 1, 1)
+    assert_xp_close(gnn.conv2d(x[0], w, stride=2, padding=1), expected[0])
+    assert_xp_close(gnn.conv2d(x, w, stride=(2,), padding=[1], dilation=(1,)), expected)
+    wt = garray.asarray(_data((3, 2, 3, 3), "float64", 9))
+    full = gnn.conv_transpose2d(x, wt, stride=2, output_padding=1)
+    assert_xp_close(gnn.conv_transpose2d(x[1], wt, stride=2, output_padding=(1,)),
+                    garray.asnumpy(full[1]))

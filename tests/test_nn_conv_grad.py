@@ -412,7 +412,7 @@ def test_error_shape_mismatch():
     with pytest.raises(ValueError, match=r"conv_transpose2d: bias must have shape \(4,\)"):
         nn.conv_transpose2d(dy, wt, garray.zeros((5,)), groups=2)
     with pytest.raises(ValueError, match="conv_transpose3d.*input"):
-        nn.conv_transpose3d(dy, wt)
+        nn.conv_transpose3d(dy[0], wt)
     with pytest.raises(ValueError, match="conv_backward_bias.*shape"):
         nn.conv_backward_bias(garray.zeros((2, 3)))
 

@@ -493,3 +493,18 @@ def test_random_geometries():
         gy = r.standard_normal(want.shape)
         got = AVG_BWD[nd](garray.asarray(gy), shape, k, s, p, c, inc)
         assert_xp_close(got, avg_pool_backward_nd(gy, shape, k, s, p, inc))
+
+
+def test_explicit_auto_takes_the_kernel_where_the_vendor_cannot():
+    # algorithm='auto' (as None) falls back to garray's kernel for what cuDNN/MIOpen
+    # cannot express (indices, dilation, divisor_override); only 'vendor' refuses
+    x = garray.asarray(numpy.random.default_rng(3).uniform(-1, 1, (2, 3, 8, 9)))
+    for kw in ({"return_indices": True}, {"dilation": 2}):
+        got = gnn.max_pool2d(x, 2, algorithm="auto", **kw)
+        want = gnn.max_pool2d(x, 2, algorithm="kernel", **kw)
+        for a, b in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            assert_xp_close(a, garray.asnumpy(b))
+    got = gnn.avg_pool2d(x, (2,), divisor_override=3, algorithm="auto")
+    assert_xp_close(got, garray.asnumpy(gnn.avg_pool2d(x, 2, divisor_override=3,
+                                                       algorithm="kernel")))

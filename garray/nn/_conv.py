@@ -221,6 +221,9 @@ def _requested(algorithm):
 
 def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups, algorithm):
     dtype, device = check_operands(fn, input=input, weight=weight, bias=bias)
+    if input.ndim == nd + 1:      # PyTorch's unbatched (C_in, *spatial)
+        return _conv(fn, nd, input[None], weight, bias, stride, padding, dilation, groups,
+                     algorithm)[0]
     g = conv_geometry(fn, nd, input, weight, stride, padding, dilation, groups)
     if bias is not None and tuple(bias.shape) != (g.c_out,):
         raise ValueError(f"{fn}: bias must have shape ({g.c_out},) (the weight's output "
@@ -252,7 +255,8 @@ _DOC = """{nd}-d convolution (cross-correlation) of ``input`` by ``weight``, as
     Parameters
     ----------
     input : garray.ndarray
-        ``{layout}``, float32 or float64, any strides.
+        ``{layout}`` (or PyTorch's unbatched form without N), float32 or float64, any
+        strides.
     weight : garray.ndarray
         ``(C_out, C_in / groups, {kernel})``, input's dtype and device.
     bias : garray.ndarray or None

@@ -258,6 +258,9 @@ def _conv_transpose(nd, input, weight, bias, stride, padding, output_padding, gr
     fn = f"conv_transpose{nd}d"
     _need_array(fn, "input", input)
     _need_array(fn, "weight", weight)
+    if input.ndim == nd + 1:      # PyTorch's unbatched (C_in, *spatial)
+        return _conv_transpose(nd, input[None], weight, bias, stride, padding,
+                               output_padding, groups, dilation, algorithm)[0]
     check_operands(fn, input=input, weight=weight, bias=bias)
     g = transposed_geometry(fn, nd, input.shape, weight.shape, stride, padding,
                             output_padding, groups, dilation)
@@ -329,8 +332,8 @@ _TRANSPOSE_DOC = """The {nd}-d transposed convolution ("deconvolution") of ``inp
     Notes
     -----
     It is the gradient wrt the input of ``conv{nd}d`` with the same weight, stride,
-    padding, dilation and groups.  Unlike PyTorch, mixed dtypes are not promoted and
-    there is no unbatched (rank {nd1}) form.
+    padding, dilation and groups.  Unlike PyTorch, mixed dtypes are not promoted.  An
+    unbatched input (rank {nd1}, no N) gives an unbatched result, as PyTorch.
     """
 
 _INPUT_DOC = """The gradient of ``conv{nd}d`` wrt its input
@@ -382,8 +385,9 @@ _WEIGHT_DOC = """The gradient of ``conv{nd}d`` wrt its weight
     Returns
     -------
     garray.ndarray
-        ``weight_shape``, the operands' dtype and device.  The sum over the batch and
-        the output positions is deterministic (fixed chunks, no atomics).
+        ``weight_shape``, the operands' dtype and device.  On garray's kernel path the
+        sum over the batch and the output positions is deterministic (fixed chunks, no
+        atomics); cuDNN's and MIOpen's algorithms may not be.
 
     Raises
     ------
@@ -461,6 +465,8 @@ def conv_backward_bias(grad_output, *, algorithm=None):
         raise ValueError(f"{fn}: grad_output must be (N, C_out, *spatial) with 1 to 3 "
                          f"spatial axes, got shape {tuple(grad_output.shape)}")
     path = resolve_algorithm(fn, algorithm, device, dtype)
+    if path == "vendor" and algorithm != "vendor" and grad_output.size > 2 ** 31 - 1:
+        path = "kernel"       # 'auto': past the vendors' int32 sizes garray's sum runs
     if path == "vendor" and device.kind != "cpu" and grad_output.size:
         from .._core import empty
         db = empty((grad_output.shape[1],), dtype=dtype, device=device)

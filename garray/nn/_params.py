@@ -56,6 +56,8 @@ def ntuple(value, nd, name, fn, minimum):
         except TypeError:
             raise TypeError(f"{fn}: {name} must be an int or a tuple of {nd} ints, "
                             f"got {value!r}") from None
+        if len(items) == 1:
+            items = items * nd        # PyTorch repeats a one-element sequence
         if len(items) != nd:
             raise ValueError(f"{fn}: {name} must have {nd} entries, got {value!r}")
     if any(v < minimum for v in items):

@@ -185,8 +185,8 @@ def _pool(fn, nd, mode, input, kernel_size, stride, padding, dilation, ceil_mode
                    and _vendor_ok(nd, x.shape[2:], kernel, stride, pad, dil, out)
                    and x.size <= _VENDOR_MAX and x.shape[0] * x.shape[1] * _prod(out)
                    <= _VENDOR_MAX)
-    if algo == "vendor" and algorithm is None and (device.kind == "cpu" or not expressible):
-        algo = "kernel"       # GARRAY_CONV=vendor: the vendor wherever it can pool
+    if algo == "vendor" and algorithm != "vendor" and (device.kind == "cpu" or not expressible):
+        algo = "kernel"       # 'auto', or GARRAY_CONV=vendor: the vendor wherever it can pool
     if algo == "vendor":
         if device.kind == "cpu":
             raise NotImplementedError(f"{fn}: the CPU device has no vendor pooling; use "
