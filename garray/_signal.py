@@ -186,12 +186,12 @@ def convolve(a, v, mode="full"):
     float32 too, in another order): the last bits can differ from NumPy's.
     """
     a, v = _np_operands(a, v, True)
-    if v.shape[0] > a.shape[0]:
-        a, v = v, a
     if a.shape[0] == 0:
         raise ValueError("a cannot be empty")
     if v.shape[0] == 0:
         raise ValueError("v cannot be empty")
+    if v.shape[0] > a.shape[0]:
+        a, v = v, a
     m = _mode_code(mode)
     n1, n = a.shape[0], v.shape[0]
     length, start = ((n1 - n + 1, n - 1), ((n1, (n - 1) // 2)), (n1 + n - 1, 0))[m]

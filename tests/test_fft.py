@@ -255,3 +255,27 @@ def test_large_strides_and_many_rows():
     check("ifft", rows, n=11)
     check("fft", data((7, 1), "float64"))
     check("fft", data((7, 1), "complex64"), axis=0)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")   # NumPy deprecates None in s
+@pytest.mark.parametrize("fname,s,axes", [
+    ("fftn", (-1, 4), (0, 1)), ("ifftn", (3, -1), (0, 1)), ("rfftn", (-1, 8), (0, 1)),
+    ("irfftn", (4, -1), (0, 1)), ("irfftn", (4, None), (0, 1)), ("irfftn", (None,), (1,)),
+    ("fftn", (None, 8), (1, 1)), ("rfftn", (None, 8), (1, 1)), ("rfftn", (3, 5, 4), (1, 1, 0)),
+    ("fft2", (-1, -1), (-2, -1)), ("irfft2", (4, None), (-2, -1)), ("rfft2", (5, -1), (0, 1)),
+])
+def test_s_minus_one_none_and_repeated_axes_as_numpy(fname, s, axes):
+    # -1: the input's whole length; None: each 1-d transform's default at its turn;
+    # repeated axes transformed in NumPy's order
+    z = data((4, 6), "complex128") if "rfft" not in fname else data((4, 6), "float64")
+    expected = getattr(numpy.fft, fname)(z, s=s, axes=axes)
+    got = getattr(garray.fft, fname)(garray.asarray(z), s=s, axes=axes)
+    assert_xp_close(got, expected, **tol(expected))
+
+
+@pytest.mark.parametrize("fname", ["fftshift", "ifftshift"])
+def test_shift_without_axes_is_a_new_array(fname):
+    x = garray.asarray(numpy.arange(5.0))
+    y = getattr(garray.fft, fname)(x, axes=())
+    y[0] = 99.0
+    assert_xp_close(x, numpy.arange(5.0))

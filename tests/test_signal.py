@@ -263,7 +263,8 @@ def test_fft_methods_errors_and_edges():
                      ((x, x), {"axes": []}), ((x, x), {"axes": (0, 0)}),
                      ((x, x), {"axes": 2}), ((x, numpy.ones((2, 3))), {"axes": 0}),
                      ((x, numpy.ones((5, 2))), {"mode": "valid"}),
-                     ((x, e), {}), ((numpy.float64(2), numpy.float64(3)), {})]:
+                     ((x, e), {}), ((numpy.float64(2), numpy.float64(3)), {}),
+                     ((x, x), {"axes": 0.0})]:
         both(lambda: scipy.signal.fftconvolve(*args, **kw),
              lambda: garray.signal.fftconvolve(*(g(v) for v in args), **kw))
     xg = g(numpy.ones(4))
@@ -429,3 +430,13 @@ def test_garray_0d_and_numpy_scalar_inputs():
                     numpy.convolve(numpy.int8(3), [1, 2]))
     both(lambda: numpy.correlate(numpy.int8(3), [1, 2]),
          lambda: garray.correlate(numpy.int8(3), [1, 2]))
+
+
+@pytest.mark.parametrize("fn", ["convolve", "correlate"])
+def test_numpy_empty_messages(fn):
+    # NumPy checks a, then v, before any swap: the message names the empty operand
+    for a, v in ((numpy.empty(0), numpy.ones(2)), (numpy.ones(2), numpy.empty(0))):
+        with pytest.raises(ValueError) as e_np:
+            getattr(numpy, fn)(a, v)
+        with pytest.raises(ValueError, match=str(e_np.value)):
+            getattr(garray, fn)(g(a), g(v))

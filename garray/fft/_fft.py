@@ -179,9 +179,11 @@ def _cook_nd(a, s, axes, invreal=False, fname="fftn"):
     if len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
     axes = [_axis(a, ax) for ax in axes]
-    s = [a.shape[ax] if v is None else v for v, ax in zip(s, axes)]
     if invreal and shapeless and axes:
         s[-1] = (a.shape[axes[-1]] - 1) * 2
+    # as NumPy 2: -1 is the input's whole length along that axis; None (deprecated
+    # there) stays None: each 1-d transform then takes its default length at its turn
+    s = [a.shape[ax] if v == -1 else v for v, ax in zip(s, axes)]
     return s, axes
 
 
@@ -189,7 +191,8 @@ def _c2cn(a, s, axes, norm, inverse, out, fname):
     a = _as(a)
     s, axes = _cook_nd(a, s, axes, fname=fname)
     for n in s:
-        _points(n, None)
+        if n is not None:
+            _points(n, None)
     for ii in reversed(range(len(axes))):
         a = _c2c(a, s[ii], axes[ii], norm, inverse, None, fname)
     return _put(a, out, fname)    # no axes: the input itself, as NumPy
@@ -320,11 +323,12 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
     _check_real(a, "rfftn")
     s, axes = _cook_nd(a, s, axes, fname="rfftn")
     for n in s:
-        _points(n, None)
+        if n is not None:
+            _points(n, None)
     if not axes:
         raise IndexError("rfftn: axes is empty (at least one axis is needed)")
     a = rfft(a, s[-1], axes[-1], norm)
-    for ii in range(len(axes) - 1):
+    for ii in reversed(range(len(axes) - 1)):     # NumPy's order (repeated axes)
         a = _c2c(a, s[ii], axes[ii], norm, False, None, "rfftn")
     return _put(a, out, "rfftn")
 
@@ -335,7 +339,8 @@ def irfftn(a, s=None, axes=None, norm=None, out=None):
     a = _as(a)
     s, axes = _cook_nd(a, s, axes, invreal=True, fname="irfftn")
     for n in s:
-        _points(n, None)
+        if n is not None:
+            _points(n, None)
     if not axes:
         raise IndexError("irfftn: axes is empty (at least one axis is needed)")
     for ii in range(len(axes) - 1):
@@ -413,7 +418,7 @@ def _shift(x, axes, sign):
         axes = tuple(axes)
         shift = tuple(sign * (x.shape[_axis(x, ax)] // 2) for ax in axes)
     if x.ndim == 0 or (isinstance(axes, tuple) and not axes):
-        return x
+        return x.copy()           # a new array, as NumPy's roll gives
     return g.roll(x, shift, axes)
 
 

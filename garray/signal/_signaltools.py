@@ -313,7 +313,7 @@ def _conv_axes(a, b, mode, axes):
         try:
             axes = [operator.index(ax) for ax in (axes if numpy.iterable(axes) else [axes])]
         except TypeError:
-            raise TypeError(f"axes must be an int or a sequence of ints, got {axes!r}") from None
+            raise ValueError("axes must be a scalar or iterable of integers") from None
         if not axes:
             raise ValueError("when provided, axes cannot be empty")
         if any(ax < -nd or ax >= nd for ax in axes):
