@@ -6,6 +6,7 @@ whose last axis is the transform axis; ``garray/fft/_fft.py`` moves axes, pads, 
 casts (on the device, with garray's copy and cast kernels).
 """
 
+import threading
 from collections import OrderedDict
 
 import numpy
@@ -20,6 +21,7 @@ _PER_CPU = 256          # items per thread on the CPU device (note 5); 1 on GPUs
 _CACHE_SIZE = 32        # twiddle tables and Bluestein filters kept per kind
 _twiddles = OrderedDict()
 _filters = OrderedDict()
+_lock = threading.Lock()      # threads may transform at once (the caches are shared)
 
 
 def factor(n):
@@ -39,15 +41,26 @@ def _per(dev):
 
 
 def _cached(cache, key, build):
-    v = cache.get(key)
-    if v is None:
-        v = build()
+    with _lock:
+        v = cache.get(key)
+        if v is not None:
+            cache.move_to_end(key)
+            return v
+    v = build()          # unlocked: a Bluestein filter's build transforms (twiddles)
+    with _lock:
         cache[key] = v
-        if len(cache) > _CACHE_SIZE:
-            cache.popitem(last=False)
-    else:
         cache.move_to_end(key)
+        while len(cache) > _CACHE_SIZE:
+            cache.popitem(last=False)
     return v
+
+
+def clear_caches():
+    """Drop the cached twiddle tables and Bluestein filters (their device memory goes back
+    to the pools)."""
+    with _lock:
+        _twiddles.clear()
+        _filters.clear()
 
 
 def twiddles(n, dtype, dev):
