@@ -15,6 +15,7 @@ where nothing may be printed.
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -33,17 +34,21 @@ KERNEL = "garray-test-python"
 CELL_TIMEOUT = 300      # seconds; a cell that compiles on a loaded 2-core machine
 
 
-@pytest.fixture(scope="module")
-def kernel_dir(tmp_path_factory):
-    """A kernelspec running ipykernel on this interpreter, in a temporary directory."""
-    root = tmp_path_factory.mktemp("kernels")
+def write_kernelspec(root, **env):
+    """A kernelspec running ipykernel on this interpreter, under ``root``; ``env`` is
+    added to the kernel's environment (the rest of this process's passes through)."""
     spec = root / KERNEL
-    spec.mkdir()
-    env = {"GARRAY_DEVICE": "cpu", "MPLBACKEND": "Agg"}
+    spec.mkdir(parents=True)
+    env = {"GARRAY_DEVICE": "cpu", "MPLBACKEND": "Agg", **env}
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "garray tests", "language": "python", "env": env}))
     return str(root)
+
+
+@pytest.fixture(scope="module")
+def kernel_dir(tmp_path_factory):
+    return write_kernelspec(tmp_path_factory.mktemp("kernels"))
 
 
 def execute(nb, kernel_dir, cwd=None):
@@ -168,6 +173,26 @@ def test_compile_progress_in_notebook(kernel_dir):
     assert c[3].outputs == []
     t4 = _texts(c[4])
     assert len(t4) == 1 and "(1/1)... failed after " in t4[0], c[4].outputs
+
+
+def test_compile_progress_builtin_unit(tmp_path):
+    """A built-in unit compiled on first use (GARRAY_CPU_AOT=0 and an empty kernel
+    cache) shows as its kernel file and instantiation count."""
+    kdir = write_kernelspec(tmp_path / "kernels", GARRAY_CPU_AOT="0",
+                            GARRAY_CACHE_DIR=str(tmp_path / "cache"))
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import numpy, garray"),
+        nbformat.v4.new_code_cell("x = garray.ones(3, dtype=garray.float32)\n"
+                                  "assert numpy.array_equal(x.get(), numpy.ones(3, 'float32'))")])
+    execute(nb, kdir)
+    texts = _texts(nb.cells[1])
+    assert len(texts) == 1, nb.cells[1].outputs
+    lines = texts[0].splitlines()
+    assert lines and all(re.fullmatch(r"garray: compiling \w+\.hip \(\d+ instantiations\) "
+                                      rf"for cpu \({i + 1}/{len(lines)}\)\.\.\. "
+                                      r"done in \d+\.\d s", line)
+                         for i, line in enumerate(lines)), lines
+    assert os.listdir(tmp_path / "cache")         # and the build went to that cache
 
 
 def test_no_progress_outside_notebook(tmp_path):
