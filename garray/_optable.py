@@ -167,12 +167,15 @@ class Op:
         lines += ["out : ndarray, optional",
                   "    Array to write the result into (same-kind casting).", "",
                   "Returns", "-------", "ndarray", ""]
-        lines += ["Dtypes", "------",
-                  f"Accepts {', '.join(_KIND_NAMES[k] for k in kinds)} inputs "
-                  f"({', '.join(accepted)}); others raise TypeError."]
+        # numpydoc's sections only (Sphinx drops unknown ones): dtypes and differences
+        # from NumPy are paragraphs of Notes.
+        lines += ["Notes", "-----",
+                  f"Dtypes: accepts {', '.join(_KIND_NAMES[k] for k in kinds)} inputs "
+                  f"({', '.join(accepted)}); others raise TypeError.  Runs on the "
+                  f"device of its array operands (all on one device)."]
         notes = [n for n in (_RULE_NOTE.get(self.rule), self.notes) if n]
         if notes:
-            lines += ["", "Differences from NumPy", "----------------------", *notes]
+            lines += ["", "Differences from NumPy: " + " ".join(notes)]
         aliases = "".join(f", garray.{a}" for a in self.aliases)
         lines += ["", "See Also", "--------", f"numpy.{self.numpy_name}{aliases}"]
         return "\n".join(lines) + "\n"
