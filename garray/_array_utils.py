@@ -21,22 +21,37 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0,  # 
           device=None):
     """An array from ``object``, copied by default (NumPy's ``numpy.array``).
 
-    Args:
-        object: a garray or NumPy array, a (nested) sequence, a scalar, a DLPack or
-            buffer exporter.
-        dtype: the result's dtype (by default the input's).
-        copy: True (always copy), None (only when needed), False (never: ValueError
-            when a copy is needed).
-        order: 'K' (keep the input's layout), 'A', 'C' or 'F' for the copy.
-        subok: keep a garray.ndarray subclass (else a plain garray.ndarray).
-        ndmin: the least number of dimensions; ones are prepended.
-        device: where the result lives (the input's, else the current device).
+    Parameters
+    ----------
+    object : array_like
+        A garray or NumPy array, a (nested) sequence, a scalar, a DLPack or buffer
+        exporter.
+    dtype : dtype, optional
+        The result's dtype (by default the input's).
+    copy : bool or None, optional
+        True (always copy), None (only when needed), False (never: ValueError when a copy
+        is needed).
+    order : {'K', 'A', 'C', 'F'}, optional
+        'K' keeps the input's layout; 'A', 'C' or 'F' for the copy.
+    subok : bool, optional
+        Keep a garray.ndarray subclass (else a plain garray.ndarray).
+    ndmin : int, optional
+        The least number of dimensions; ones are prepended.
+    device : Device, optional
+        Where the result lives (the input's, else the current device).
 
-    Example:
-        >>> garray.array([[1, 2]], ndmin=3).shape
-        (1, 1, 2)
+    Returns
+    -------
+    ndarray
 
-    See also numpy.array.
+    See Also
+    --------
+    numpy.array
+
+    Examples
+    --------
+    >>> garray.array([[1, 2]], ndmin=3).shape
+    (1, 1, 2)
     """
     if isinstance(ndmin, bool) or not hasattr(type(ndmin), "__index__"):
         raise TypeError(f"ndmin: expected an integer, got {type(ndmin).__name__}")

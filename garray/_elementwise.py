@@ -31,8 +31,28 @@ def _inexact(v):
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Elementwise |a - b| <= atol + rtol * |b| where b is finite, or a == b.
-    See also numpy.isclose."""
+    """Elementwise ``|a - b| <= atol + rtol * |b|`` where ``b`` is finite, or ``a == b``.
+
+    Parameters
+    ----------
+    a, b : ndarray or array_like
+        The arrays to compare, broadcast together (integers are compared as floats).
+    rtol : float, optional
+        Relative tolerance.
+    atol : float, optional
+        Absolute tolerance.
+    equal_nan : bool, optional
+        Whether NaN compares equal to NaN.
+
+    Returns
+    -------
+    ndarray
+        Bool array of the broadcast shape, on the operands' device.
+
+    See Also
+    --------
+    numpy.isclose
+    """
     a, b = _inexact(a), _inexact(b)
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
     close = logical_or(logical_and(close, isfinite(b)), equal(a, b))

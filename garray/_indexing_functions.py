@@ -276,7 +276,22 @@ def where(condition, x=None, y=None, /):
 
 def ix_(*args):
     """Open meshes from 1-d index sequences (booleans as their nonzero indices).
-    See also numpy.ix_."""
+
+    Parameters
+    ----------
+    *args : ndarray or sequence
+        1-d integer or boolean index sequences.
+
+    Returns
+    -------
+    tuple of ndarray
+        One array per input, of ``len(args)`` dimensions, each of length 1 but along its
+        own axis.
+
+    See Also
+    --------
+    numpy.ix_
+    """
     out = []
     nd = len(args)
     for k, s in enumerate(args):

@@ -119,20 +119,28 @@ class SeedSequence:
     ``spawn_key`` and ``pool_size``, ``generate_state`` returns the same words as NumPy,
     and ``spawn`` builds the same tree.
 
-    Args:
-        entropy: None (128 fresh bits from ``secrets``), a non-negative int, or a
-            sequence / integer array of non-negative ints.
-        spawn_key: the child's path in a spawn tree (set by ``spawn``).
-        pool_size: number of uint32 words of pooled entropy, at least 4.
-        n_children_spawned: children already spawned (when rebuilding a saved one).
+    Parameters
+    ----------
+    entropy : None, int or sequence of int, optional
+        None (128 fresh bits from ``secrets``), a non-negative int, or a sequence or
+        integer array of non-negative ints.
+    spawn_key : tuple of int, optional
+        The child's path in a spawn tree (set by ``spawn``).
+    pool_size : int, optional
+        Number of uint32 words of pooled entropy, at least 4.
+    n_children_spawned : int, optional
+        Children already spawned (when rebuilding a saved one).
 
-    Example:
-        >>> ss = SeedSequence(12345)
-        >>> ss.generate_state(2)
-        array([2688385916, 3048105090], dtype=uint32)
-        >>> child_a, child_b = ss.spawn(2)
+    See Also
+    --------
+    numpy.random.SeedSequence
 
-    See also numpy.random.SeedSequence.
+    Examples
+    --------
+    >>> ss = garray.random.SeedSequence(12345)
+    >>> ss.generate_state(2)
+    array([2688385916, 3048105090], dtype=uint32)
+    >>> child_a, child_b = ss.spawn(2)
     """
 
     def __init__(self, entropy=None, *, spawn_key=(), pool_size=DEFAULT_POOL_SIZE,
