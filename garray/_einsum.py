@@ -336,6 +336,27 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
 
     >>> garray.einsum("ii", garray.eye(3))
     array(3.)
+
+    Parameters
+    ----------
+    *operands : str, ndarray or list
+        The subscripts and the operands, in either of NumPy's forms.
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+    dtype : dtype, optional
+        The computation and result dtype.
+    order : str, optional
+        Accepted for NumPy's signature.
+    casting : str, optional
+        The rule for casting the operands to dtype.
+    optimize : bool, str or list, optional
+        The contraction order: False, True, "greedy", "optimal" (greedy here) or an
+        einsum_path path.
+
+    Returns
+    -------
+    ndarray
+        The result (out when given).
     """
     if order not in ("K", "A", "C", "F"):
         raise ValueError(f"order: must be one of 'C', 'F', 'A', or 'K', got {order!r}")
@@ -388,6 +409,20 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
 
     >>> garray.einsum_path("ij,jk", garray.ones((2, 3)), garray.ones((3, 4)))[0]
     ['einsum_path', (0, 1)]
+
+    Parameters
+    ----------
+    *operands : str, ndarray or list
+        As einsum.
+    optimize : bool, str or list, optional
+        "greedy" (default; "optimal" is greedy here) or a path.
+    einsum_call : bool, optional
+        Accepted for NumPy's signature.
+
+    Returns
+    -------
+    tuple
+        (path, description).
     """
     if einsum_call:
         raise NotImplementedError("einsum_path: einsum_call=True (NumPy's internal "

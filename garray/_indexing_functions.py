@@ -665,8 +665,8 @@ def indices(dimensions, dtype=int, sparse=False):
     Returns
     -------
     ndarray or tuple of ndarray
-        An array of shape (len(dimensions), *dimensions), or one array per axis when
-        sparse.
+        An array of shape ``(len(dimensions), *dimensions)``, or one array per
+        axis when sparse.
 
     See Also
     --------
