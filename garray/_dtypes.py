@@ -198,14 +198,24 @@ PROMOTION_TABLE = _parse_grid(_PROMOTION_GRID)
 def promote_types(a, b):
     """Return the dtype that two dtypes promote to.
 
-    Args: a, b: dtypes (any spelling ``normalize_dtype`` accepts).
-    Returns: a ``numpy.dtype`` from ``DTYPES``; symmetric in a and b.
+    Parameters
+    ----------
+    a, b : dtype
+        Dtypes, in any spelling NumPy accepts.
 
-    Example:
-        >>> promote_types(int8, uint8)
-        dtype('int16')
+    Returns
+    -------
+    numpy.dtype
+        One of garray's 13 dtypes; symmetric in a and b.
 
-    See also numpy.promote_types.
+    See Also
+    --------
+    numpy.promote_types
+
+    Examples
+    --------
+    >>> garray.promote_types(garray.int8, garray.uint8)
+    dtype('int16')
     """
     try:
         return PROMOTION_TABLE[a, b]
@@ -463,7 +473,19 @@ def finfo(type, /):
         >>> finfo(float32).bits
         32
 
-    See also numpy.finfo.
+    Parameters
+    ----------
+    type : dtype or ndarray
+        A floating or complex dtype, or an array of one.
+
+    Returns
+    -------
+    finfo object
+        NumPy's fields (bits, eps, max, min, smallest_normal, dtype...).
+
+    See Also
+    --------
+    numpy.finfo
     """
     dt = _dtype_of(type, "finfo type")
     try:
@@ -481,7 +503,19 @@ def iinfo(type, /):
         >>> iinfo(int8).min
         -128
 
-    See also numpy.iinfo.
+    Parameters
+    ----------
+    type : dtype or ndarray
+        An integer dtype, or an array of one.
+
+    Returns
+    -------
+    iinfo object
+        bits, min, max, dtype.
+
+    See Also
+    --------
+    numpy.iinfo
     """
     dt = _dtype_of(type, "iinfo type")
     try:

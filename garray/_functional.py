@@ -231,7 +231,12 @@ class broadcast:  # noqa: N801 - NumPy's name
         return len(self._arrays)
 
     def reset(self):
-        """Go back to the first element."""
+        """Go back to the first element.
+
+        Returns
+        -------
+        None
+        """
         self.index = 0
 
     def __iter__(self):

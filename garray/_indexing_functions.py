@@ -992,6 +992,13 @@ class flatiter:
         return iter(_core.asnumpy(self._flat()))
 
     def copy(self):
+        """A 1-d copy of the array's elements in C order (``x.flatten()``).
+
+        Returns
+        -------
+        ndarray
+            A new 1-d array on the array's device.
+        """
         return self._flat().copy()
 
     def __array__(self, dtype=None, copy=None):

@@ -27,7 +27,14 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
     gives the same bits on every garray device (CPU, NVIDIA, AMD) and at any launch
     shape; the streams are not NumPy's (each distribution matches NumPy's in law).
 
-    See also numpy.random.Generator.
+    Parameters
+    ----------
+    bit_generator : Philox
+        The bit generator.
+
+    See Also
+    --------
+    numpy.random.Generator
     """
 
     def __init__(self, bit_generator):
@@ -328,7 +335,20 @@ def default_rng(seed=None):
     """A Generator on a Philox bit generator seeded from ``seed`` (None, an int, a
     sequence of ints, a SeedSequence), or ``seed`` itself when it is a Generator, or a
     Generator around it when it is a bit generator.
-    See also numpy.random.default_rng."""
+
+    Parameters
+    ----------
+    seed : None, int, sequence of int, SeedSequence, bit generator or Generator, optional
+        The seed.
+
+    Returns
+    -------
+    Generator
+
+    See Also
+    --------
+    numpy.random.default_rng
+    """
     if isinstance(seed, Generator):
         return seed
     if hasattr(seed, "_reserve"):

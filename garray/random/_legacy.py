@@ -122,7 +122,14 @@ class RandomState:
     >>> rs.rand(2, 3).shape
     (2, 3)
 
-    See also numpy.random.RandomState.
+    Parameters
+    ----------
+    seed : None, int, sequence of int or Philox, optional
+        The seed (see above).
+
+    See Also
+    --------
+    numpy.random.RandomState
     """
 
     def __init__(self, seed=None):
@@ -1333,14 +1340,35 @@ def _global():
 
 
 def get_bit_generator():
-    """The bit generator of the global RandomState.
-    See also numpy.random.get_bit_generator."""
+    """The bit generator (a ``Philox``) of the global ``RandomState``.
+
+    Returns
+    -------
+    Philox
+
+    See Also
+    --------
+    numpy.random.get_bit_generator
+    """
     return _global()._gen.bit_generator
 
 
 def set_bit_generator(bitgen):
-    """Make the global RandomState draw from ``bitgen`` (a garray bit generator).
-    See also numpy.random.set_bit_generator."""
+    """Make the global ``RandomState`` draw from ``bitgen``.
+
+    Parameters
+    ----------
+    bitgen : Philox
+        A garray Philox bit generator (others raise TypeError).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.random.set_bit_generator
+    """
     if not hasattr(bitgen, "_reserve"):
         raise TypeError(f"bitgen: expected a garray.random.Philox, got "
                         f"{type(bitgen).__name__}")

@@ -193,7 +193,21 @@ class SeedSequence:
             >>> SeedSequence(0).generate_state(4, "uint64").shape
             (4,)
 
-        See also numpy.random.SeedSequence.generate_state.
+        Parameters
+        ----------
+        n_words : int
+            Number of words.
+        dtype : {uint32, uint64}, optional
+            The words' dtype.
+
+        Returns
+        -------
+        numpy.ndarray
+            A host array, as NumPy's.
+
+        See Also
+        --------
+        numpy.random.SeedSequence.generate_state
         """
         out_dtype = numpy.dtype(dtype)
         if out_dtype not in (numpy.dtype(numpy.uint32), numpy.dtype(numpy.uint64)):
@@ -217,7 +231,18 @@ class SeedSequence:
         """Return ``n_children`` new SeedSequences, each with this one's entropy and a
         spawn key extended by its child index; later calls continue the numbering.
 
-        See also numpy.random.SeedSequence.spawn.
+        Parameters
+        ----------
+        n_children : int
+            Number of children.
+
+        Returns
+        -------
+        list of SeedSequence
+
+        See Also
+        --------
+        numpy.random.SeedSequence.spawn
         """
         n_children = operator.index(n_children)
         if n_children < 0:
