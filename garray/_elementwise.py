@@ -87,8 +87,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
     Parameters
     ----------
-    x : ndarray or array_like
-        Input.
+    x : ndarray
+        Input (a garray array).
     copy : bool, optional
         False: replace in x itself (a garray array).
     nan : float, optional

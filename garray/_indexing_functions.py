@@ -73,8 +73,8 @@ def take(a, indices, /, axis=None, out=None, mode="raise"):
 
     Parameters
     ----------
-    a : ndarray or array_like
-        Input array (array-likes are converted on the current device).
+    a : ndarray
+        Input array (a garray array).
     indices : int or array_like
         Integer indices.
     axis : int or None, optional
@@ -302,8 +302,8 @@ def compress(condition, a, /, axis=None, out=None):
     ----------
     condition : ndarray or array_like
         1-d booleans (shorter than the axis: the rest is false).
-    a : ndarray or array_like
-        Input array (array-likes are converted on the current device).
+    a : ndarray
+        Input array (a garray array).
     axis : int or None, optional
         The axis (None: the flattened array).
     out : ndarray, optional
@@ -337,8 +337,8 @@ def extract(condition, arr):
     ----------
     condition : ndarray or array_like
         Booleans (nonzero: true) of arr's size.
-    arr : ndarray or array_like
-        The values.
+    arr : ndarray
+        The values (a garray array).
 
     Returns
     -------
@@ -444,8 +444,8 @@ def flatnonzero(a):
 
     Parameters
     ----------
-    a : ndarray or array_like
-        Input array (array-likes are converted on the current device).
+    a : ndarray
+        Input array (a garray array).
 
     Returns
     -------
@@ -464,8 +464,8 @@ def argwhere(a):
 
     Parameters
     ----------
-    a : ndarray or array_like
-        Input array (array-likes are converted on the current device).
+    a : ndarray
+        Input array (a garray array).
 
     Returns
     -------
@@ -489,8 +489,8 @@ def where(condition, x=None, y=None, /):
 
     Parameters
     ----------
-    condition : ndarray or array_like
-        Booleans.
+    condition : ndarray
+        Booleans (a garray array).
     x : ndarray or scalar, optional
         Values where condition holds.
     y : ndarray or scalar, optional
@@ -849,8 +849,8 @@ def repeat(a, repeats, /, axis=None):
 
     Parameters
     ----------
-    a : ndarray or array_like
-        Input array (array-likes are converted on the current device).
+    a : ndarray
+        Input array (a garray array).
     repeats : int or array_like
         A count, or one count per element along axis.
     axis : int or None, optional
