@@ -84,9 +84,31 @@ GROUPS = [
 ]
 
 
+# Names defined in garray/__init__.py itself, placed by hand.
+_BY_NAME = {"get_default_memory_pool": "_core", "transpose": "_manipulation"}
+
+_CONSTANTS = """\
+Constants and dtypes
+--------------------
+
+``garray.e``, ``garray.pi``, ``garray.inf``, ``garray.nan`` and ``garray.newaxis``
+(``None``) are NumPy's.  The 13 dtypes (``garray.bool``, ``int8``, ``int16``, ``int32``,
+``int64``, ``uint8`` ... ``uint64``, ``float32``, ``float64``, ``complex64``,
+``complex128``) and NumPy 2's other scalar type names (``intp``, ``double``,
+``floating``, ``number`` ...) are NumPy's own objects (``garray.float32 is
+numpy.float32``); ``garray.dtype`` (below) checks a dtype against the ones garray
+supports.  float16, longdouble, strings, datetimes, structured and object dtypes are not
+supported.
+
+"""
+
+
 def _module_key(obj):
     if isinstance(obj, garray.ufunc):
         return "ufunc"
+    name = getattr(obj, "__name__", None)
+    if getattr(obj, "__module__", None) == "garray" and name in _BY_NAME:
+        return _BY_NAME[name]
     return (getattr(obj, "__module__", None) or "").rsplit(".", 1)[-1]
 
 
@@ -139,6 +161,7 @@ def write_api_pages():
         if doc:
             lines += [doc.split("\n\n")[0], ""]
         if ns == "garray":
+            lines += _CONSTANTS.split("\n")
             rest = list(items)
             for gtitle, keys in GROUPS:
                 group = [(n, o) for n, o in items if _module_key(o) in keys]
