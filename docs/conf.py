@@ -12,12 +12,10 @@ page per namespace, and is not committed.
 import importlib
 import inspect
 import os
-import sys
+
+import garray   # the installed garray (the build documents what it imports)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))   # a source checkout without an install
-
-import garray  # noqa: E402
 
 project = "garray"
 author = "the garray developers"

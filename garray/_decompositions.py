@@ -503,7 +503,8 @@ def eigh(a, UPLO="L"):
     Returns
     -------
     EighResult
-        (eigenvalues, eigenvectors): real eigenvalues, eigenvectors in a's dtype.
+        (eigenvalues, eigenvectors): real eigenvalues, eigenvectors in a's floating
+        dtype (float64 for integer input).
 
     Notes
     -----

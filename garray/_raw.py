@@ -382,7 +382,8 @@ class RawKernel:
 
         Returns
         -------
-        None
+        object
+            The compiled module on that device (backend-specific; kept for launches).
         """
         return self._raw._module(get_device(device), (self.name,))
 
