@@ -223,7 +223,7 @@ def empty(shape, dtype=None, order="C", *, device=None):
 
 
 def zeros(shape, dtype=None, order="C", *, device=None):
-    """An array of zeros. (``dtype``, ``order`` as there).
+    """An array of zeros (``dtype`` and ``order`` as NumPy's).
 
     Parameters
     ----------
@@ -254,7 +254,7 @@ def zeros(shape, dtype=None, order="C", *, device=None):
 
 
 def ones(shape, dtype=None, order="C", *, device=None):
-    """An array of ones. (``dtype``, ``order`` as there).
+    """An array of ones (``dtype`` and ``order`` as NumPy's).
 
     Parameters
     ----------
@@ -297,8 +297,8 @@ cdef object _scalar_dtype(object v, str argname):
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None):
-    """An array filled with ``fill_value``; dtype inferred from it when not given.
-     (``dtype``, ``order`` as there).
+    """An array filled with ``fill_value``; dtype inferred from it when not given
+    (``dtype`` and ``order`` as NumPy's).
 
     Parameters
     ----------

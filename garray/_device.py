@@ -59,7 +59,8 @@ class Device:
 
         with garray.Device("cpu"):
             x = garray.zeros(3)      # on the CPU device
-     and ``garray.__array_namespace_info__().devices()``.
+
+    ``garray.__array_namespace_info__().devices()`` lists the devices found.
 
     Parameters
     ----------

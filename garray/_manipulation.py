@@ -134,7 +134,7 @@ def broadcast_arrays(*arrays):
 
 def concat(arrays, /, *, axis=0):
     """Join arrays along an existing axis (``axis=None`` flattens first); the result
-    dtype is the arrays' result_type. (NumPy's form).
+    dtype is the arrays' result_type (garray.concatenate is NumPy's form).
 
     Parameters
     ----------

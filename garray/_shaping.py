@@ -39,8 +39,7 @@ def tile(A, reps, /):
 
     See Also
     --------
-    numpy.tile
-    the
+    numpy.tile : NumPy's; the Array API's is ``tile(x, repetitions)``, the same call.
     """
     A = as_array(A, "A")
     reps = int_tuple(reps, "reps")
@@ -59,7 +58,7 @@ def tile(A, reps, /):
 
 def resize(a, new_shape):
     """A new array of ``new_shape`` filled with ``a``'s elements repeated cyclically (C
-    order); zeros when ``a`` is empty. (not ndarray.resize).
+    order); zeros when ``a`` is empty (this is numpy.resize, not ndarray.resize).
 
     Parameters
     ----------
