@@ -323,8 +323,7 @@ def dot(a, b, out=None):
 
 
 def vdot(a, b, /):
-    """Dot product of the flattened operands, conjugating ``a`` when complex. See also
-    numpy.vdot.
+    """Dot product of the flattened operands, conjugating ``a`` when complex.
 
     >>> garray.vdot(garray.asarray([1j, 2]), garray.asarray([1j, 3]))
     array(7.+0.j)
@@ -340,6 +339,10 @@ def vdot(a, b, /):
     -------
     ndarray
         0-d.
+
+    See Also
+    --------
+    numpy.vdot
     """
     a, b = _operands(a, b, "a", "b")
     if a.size != b.size:

@@ -50,8 +50,7 @@ def _diagonal_view(a, offset, axis1, axis2, writeable):
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The diagonal ``offset`` of the plane (axis1, axis2), as a read-only view whose
-    last axis runs along the diagonal (NumPy's layout and flag). See also
-    numpy.diagonal.
+    last axis runs along the diagonal (NumPy's layout and flag).
 
     >>> garray.diagonal(garray.eye(3) * 2)
     array([2., 2., 2.])
@@ -71,13 +70,16 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     -------
     ndarray
         A read-only view.
+
+    See Also
+    --------
+    numpy.diagonal
     """
     return _diagonal_view(as_array(a, "a"), offset, axis1, axis2, False)
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """Sum along a diagonal (garray.sum of diagonal(...) over its last axis). See also
-    numpy.trace.
+    """Sum along a diagonal (garray.sum of diagonal(...) over its last axis).
 
     Parameters
     ----------
@@ -98,6 +100,10 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     -------
     ndarray
         The sums along the diagonals (dtypes as garray.sum); 0-d for 2-d input.
+
+    See Also
+    --------
+    numpy.trace
     """
     from ._reductions import sum as _sum
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
@@ -136,8 +142,7 @@ def diag(v, k=0):
 
 
 def diagflat(v, k=0):
-    """A 2-d array with the flattened ``v`` on its k-th diagonal. See also
-    numpy.diagflat.
+    """A 2-d array with the flattened ``v`` on its k-th diagonal.
 
     Parameters
     ----------
@@ -150,6 +155,10 @@ def diagflat(v, k=0):
     -------
     ndarray
         A new 2-d array in v's dtype.
+
+    See Also
+    --------
+    numpy.diagflat
     """
     return diag(as_array(v, "v").reshape(-1), k)
 

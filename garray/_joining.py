@@ -189,8 +189,7 @@ def dstack(tup):
 
 
 def column_stack(tup):
-    """Stack 1-d arrays as columns of a 2-d array (2-d arrays as they are). See also
-    numpy.column_stack.
+    """Stack 1-d arrays as columns of a 2-d array (2-d arrays as they are).
 
     Parameters
     ----------
@@ -201,6 +200,10 @@ def column_stack(tup):
     -------
     ndarray
         A new 2-d array.
+
+    See Also
+    --------
+    numpy.column_stack
     """
     arrs = []
     for a in _sequence(tup, "column_stack"):

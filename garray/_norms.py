@@ -132,8 +132,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """Matrix norm over the last two axes of ``x`` (a stack of matrices): "fro",
     "nuc" (sum of singular values), 1/-1 (max/min column sum of abs), inf/-inf
-    (max/min row sum), 2/-2 (largest/smallest singular value). See also
-    numpy.linalg.matrix_norm.
+    (max/min row sum), 2/-2 (largest/smallest singular value).
 
     >>> garray.linalg.matrix_norm(garray.eye(2))
     array(1.41421356)
@@ -151,6 +150,10 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     -------
     ndarray
         Real norms.
+
+    See Also
+    --------
+    numpy.linalg.matrix_norm
     """
     x = _inexact(as_array(x, "x"))
     if x.ndim < 2:
@@ -249,8 +252,7 @@ def outer(x1, x2, /):
 
 
 def trace(x, /, *, offset=0, dtype=None):
-    """Sum of the ``offset`` diagonal of each matrix in the last two axes. See also
-    numpy.linalg.trace.
+    """Sum of the ``offset`` diagonal of each matrix in the last two axes.
 
     >>> garray.linalg.trace(garray.eye(3))
     array(3.)
@@ -268,6 +270,10 @@ def trace(x, /, *, offset=0, dtype=None):
     -------
     ndarray
         One sum per matrix.
+
+    See Also
+    --------
+    numpy.linalg.trace
     """
     from ._diagonal import trace as _trace
     x = as_array(x, "x")
@@ -277,8 +283,7 @@ def trace(x, /, *, offset=0, dtype=None):
 
 
 def diagonal(x, /, *, offset=0):
-    """The ``offset`` diagonal of each matrix in the last two axes (a view). See also
-    numpy.linalg.diagonal.
+    """The ``offset`` diagonal of each matrix in the last two axes (a view).
 
     >>> garray.linalg.diagonal(garray.eye(2))
     array([1., 1.])
@@ -294,6 +299,10 @@ def diagonal(x, /, *, offset=0):
     -------
     ndarray
         A view.
+
+    See Also
+    --------
+    numpy.linalg.diagonal
     """
     from ._diagonal import diagonal as _diagonal
     x = as_array(x, "x")
@@ -303,8 +312,7 @@ def diagonal(x, /, *, offset=0):
 
 
 def cross(x1, x2, /, *, axis=-1):
-    """Cross product of 3-vectors along ``axis``, other axes broadcast. See also
-    numpy.linalg.cross.
+    """Cross product of 3-vectors along ``axis``, other axes broadcast.
 
     >>> garray.linalg.cross(garray.asarray([1, 0, 0]), garray.asarray([0, 1, 0]))
     array([0, 0, 1])
@@ -322,6 +330,10 @@ def cross(x1, x2, /, *, axis=-1):
     -------
     ndarray
         In the operands' result_type.
+
+    See Also
+    --------
+    numpy.linalg.cross
     """
     a, b = _contract._operands(x1, x2, "x1", "x2")
     na = a.shape[norm_axis(axis, a.ndim, "axis")] if a.ndim else 0

@@ -583,8 +583,7 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False, out=N
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
-    """Running sum along ``axis`` (of the flattened array when None). See also
-    numpy.cumsum.
+    """Running sum along ``axis`` (of the flattened array when None).
 
     Parameters
     ----------
@@ -602,13 +601,16 @@ def cumsum(a, axis=None, dtype=None, out=None):
     -------
     ndarray
         The running sums (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.cumsum
     """
     return scan("sum", a, axis, dtype, out, api="cumsum")
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    """Running product along ``axis`` (of the flattened array when None). See also
-    numpy.cumprod.
+    """Running product along ``axis`` (of the flattened array when None).
 
     Parameters
     ----------
@@ -626,6 +628,10 @@ def cumprod(a, axis=None, dtype=None, out=None):
     -------
     ndarray
         The running products (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.cumprod
     """
     return scan("prod", a, axis, dtype, out, api="cumprod")
 

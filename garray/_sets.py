@@ -88,8 +88,7 @@ def _unique(x, want_index, want_inverse, want_counts, equal_nan):
 
 
 def unique_values(x, /):
-    """The distinct values of ``x``, sorted (NaNs distinct). See also
-    numpy.unique_values.
+    """The distinct values of ``x``, sorted (NaNs distinct).
 
     Parameters
     ----------
@@ -100,6 +99,10 @@ def unique_values(x, /):
     -------
     ndarray
         1-d.
+
+    See Also
+    --------
+    numpy.unique_values
     """
     return _unique(_array(x, "unique_values"), False, False, False, False)["values"]
 
@@ -126,8 +129,7 @@ def unique_counts(x, /):
 
 
 def unique_inverse(x, /):
-    """(values, inverse_indices): x == values[inverse_indices]. See also
-    numpy.unique_inverse.
+    """(values, inverse_indices): x == values[inverse_indices].
 
     Parameters
     ----------
@@ -138,6 +140,10 @@ def unique_inverse(x, /):
     -------
     tuple of ndarray
         A named tuple (values, inverse_indices).
+
+    See Also
+    --------
+    numpy.unique_inverse
     """
     r = _unique(_array(x, "unique_inverse"), False, True, False, False)
     return UniqueInverseResult(r["values"], r["inverse"])

@@ -144,8 +144,7 @@ def atleast_2d(*arys):
 
 
 def atleast_3d(*arys):
-    """Views with at least three axes ((N,) -> (1, N, 1), (M, N) -> (M, N, 1)). See also
-    numpy.atleast_3d.
+    """Views with at least three axes ((N,) -> (1, N, 1), (M, N) -> (M, N, 1)).
 
     Parameters
     ----------
@@ -156,6 +155,10 @@ def atleast_3d(*arys):
     -------
     ndarray or tuple of ndarray
         One view per input (a single array for one input).
+
+    See Also
+    --------
+    numpy.atleast_3d
     """
     return _atleast(arys, 3, {0: (None, None, None), 1: (None, _S, None),
                               2: (_S, _S, None)})
@@ -318,8 +321,7 @@ def rot90(m, k=1, axes=(0, 1)):
 
 
 def fliplr(m):
-    """Reverse the columns (axis 1) of an array with >= 2 axes (a view). See also
-    numpy.fliplr.
+    """Reverse the columns (axis 1) of an array with >= 2 axes (a view).
 
     Parameters
     ----------
@@ -330,6 +332,10 @@ def fliplr(m):
     -------
     ndarray
         A view.
+
+    See Also
+    --------
+    numpy.fliplr
     """
     m = as_array(m, "m")
     if m.ndim < 2:
@@ -338,8 +344,7 @@ def fliplr(m):
 
 
 def flipud(m):
-    """Reverse the rows (axis 0) of an array with >= 1 axis (a view). See also
-    numpy.flipud.
+    """Reverse the rows (axis 0) of an array with >= 1 axis (a view).
 
     Parameters
     ----------
@@ -350,6 +355,10 @@ def flipud(m):
     -------
     ndarray
         A view.
+
+    See Also
+    --------
+    numpy.flipud
     """
     m = as_array(m, "m")
     if m.ndim < 1:
@@ -632,8 +641,7 @@ def copyto(dst, src, casting="same_kind", where=True):
 
 
 def matrix_transpose(x, /):
-    """Transpose the last two axes (a view; at least 2 axes). See also
-    numpy.matrix_transpose.
+    """Transpose the last two axes (a view; at least 2 axes).
 
     Parameters
     ----------
@@ -644,6 +652,10 @@ def matrix_transpose(x, /):
     -------
     ndarray
         A view.
+
+    See Also
+    --------
+    numpy.matrix_transpose
     """
     if not isinstance(x, ndarray):
         raise TypeError(f"matrix_transpose: expected a garray.ndarray, got {type(x).__name__}")
