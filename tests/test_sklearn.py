@@ -19,6 +19,7 @@ times ~100 rounding steps).
 (scikit-learn checks it at every dispatched call).
 """
 
+import functools
 import os
 
 import numpy
@@ -33,10 +34,14 @@ array_api_compat = pytest.importorskip("array_api_compat")
 from sklearn import metrics  # noqa: E402
 from sklearn.decomposition import PCA  # noqa: E402
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis  # noqa: E402
-from sklearn.linear_model import Ridge, RidgeClassifier  # noqa: E402
+from sklearn.kernel_approximation import Nystroem  # noqa: E402
+from sklearn.linear_model import (LogisticRegression, Ridge, RidgeClassifier,  # noqa: E402
+                                  RidgeCV)
 from sklearn.metrics import pairwise  # noqa: E402
+from sklearn.mixture import GaussianMixture  # noqa: E402
 from sklearn.naive_bayes import GaussianNB  # noqa: E402
-from sklearn.preprocessing import (MinMaxScaler, Normalizer, PolynomialFeatures,  # noqa: E402
+from sklearn.preprocessing import (KernelCenterer, LabelEncoder, MaxAbsScaler,  # noqa: E402
+                                   MinMaxScaler, Normalizer, PolynomialFeatures,
                                    StandardScaler)
 
 pytestmark = pytest.mark.skipif(
@@ -45,6 +50,22 @@ pytestmark = pytest.mark.skipif(
            "overrides it): scikit-learn refuses array_api_dispatch without it")
 
 TOL = {"float32": dict(rtol=2e-4, atol=2e-5), "float64": dict(rtol=1e-9, atol=1e-11)}
+
+
+ON_CPU = garray.default_device().kind == "cpu"
+
+
+def lapack(fn):
+    """The test fits through garray.linalg's decompositions (svd, eigh, qr, cholesky ...),
+    which run on LAPACK on the CPU device only so far: on another device garray raises
+    NotImplementedError naming the function and the device, and the test checks that."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if ON_CPU:
+            return fn(*args, **kwargs)
+        with pytest.raises(NotImplementedError, match=r"garray\.linalg\.\w+ on "):
+            fn(*args, **kwargs)
+    return wrapper
 
 
 class NoHost(garray.ndarray):
@@ -75,7 +96,13 @@ def data(dtype="float64", n=60, d=6, seed=0):
 
 def close(got, expected, tol, what):
     """A garray result against NumPy's run: arrays and NumPy scalars through
-    assert_xp_close (garray's 0-d arrays stand for NumPy's scalars); Python values equal."""
+    assert_xp_close (garray's 0-d arrays stand for NumPy's scalars); lists element by
+    element; other Python values equal."""
+    if isinstance(expected, (list, tuple)):
+        assert isinstance(got, type(expected)) and len(got) == len(expected), what
+        for i, (g, e) in enumerate(zip(got, expected)):
+            close(g, e, tol, f"{what}[{i}]")
+        return
     if isinstance(expected, (numpy.ndarray, numpy.generic)):
         if isinstance(expected, numpy.ndarray):
             assert isinstance(got, garray.ndarray), f"{what}: {type(got)}"
@@ -144,6 +171,7 @@ def test_sklearn_namespace_device_and_move_to():
 
 # ---- estimators -------------------------------------------------------------------------
 
+@lapack
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("solver,kw", [
     ("full", {}), ("covariance_eigh", {}),
@@ -169,6 +197,7 @@ def test_pca_arpack_refused_by_sklearn():
         PCA(2, svd_solver="arpack").fit(garray.ones((5, 4)))
 
 
+@lapack
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_lda(dtype):
     X, _, yc = data(dtype)
@@ -177,6 +206,7 @@ def test_lda(dtype):
               "transform"], dtype)
 
 
+@lapack
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("alpha", [1.0, [0.5, 2.0]])
 def test_ridge_svd(alpha, dtype):
@@ -197,16 +227,35 @@ def test_ridge_only_svd_under_array_api():
         Ridge(solver="cholesky").fit(garray.asarray(X), garray.asarray(y))
 
 
-def test_ridge_classifier_and_others():
+@lapack
+def test_more_linalg_estimators():
     X, y, yc = data()
     fit_both(RidgeClassifier(solver="svd"), (X, yc), ["predict", "decision_function"],
              "float64")
+    fit_both(RidgeCV(alphas=(0.1, 1.0, 10.0)), (X, y), ["predict"], "float64")
+    fit_both(Nystroem(n_components=10, random_state=0), (X,), ["transform"], "float64")
+    fit_both(GaussianMixture(2, init_params="random", max_iter=200, random_state=0), (X,),
+             ["predict", "predict_proba", "score_samples"], "float64")
+
+
+def test_estimators_without_decompositions():
+    X, y, yc = data()
     fit_both(GaussianNB(), (X, yc), ["predict", "predict_proba", "predict_joint_log_proba"],
              "float64")
-    for est in (StandardScaler(), MinMaxScaler()):
+    fit_both(LogisticRegression(max_iter=200), (X, yc),
+             ["predict", "predict_proba", "decision_function"], "float64")
+    for est in (StandardScaler(), MinMaxScaler(), MaxAbsScaler()):
         fit_both(est, (X,), ["transform", "inverse_transform"], "float64")
+    fit_both(KernelCenterer(), (X @ X.T,), ["transform"], "float64")
     for est in (Normalizer(), PolynomialFeatures(2)):
         fit_both(est, (X,), ["transform"], "float64", stateless=True)
+    enc = LabelEncoder().fit(nohost(yc * 3))
+    ref = LabelEncoder().fit(yc * 3)
+    close(enc.classes_, ref.classes_, TOL["float64"], "LabelEncoder.classes_")
+    close(enc.transform(nohost(yc * 3)), ref.transform(yc * 3), TOL["float64"],
+          "LabelEncoder.transform")
+    close(enc.inverse_transform(nohost(yc)), ref.inverse_transform(yc), TOL["float64"],
+          "LabelEncoder.inverse_transform")
 
 
 # ---- metrics ----------------------------------------------------------------------------
@@ -225,6 +274,24 @@ def test_classification_metrics():
               tol, name)
     close(metrics.confusion_matrix(nohost(yc), nohost(yp)),
           metrics.confusion_matrix(yc, yp), tol, "confusion_matrix")
+    close(metrics.multilabel_confusion_matrix(nohost(yc), nohost(yp)),
+          metrics.multilabel_confusion_matrix(yc, yp), tol, "multilabel_confusion_matrix")
+    close(metrics.fbeta_score(nohost(yc), nohost(yp), beta=0.5, average="weighted"),
+          metrics.fbeta_score(yc, yp, beta=0.5, average="weighted"), tol, "fbeta_score")
+
+
+def test_binary_score_metrics():
+    X, _, _ = data()
+    yb = (X[:, 0] > 0).astype(numpy.int64)
+    score = 1 / (1 + numpy.exp(-X[:, 0] - 0.8 * X[:, 1]))
+    tol = TOL["float64"]
+    for name in ("log_loss", "brier_score_loss", "average_precision_score"):
+        f = getattr(metrics, name)
+        close(f(nohost(yb), nohost(score)), f(yb, score), tol, name)
+    for name in ("roc_curve", "precision_recall_curve", "det_curve"):
+        f = getattr(metrics, name)
+        for i, (g, e) in enumerate(zip(f(nohost(yb), nohost(score)), f(yb, score))):
+            close(g, e, tol, f"{name}[{i}]")
 
 
 def test_regression_metrics():
@@ -240,8 +307,13 @@ def test_regression_metrics():
     close(metrics.r2_score(nohost(y), nohost(yp), sample_weight=nohost(w)),
           metrics.r2_score(y, yp, sample_weight=w), tol, "r2_score weighted")
     p, q = numpy.abs(y) + 0.1, numpy.abs(yp) + 0.1
-    close(metrics.mean_squared_log_error(nohost(p), nohost(q)),
-          metrics.mean_squared_log_error(p, q), tol, "mean_squared_log_error")
+    for name, kw in (("mean_squared_log_error", {}), ("root_mean_squared_log_error", {}),
+                     ("mean_poisson_deviance", {}), ("mean_gamma_deviance", {}),
+                     ("mean_tweedie_deviance", dict(power=1.5)),
+                     ("d2_tweedie_score", dict(power=1.5)),
+                     ("mean_pinball_loss", dict(alpha=0.3))):
+        f = getattr(metrics, name)
+        close(f(nohost(p), nohost(q), **kw), f(p, q, **kw), tol, name)
 
 
 NUMPY_ONLY_FLOAT64 = ("manhattan_distances", "laplacian_kernel")
@@ -266,5 +338,11 @@ def test_pairwise(dtype):
           pairwise.euclidean_distances(X, Y, squared=True), tol, "squared euclidean")
     close(pairwise.pairwise_distances(nohost(X), nohost(Y), metric="euclidean"),
           pairwise.pairwise_distances(X, Y, metric="euclidean"), tol, "pairwise_distances")
+    for name in ("paired_euclidean_distances", "paired_cosine_distances",
+                 "paired_manhattan_distances"):
+        f = getattr(pairwise, name)
+        close(f(nohost(X[:7]), nohost(Y)), f(X[:7], Y), tol, name)
+    close(pairwise.pairwise_kernels(nohost(X), nohost(Y), metric="rbf", gamma=0.2),
+          pairwise.pairwise_kernels(X, Y, metric="rbf", gamma=0.2), tol, "pairwise_kernels")
     close(pairwise.pairwise_distances_argmin(nohost(X), nohost(Y)),
           pairwise.pairwise_distances_argmin(X, Y), tol, "pairwise_distances_argmin")

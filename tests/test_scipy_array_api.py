@@ -1,0 +1,251 @@
+"""SciPy's Array API support (``SCIPY_ARRAY_API=1``) on garray arrays (docs/ecosystem.md).
+
+Each case calls one SciPy function on NumPy arrays (the reference) and on garray arrays;
+the result must be garray arrays on garray's default device (NumPy's scalars: garray 0-d
+arrays) with NumPy's dtype and shape and close values.
+
+Two groups, as SciPy 1.17 implements them for a namespace it does not know:
+- ``NATIVE``: SciPy runs array-API code on the garray namespace (``scipy.stats``'s
+  moments and tests, ``scipy.special``'s functions with a generic implementation,
+  ``scipy.fft`` through ``garray.fft``, parts of ``scipy.signal``, ``vq.whiten``).  The
+  inputs are views of a subclass whose ``__array__`` raises (``NoHost``): a passing case
+  never copied an input to the host.
+- ``HOST``: SciPy converts to NumPy, computes with its compiled code and converts back
+  (``xp.asarray``): the special functions without a generic implementation (garray has no
+  ``special`` namespace for SciPy to find), the ``cpu_only`` functions of its capability
+  table (``dct``, ``convolve``, ``lfilter``, ``vq.vq`` ...).  garray's part there is the
+  conversion both ways; the case checks that the result comes back as garray arrays.
+
+Functions SciPy marks ``np_only`` (``spearmanr``, ``linregress``, ``signal.welch``) are
+skipped with that reason.  Tolerances: float64 rtol=1e-9, atol=1e-12 (sums in another order, and SciPy's
+NumPy branch sometimes uses another formula, e.g. its compiled ``stdtr`` for p-values);
+float32 rtol=2e-5, atol=2e-6.
+"""
+
+import os
+
+import numpy
+import pytest
+
+import garray
+from xp import assert_xp_close
+
+scipy = pytest.importorskip("scipy")
+
+import scipy.cluster.vq as vq  # noqa: E402
+import scipy.fft as sfft  # noqa: E402
+import scipy.signal as ssig  # noqa: E402
+import scipy.special as sp  # noqa: E402
+import scipy.stats as st  # noqa: E402
+from scipy._lib._array_api import SCIPY_ARRAY_API, xp_capabilities_table  # noqa: E402
+
+pytestmark = pytest.mark.skipif(
+    not SCIPY_ARRAY_API or os.environ.get("SCIPY_ARRAY_API") != "1",
+    reason="SciPy was imported without SCIPY_ARRAY_API=1 (tests/conftest.py sets it unless "
+           "the environment overrides it): its Array API dispatch is off")
+
+TOL = {"float32": dict(rtol=2e-5, atol=2e-6), "float64": dict(rtol=1e-9, atol=1e-12)}
+
+
+class NoHost(garray.ndarray):
+    """A garray array that refuses NumPy conversion: proves no host round trip of it."""
+
+    def __array__(self, dtype=None, copy=None):
+        raise AssertionError("a garray input was converted to NumPy (host round trip)")
+
+
+def nohost(a):
+    return garray.asarray(a).view(NoHost)
+
+
+def ident(a):
+    return a
+
+
+_rng = numpy.random.default_rng(7)
+X1 = _rng.standard_normal(64)
+Y1 = 0.6 * X1 + _rng.standard_normal(64)
+P1 = _rng.random(64) + 0.05                     # positive
+M2 = _rng.standard_normal((16, 5))
+Z2 = _rng.standard_normal((8, 12)) + 1j * _rng.standard_normal((8, 12))
+K1 = _rng.standard_normal(7)
+
+
+def check(got, expected, tol, what="result"):
+    """garray result vs NumPy's: tuples (SciPy's result objects) field by field."""
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected), what
+        for i, (g, e) in enumerate(zip(got, expected)):
+            check(g, e, tol, f"{what}[{i}]")
+        return
+    if isinstance(expected, numpy.ndarray):
+        assert isinstance(got, garray.ndarray), f"{what}: {type(got)}"
+        assert got.device == garray.default_device(), f"{what}: on {got.device}"
+    if isinstance(expected, float) and isinstance(got, garray.ndarray) and got.shape == ():
+        expected = numpy.float64(expected)
+    if isinstance(expected, (numpy.ndarray, numpy.generic)):
+        assert_xp_close(got, expected, err_msg=what, **tol)
+    else:
+        assert got == expected, what
+
+
+def run(case, a, dtype="float64"):
+    """Call ``case`` (a function of an array constructor) with NumPy and with ``a``."""
+    def cast(h):
+        return h.astype(dtype) if h.dtype.kind == "f" else (
+            h.astype("complex64") if dtype == "float32" and h.dtype.kind == "c" else h)
+    expected = case(lambda h: cast(numpy.asarray(h)))
+    got = case(lambda h: a(cast(numpy.asarray(h))))
+    check(got, expected, TOL[dtype])
+
+
+# ---- SciPy runs array-API code on garray ------------------------------------------------
+
+NATIVE = {
+    # scipy.special: generic implementations
+    "special.xlogy": lambda a: sp.xlogy(a(P1), a(P1[::-1])),
+    "special.rel_entr": lambda a: sp.rel_entr(a(P1), a(P1[::-1])),
+    "special.logsumexp": lambda a: sp.logsumexp(a(M2), axis=0),
+    "special.logsumexp-b": lambda a: sp.logsumexp(a(M2), axis=1, b=a(P1[:5])),
+    "special.softmax": lambda a: sp.softmax(a(M2), axis=1),
+    "special.log_softmax": lambda a: sp.log_softmax(a(M2), axis=0),
+    # scipy.stats
+    "stats.moment": lambda a: st.moment(a(M2), order=3, axis=0),
+    "stats.skew": lambda a: st.skew(a(M2), axis=0),
+    "stats.skew-unbiased": lambda a: st.skew(a(X1), bias=False),
+    "stats.kurtosis": lambda a: st.kurtosis(a(M2), axis=1),
+    "stats.zscore": lambda a: st.zscore(a(M2), axis=0, ddof=1),
+    "stats.zmap": lambda a: st.zmap(a(X1), a(Y1)),
+    "stats.describe": lambda a: tuple(st.describe(a(M2), axis=0)),
+    "stats.sem": lambda a: st.sem(a(M2), axis=0),
+    "stats.variation": lambda a: st.variation(a(P1)),
+    "stats.gmean": lambda a: st.gmean(a(P1)),
+    "stats.hmean": lambda a: st.hmean(a(P1)),
+    "stats.pmean": lambda a: st.pmean(a(P1), 2.5),
+    "stats.tmean": lambda a: st.tmean(a(X1), (-1.0, 1.0)),
+    "stats.tvar": lambda a: st.tvar(a(X1), (-1.0, 1.0)),
+    "stats.tstd": lambda a: st.tstd(a(X1)),
+    "stats.tmin": lambda a: st.tmin(a(X1), -0.5),
+    "stats.tmax": lambda a: st.tmax(a(X1), 0.5),
+    "stats.iqr": lambda a: st.iqr(a(X1)),
+    "stats.gstd": lambda a: st.gstd(a(P1)),
+    "stats.trim_mean": lambda a: st.trim_mean(a(X1), 0.1),
+    "stats.sigmaclip": lambda a: tuple(st.sigmaclip(a(X1), 1.5, 1.5)),
+    "stats.entropy": lambda a: st.entropy(a(P1), a(P1[::-1])),
+    "stats.differential_entropy": lambda a: st.differential_entropy(a(X1)),
+    "stats.rankdata": lambda a: st.rankdata(a(numpy.round(X1, 1))),
+    "stats.mode": lambda a: tuple(st.mode(a(numpy.round(M2)), axis=0)),
+    "stats.ttest_1samp": lambda a: tuple(st.ttest_1samp(a(X1), 0.1)),
+    "stats.ttest_ind": lambda a: tuple(st.ttest_ind(a(X1), a(Y1), equal_var=False)),
+    "stats.ttest_rel": lambda a: tuple(st.ttest_rel(a(X1), a(Y1))),
+    "stats.pearsonr": lambda a: tuple(st.pearsonr(a(X1), a(Y1))),
+    "stats.skewtest": lambda a: tuple(st.skewtest(a(X1))),
+    "stats.kurtosistest": lambda a: tuple(st.kurtosistest(a(X1))),
+    "stats.normaltest": lambda a: tuple(st.normaltest(a(X1))),
+    "stats.jarque_bera": lambda a: tuple(st.jarque_bera(a(X1))),
+    "stats.bartlett": lambda a: tuple(st.bartlett(a(X1), a(Y1))),
+    "stats.levene": lambda a: tuple(st.levene(a(X1), a(Y1))),
+    "stats.f_oneway": lambda a: tuple(st.f_oneway(a(X1), a(Y1), a(P1))),
+    "stats.chisquare": lambda a: tuple(st.chisquare(a(P1 * 10), a(P1[::-1] * 10))),
+    "stats.power_divergence": lambda a: tuple(st.power_divergence(
+        a(P1 * 10), a(P1[::-1] * 10), lambda_="log-likelihood")),
+    # scipy.fft: garray.fft
+    "fft.fft": lambda a: sfft.fft(a(Z2), axis=0),
+    "fft.ifft-n": lambda a: sfft.ifft(a(Z2), n=10, norm="ortho"),
+    "fft.rfft": lambda a: sfft.rfft(a(M2), axis=0),
+    "fft.irfft": lambda a: sfft.irfft(a(Z2), n=20),
+    "fft.hfft": lambda a: sfft.hfft(a(Z2)),
+    "fft.ihfft": lambda a: sfft.ihfft(a(M2)),
+    "fft.fft2": lambda a: sfft.fft2(a(Z2)),
+    "fft.fftn": lambda a: sfft.fftn(a(Z2), s=(4, 6), norm="forward"),
+    "fft.ifftn": lambda a: sfft.ifftn(a(Z2)),
+    "fft.rfftn": lambda a: sfft.rfftn(a(M2)),
+    "fft.irfftn": lambda a: sfft.irfftn(a(Z2), s=(8, 12)),
+    "fft.fftshift": lambda a: sfft.fftshift(a(M2), axes=0),
+    "fft.ifftshift": lambda a: sfft.ifftshift(a(M2)),
+    # scipy.signal
+    "signal.fftconvolve": lambda a: ssig.fftconvolve(a(X1), a(K1)),
+    "signal.fftconvolve-2d": lambda a: ssig.fftconvolve(a(M2), a(M2[:3, :2]), mode="same"),
+    "signal.oaconvolve": lambda a: ssig.oaconvolve(a(X1), a(K1), mode="valid"),
+    "signal.hilbert": lambda a: ssig.hilbert(a(X1)),
+    "signal.resample": lambda a: ssig.resample(a(X1), 40),
+    # scipy.cluster.vq
+    "vq.whiten": lambda a: vq.whiten(a(M2)),
+}
+
+
+@pytest.mark.parametrize("name", list(NATIVE))
+def test_native(name):
+    run(NATIVE[name], nohost)
+
+
+@pytest.mark.parametrize("name", ["special.logsumexp", "special.softmax", "stats.skew",
+                                  "stats.zscore", "stats.ttest_1samp", "fft.rfft",
+                                  "signal.fftconvolve", "vq.whiten"])
+def test_native_float32(name):
+    run(NATIVE[name], nohost, "float32")
+
+
+def test_fftfreq_and_window_on_device():
+    # namespace-taking constructors: xp= and device= make garray arrays there
+    dev = garray.default_device()
+    check(sfft.fftfreq(10, d=0.1, xp=garray, device=dev), sfft.fftfreq(10, d=0.1),
+          TOL["float64"])
+    check(sfft.rfftfreq(9, xp=garray, device=dev), sfft.rfftfreq(9), TOL["float64"])
+    for win in ("hann", ("kaiser", 4.0), "blackman"):
+        check(ssig.get_window(win, 16, xp=garray, device=dev), ssig.get_window(win, 16),
+              TOL["float64"], str(win))
+
+
+def test_fft_workers_and_plan_refused():
+    # SciPy itself: workers=/plan= are pocketfft options, refused for other namespaces
+    with pytest.raises(ValueError, match="workers"):
+        sfft.fft(garray.ones(4), workers=2)
+
+
+# ---- SciPy converts to NumPy and back ---------------------------------------------------
+
+HOST = {
+    "special.erf": lambda a: sp.erf(a(X1)),
+    "special.erfc": lambda a: sp.erfc(a(X1)),
+    "special.gammaln": lambda a: sp.gammaln(a(P1 * 5)),
+    "special.expit": lambda a: sp.expit(a(X1)),
+    "special.logit": lambda a: sp.logit(a(P1 / 2)),
+    "special.ndtr": lambda a: sp.ndtr(a(X1)),
+    "special.ndtri": lambda a: sp.ndtri(a(P1 / 2)),
+    "special.i0e": lambda a: sp.i0e(a(X1)),
+    "special.xlog1py": lambda a: sp.xlog1py(a(P1), a(P1)),
+    # generic implementations that need betainc/gammainc from the namespace's SciPy
+    "special.stdtr": lambda a: sp.stdtr(a(P1 * 10), a(X1)),
+    "special.chdtr": lambda a: sp.chdtr(a(P1 * 10), a(P1)),
+    "fft.dct": lambda a: sfft.dct(a(M2), type=2, axis=0),
+    "fft.idst": lambda a: sfft.idst(a(M2), type=3, norm="ortho"),
+    "signal.convolve": lambda a: ssig.convolve(a(X1), a(K1), method="direct"),
+    "signal.correlate2d": lambda a: ssig.correlate2d(a(M2), a(M2[:2, :3])),
+    "signal.lfilter": lambda a: ssig.lfilter(a(K1[:3]), a(numpy.array([1.0, -0.3])), a(X1)),
+    "signal.detrend": lambda a: ssig.detrend(a(M2), axis=0),
+    "vq.vq": lambda a: tuple(vq.vq(a(M2), a(M2[:3]))),
+}
+
+
+@pytest.mark.parametrize("name", list(HOST))
+def test_host_fallback(name):
+    run(HOST[name], garray.asarray)
+
+
+# ---- what SciPy itself does not support for other namespaces ----------------------------
+
+NP_ONLY = {
+    "stats.spearmanr": (st.spearmanr, lambda a: tuple(st.spearmanr(a(X1), a(Y1)))),
+    "stats.linregress": (st.linregress, lambda a: tuple(st.linregress(a(X1), a(Y1)))),
+    "signal.welch": (ssig.welch, lambda a: tuple(ssig.welch(a(X1), nperseg=16))),
+}
+
+
+@pytest.mark.parametrize("name", list(NP_ONLY))
+def test_np_only(name):
+    fn, case = NP_ONLY[name]
+    if xp_capabilities_table[fn]["np_only"]:
+        pytest.skip(f"SciPy itself: {name} is np_only (NumPy arrays only; on other arrays "
+                    f"it converts them or returns NumPy arrays)")
+    run(case, nohost)   # a SciPy that supports it: it must then work on garray
