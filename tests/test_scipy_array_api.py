@@ -16,7 +16,8 @@ Two groups, as SciPy 1.17 implements them for a namespace it does not know:
   table (``dct``, ``convolve``, ``lfilter``, ``vq.vq`` ...).  garray's part there is the
   conversion both ways; the case checks that the result comes back as garray arrays.
 
-Functions SciPy marks ``np_only`` (``spearmanr``, ``linregress``, ``signal.welch``) are
+Functions SciPy marks ``np_only`` (``spearmanr``, ``linregress``, ``signal.welch``,
+``integrate.simpson``) or leaves out of its capability table (``scipy.linalg``) are
 skipped with that reason.  Tolerances: float64 rtol=1e-9, atol=1e-12 (sums in another order, and SciPy's
 NumPy branch sometimes uses another formula, e.g. its compiled ``stdtr`` for p-values);
 float32 rtol=2e-5, atol=2e-6.
@@ -33,10 +34,16 @@ from xp import assert_xp_close
 scipy = pytest.importorskip("scipy")
 
 import scipy.cluster.vq as vq  # noqa: E402
+import scipy.differentiate as sdiff  # noqa: E402
 import scipy.fft as sfft  # noqa: E402
+import scipy.integrate as sint  # noqa: E402
+import scipy.linalg as slin  # noqa: E402
+import scipy.ndimage as ndi  # noqa: E402
+import scipy.optimize.elementwise as opt_el  # noqa: E402
 import scipy.signal as ssig  # noqa: E402
 import scipy.special as sp  # noqa: E402
 import scipy.stats as st  # noqa: E402
+import scipy._lib.array_api_extra as xpx  # noqa: E402
 from scipy._lib._array_api import SCIPY_ARRAY_API, xp_capabilities_table  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
@@ -109,6 +116,8 @@ NATIVE = {
     "special.logsumexp-b": lambda a: sp.logsumexp(a(M2), axis=1, b=a(P1[:5])),
     "special.softmax": lambda a: sp.softmax(a(M2), axis=1),
     "special.log_softmax": lambda a: sp.log_softmax(a(M2), axis=0),
+    "special.logsumexp-sign": lambda a: sp.logsumexp(a(X1), b=a(Y1), return_sign=True),
+    "special.logsumexp-complex": lambda a: sp.logsumexp(a(Z2), axis=1),
     # scipy.stats
     "stats.moment": lambda a: st.moment(a(M2), order=3, axis=0),
     "stats.skew": lambda a: st.skew(a(M2), axis=0),
@@ -149,6 +158,25 @@ NATIVE = {
     "stats.chisquare": lambda a: tuple(st.chisquare(a(P1 * 10), a(P1[::-1] * 10))),
     "stats.power_divergence": lambda a: tuple(st.power_divergence(
         a(P1 * 10), a(P1[::-1] * 10), lambda_="log-likelihood")),
+    "stats.quantile": lambda a: st.quantile(a(M2.T), a(numpy.array([0.1, 0.5, 0.9])),
+                                            axis=-1),
+    "stats.quantile-hd": lambda a: st.quantile(a(X1), 0.3, method="harrell-davis"),
+    "stats.circmean": lambda a: st.circmean(a(X1)),
+    "stats.circvar": lambda a: st.circvar(a(M2), axis=0),
+    "stats.circstd": lambda a: st.circstd(a(X1), high=1.0, low=-1.0),
+    # scipy.integrate, scipy.differentiate, scipy.optimize.elementwise
+    "integrate.trapezoid": lambda a: sint.trapezoid(a(M2), axis=0),
+    "integrate.cumulative_trapezoid": lambda a: sint.cumulative_trapezoid(a(X1), dx=0.5),
+    "integrate.cumulative_simpson": lambda a: sint.cumulative_simpson(a(X1)),
+    "integrate.tanhsinh": lambda a: sint.tanhsinh(
+        lambda t: t ** 2, a(numpy.array([0.0, 1.0])), a(numpy.array([1.0, 2.0]))).integral,
+    "integrate.nsum": lambda a: sint.nsum(lambda k: 1.0 / k ** 2, a(numpy.array([1.0, 3.0])),
+                                          a(numpy.array([numpy.inf, 50.0]))).sum,
+    "differentiate.derivative": lambda a: sdiff.derivative(
+        lambda t: t ** 3, a(numpy.array([1.0, 2.0]))).df,
+    "optimize.find_root": lambda a: opt_el.find_root(
+        lambda t, c: t ** 2 - c, (a(numpy.zeros(2)), a(numpy.array([3.0, 3.0]))),
+        args=(a(numpy.array([2.0, 5.0])),)).x,
     # scipy.fft: garray.fft
     "fft.fft": lambda a: sfft.fft(a(Z2), axis=0),
     "fft.ifft-n": lambda a: sfft.ifft(a(Z2), n=10, norm="ortho"),
@@ -171,6 +199,22 @@ NATIVE = {
     "signal.resample": lambda a: ssig.resample(a(X1), 40),
     # scipy.cluster.vq
     "vq.whiten": lambda a: vq.whiten(a(M2)),
+    # array-api-extra (vendored by SciPy and scikit-learn; their array-API code calls it)
+    "xpx.at-set": lambda a: xpx.at(a(X1), slice(0, 3)).set(0.0),
+    "xpx.at-add-mask": lambda a: xpx.at(a(X1), a(X1 > 0)).add(1.0),
+    "xpx.apply_where": lambda a: xpx.apply_where(a(X1) > 0, (a(X1),), lambda t: t ** 0.5,
+                                                 fill_value=-1.0),
+    "xpx.cov": lambda a: xpx.cov(a(M2.T)),
+    "xpx.pad": lambda a: xpx.pad(a(M2), 2),
+    "xpx.isclose": lambda a: xpx.isclose(a(X1), a(X1 + 1e-9 * (X1 > 0))),
+    "xpx.nunique": lambda a: xpx.nunique(a(numpy.round(X1))),
+    "xpx.one_hot": lambda a: xpx.one_hot(a(numpy.array([0, 2, 1])), 3),
+    "xpx.kron": lambda a: xpx.kron(a(M2[:2, :2]), a(M2[2:4, :3])),
+    "xpx.setdiff1d": lambda a: xpx.setdiff1d(a(numpy.arange(6)), a(numpy.array([1, 3]))),
+    "xpx.create_diagonal": lambda a: xpx.create_diagonal(a(X1[:4])),
+    "xpx.atleast_nd": lambda a: xpx.atleast_nd(a(X1), ndim=3),
+    "xpx.partition": lambda a: xpx.partition(a(X1), 5)[5],
+    "xpx.sinc": lambda a: xpx.sinc(a(X1)),
 }
 
 
@@ -225,6 +269,7 @@ HOST = {
     "signal.lfilter": lambda a: ssig.lfilter(a(K1[:3]), a(numpy.array([1.0, -0.3])), a(X1)),
     "signal.detrend": lambda a: ssig.detrend(a(M2), axis=0),
     "vq.vq": lambda a: tuple(vq.vq(a(M2), a(M2[:3]))),
+    "ndimage.gaussian_filter": lambda a: ndi.gaussian_filter(a(M2), 1.0),
 }
 
 
@@ -239,13 +284,17 @@ NP_ONLY = {
     "stats.spearmanr": (st.spearmanr, lambda a: tuple(st.spearmanr(a(X1), a(Y1)))),
     "stats.linregress": (st.linregress, lambda a: tuple(st.linregress(a(X1), a(Y1)))),
     "signal.welch": (ssig.welch, lambda a: tuple(ssig.welch(a(X1), nperseg=16))),
+    "integrate.simpson": (sint.simpson, lambda a: sint.simpson(a(M2), axis=0)),
+    "linalg.solve": (slin.solve, lambda a: slin.solve(a(M2[:5]), a(X1[:5]))),
 }
 
 
 @pytest.mark.parametrize("name", list(NP_ONLY))
 def test_np_only(name):
     fn, case = NP_ONLY[name]
-    if xp_capabilities_table[fn]["np_only"]:
-        pytest.skip(f"SciPy itself: {name} is np_only (NumPy arrays only; on other arrays "
-                    f"it converts them or returns NumPy arrays)")
+    caps = xp_capabilities_table.get(fn)
+    if caps is None or caps["np_only"]:
+        pytest.skip(f"SciPy itself: {name} is " + ("np_only" if caps else "not in its Array "
+                    "API capability table") + " (NumPy arrays only; on other arrays it "
+                    "converts them or returns NumPy arrays)")
     run(case, nohost)   # a SciPy that supports it: it must then work on garray
