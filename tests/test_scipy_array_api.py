@@ -298,6 +298,37 @@ def test_garray_special_complex():
         sp.erf(z)                               # SciPy dispatches complex input here too
 
 
+def test_capabilities_boolean_indexing_and_data_dependent_shapes():
+    # garray reports both (it reported False before): array-api-extra then takes its
+    # boolean-mask path in apply_where and unique_counts in nunique, checked here against
+    # NumPy along with the features themselves
+    caps = garray.__array_namespace_info__().capabilities()
+    assert caps["boolean indexing"] is True and caps["data-dependent shapes"] is True
+    from scipy._lib.array_api_extra._lib._utils._helpers import capabilities
+    c = capabilities(garray, device=garray.default_device())   # what array-api-extra sees
+    assert c["boolean indexing"] and c["data-dependent shapes"]
+    h = X1.copy()
+    g = garray.asarray(h)
+    mask = h > 0.3
+    assert_xp_close(g[garray.asarray(mask)], h[mask])
+    g2, h2 = g.copy(), h.copy()
+    g2[garray.asarray(mask)] = -1.0
+    h2[mask] = -1.0
+    assert_xp_close(g2, h2)
+    assert_xp_close(garray.nonzero(garray.asarray(mask))[0], numpy.nonzero(mask)[0])
+    assert_xp_close(garray.unique_values(garray.asarray(numpy.round(h))),
+                    numpy.unique_values(numpy.round(h)))
+    calls = []
+
+    def f1(t):
+        calls.append(t.shape)
+        return t ** 0.5
+    got = xpx.apply_where(g > 0, (nohost(h),), f1, fill_value=-1.0)
+    assert calls == [(int((h > 0).sum()),)]      # f1 saw only the masked elements
+    with numpy.errstate(invalid="ignore"):
+        assert_xp_close(got, numpy.where(h > 0, numpy.sqrt(numpy.abs(h)), -1.0))
+
+
 def test_fftfreq_and_window_on_device():
     # namespace-taking constructors: xp= and device= make garray arrays there
     dev = garray.default_device()
