@@ -13,7 +13,7 @@ float64; float64 stays.  Complex input: ``erf``, ``erfc`` and ``ndtr`` raise
 NotImplementedError (SciPy has complex loops; garray has no Faddeeva function yet);
 ``gammaln``, ``expit`` and ``logit`` raise TypeError, as SciPy's (no complex loop).
 
-The kernels are garray ``ElementwiseKernel`` s over the device's libm (glibc on the CPU
+The kernels are garray ElementwiseKernels over the device's libm (glibc on the CPU
 device, CUDA's and HIP's device math on GPUs), compiled on first use per dtype and
 device and kept in the kernel cache.  Accuracy: within a few ulps of SciPy's (the libm's
 ``erf``/``erfc``/``lgamma`` against Cephes).
