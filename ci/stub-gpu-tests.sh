@@ -53,6 +53,39 @@ fi
 export LD_LIBRARY_PATH="$STUBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export GARRAY_GPU_STUB=1               # garray.testing.gpu_stub registers the CPU builds
 export FAKE_HIP_ARCH=gfx90a:sramecc+:xnack-     # what Debian's hiprtc 5.2 compiles for
+# One pytest process per test file, JOBS at a time.  The stub drivers never give device
+# memory back (a bump allocator) and open and close their whole arena with two mprotect
+# calls around every driver call, whose cost grows with the arena's touched pages: in one
+# process for the whole suite every later call paid for every earlier test's memory (the
+# suite's second half ran many times slower than its first).  A process per file starts
+# each file on an empty arena.  test_notebooks runs its notebooks on the CPU device
+# whatever GARRAY_DEVICE says (the CPU-device runs cover it); test_gpu_compilers is the
+# compile check, run once by .ci/run.
+JOBS=${STUB_JOBS:-2}
+stub_tests() {
+  local kind=$1 logs t0 f n failed=0
+  logs=$(mktemp -d)
+  t0=$(date +%s)
+  ls tests/test_*.py | grep -v -e '/test_gpu_compilers.py$' -e '/test_notebooks.py$' |
+    KIND=$kind LOGS=$logs PY=$PY xargs -P "$JOBS" -I{} bash -c '
+      f={}; n=$(basename "$f" .py); s=$(date +%s)
+      GARRAY_DEVICE=$KIND $PY -m pytest "$f" -q -p no:cacheprovider > "$LOGS/$n.log" 2>&1
+      echo "$? $(( $(date +%s) - s )) $n" > "$LOGS/$n.rc"'
+  for f in "$logs"/*.rc; do
+    read -r code secs n < "$f"
+    if [ "$code" -ne 0 ]; then
+      failed=1; echo "---- $n (rc=$code; 5 means no tests collected)"; tail -n 60 "$logs/$n.log"
+    fi
+  done
+  echo "-- slowest test files on stub $kind (seconds):"
+  cat "$logs"/*.rc | sort -k2 -n -r | head -n 8 | awk '{printf "   %5d  %s\n", $2, $3}'
+  echo "-- stub $kind: $(cat "$logs"/*.log | grep -hE '^[0-9]+ (passed|failed|skipped)|^=+ .*(passed|failed)' |
+    grep -oE '[0-9]+ (passed|failed|skipped|errors?)' |
+    awk '{s[$2]+=$1} END {for (k in s) printf "%d %s  ", s[k], k}')in $(( $(date +%s) - t0 ))s"
+  rm -rf "$logs"
+  return $failed
+}
+
 rc=0
 for kind in "${kinds[@]}"; do
   t0=$(date +%s)
@@ -60,14 +93,8 @@ for kind in "${kinds[@]}"; do
   GARRAY_DEVICE=$kind $PY -m garray || rc=1
   echo "== stub $kind device: precompile"
   GARRAY_DEVICE=$kind $PY -m garray precompile || rc=1
-  echo "== stub $kind device: tests"
-  trc=0
-  # test_notebooks runs its notebooks on the CPU device whatever GARRAY_DEVICE says: the
-  # CPU-device runs cover it.
-  GARRAY_DEVICE=$kind $PY -m pytest tests/ -q -p no:cacheprovider \
-    --ignore=tests/test_gpu_compilers.py --ignore=tests/test_notebooks.py || trc=$?
-  [ "$trc" -eq 5 ] && { echo "no tests collected"; trc=1; }
-  [ "$trc" -ne 0 ] && rc=$trc
+  echo "== stub $kind device: tests (one process per test file, $JOBS at a time)"
+  stub_tests "$kind" || rc=1
   echo "== stub $kind device: bench/gpu_check.sh --stub"
   bash bench/gpu_check.sh --stub --device "$kind" || rc=1
   echo "== stub $kind device: $(( $(date +%s) - t0 ))s"

@@ -171,9 +171,23 @@ _CALLS = [
 ]
 
 
-@pytest.mark.parametrize("fn", [c[1] for c in _CALLS], ids=[c[0] for c in _CALLS])
+# garray.linalg's solvers run on the CPU device only so far (a NotImplementedError
+# naming the function elsewhere, tested here through dispatch).
+_SOLVERS = {"linalg.inv", "linalg.det", "linalg.solve", "linalg.eigvalsh", "linalg.cholesky"}
+_ON_GPU = garray.default_device().kind != "cpu"
+
+
+@pytest.mark.parametrize("name, fn", [c[:2] for c in _CALLS], ids=[c[0] for c in _CALLS])
+def test_numpy_functions_on_garray_arrays(name, fn):
+    if _ON_GPU and name in _SOLVERS:
+        with pytest.raises(NotImplementedError, match=f"garray.{name} on "):
+            fn(garray.asarray(A), garray.asarray(S), garray.asarray(I))
+        return
+    _compare(fn)
+
+
 @xp_compare()
-def test_numpy_functions_on_garray_arrays(xp, fn):
+def _compare(xp, fn):
     return fn(xp.asarray(A), xp.asarray(S), xp.asarray(I))
 
 
