@@ -37,14 +37,31 @@ def _sizeof_garray(x):
     return int(x.nbytes)
 
 
+def _tokenize_garray(x):
+    """Dask's token of a garray array (``dask.base.tokenize``, e.g. the name of
+    ``da.from_array(x)``): a hash of its bytes (one host copy) with dtype, shape and
+    device, as Dask hashes NumPy's.  Without it Dask pickles and unpickles the array
+    up to three times to hash it."""
+    from dask.tokenize import hash_buffer_hex
+    import garray
+    h = garray.asnumpy(x)
+    if not h.shape:
+        return (h.item(), h.dtype.str, str(x.device))
+    return (hash_buffer_hex(h.ravel(order="K").view("i1")), h.dtype.str, h.shape,
+            str(x.device))
+
+
 def register_sizeof():
-    """Register garray arrays with ``dask.sizeof`` (needs only ``dask``)."""
+    """Register garray arrays with ``dask.sizeof`` and ``dask.base.tokenize`` (needs
+    only ``dask``)."""
     with _lock:
         if "sizeof" in _done:
             return
         from dask.sizeof import sizeof
+        from dask.tokenize import normalize_token
         from ._core import ndarray
         sizeof.register(ndarray)(_sizeof_garray)
+        normalize_token.register(ndarray)(_tokenize_garray)
         _done.add("sizeof")
 
 

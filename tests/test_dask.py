@@ -67,6 +67,24 @@ def test_registrations():
     assert type(h) is numpy.ndarray and numpy.array_equal(h, numpy.ones((4, 5), "float32"))
 
 
+def test_tokenize():
+    from dask.base import tokenize
+    h = numpy.arange(12.0).reshape(3, 4)
+    g = garray.asarray(h, copy=True)
+    assert tokenize(g) == tokenize(garray.asarray(h, copy=True))      # deterministic
+    assert tokenize(g) != tokenize(g.astype("float32"))               # dtype
+    assert tokenize(g) != tokenize(g.reshape(4, 3))                   # shape
+    g2 = garray.asarray(h, copy=True)
+    g2[1, 2] = -1.0
+    assert tokenize(g) != tokenize(g2)                                # values
+    assert tokenize(g[:, ::2]) == tokenize(garray.asarray(h[:, ::2], copy=True))
+    assert tokenize(garray.asarray(numpy.float64(2.5))) != tokenize(
+        garray.asarray(numpy.float64(3.5)))
+    # from_array names its graph by the token: the same data, the same name
+    assert da.from_array(g, chunks=2).name == da.from_array(
+        garray.asarray(h, copy=True), chunks=2).name
+
+
 def test_distributed_serialization():
     protocol = pytest.importorskip("distributed.protocol")
     h = numpy.arange(24.0).reshape(4, 6)
