@@ -46,6 +46,7 @@ from garray import _dtypes
 from garray._errors import OutOfMemoryError
 from garray import _device as _devmod
 from garray import _env
+from garray import _protocols as _protomod
 from garray._device import Device
 
 include "_memory.pxi"

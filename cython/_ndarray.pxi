@@ -418,6 +418,11 @@ cdef class ndarray(_ArrayOperators):
             return h.copy()
         return h
 
+    def __array_function__(self, func, types, args, kwargs):
+        # numpy.<f>(..., garray arrays ...) runs garray.<f> (Note [NumPy protocols] in
+        # garray/_protocols.py); a function garray lacks is a TypeError naming it.
+        return _protomod.array_function(self, func, types, args, kwargs)
+
     def __reduce__(self):
         return (_rebuild, (_to_numpy(self, True), str(self._device)))
 

@@ -59,7 +59,10 @@ cdef int _init_operators() except -1:
 cdef class _ArrayOperators(_ArrayMethods):
     """The arithmetic, comparison and bitwise operators of ndarray."""
 
-    __array_ufunc__ = None   # NumPy defers to garray's reflected operators
+    # numpy.<ufunc>(..., garray arrays ...) runs garray's ufunc (Note [NumPy
+    # protocols] in garray/_protocols.py); garray's operators never come here.
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return _protomod.array_ufunc(self, ufunc, method, inputs, kwargs)
 
     # Here, not in ndarray: CPython inherits tp_richcompare only together with
     # tp_hash, and == is elementwise, so arrays are unhashable.

@@ -64,8 +64,9 @@ cdef inline bint _is_pyscalar(object x):
 
 cdef object _as_operand(object x, ndarray like):
     """ndarray, weak Python scalar or strong NumPy scalar (numpy.generic, kept as is);
-    sequences become arrays on like's device; anything else None (the caller returns
-    NotImplemented)."""
+    sequences and NumPy arrays become arrays on like's device (a host-to-device copy, as
+    garray.asarray makes; a NumPy array keeps its dtype, so it is strong); anything else
+    None (the caller returns NotImplemented)."""
     if isinstance(x, ndarray) or _is_pyscalar(x) or isinstance(x, numpy.generic):
         # numpy.float64 and numpy.complex128 subclass float and complex: the generic
         # test keeps them strong (NEP 50), before the subclass test below
@@ -73,7 +74,7 @@ cdef object _as_operand(object x, ndarray like):
     if isinstance(x, (bool, int, float, complex)):      # subclasses, e.g. IntEnum
         return complex(x) if isinstance(x, complex) else (
             float(x) if isinstance(x, float) else (bool(x) if isinstance(x, bool) else int(x)))
-    if isinstance(x, (list, tuple)):
+    if isinstance(x, (list, tuple, numpy.ndarray)):
         return asarray(x, device=like._device)
     return None
 
