@@ -121,17 +121,27 @@ print("ok")
 """
 
 
-@pytest.mark.parametrize("imports", [
+IMPORT_ORDERS = [
     "import garray\nimport dask.array",          # the post-import hook
     "import dask.array\nimport garray",          # garray registers at import
-    "import dask\nimport garray\nimport dask.array",
-    "import distributed\nimport garray",
-])
-def test_registered_in_either_import_order(imports):
-    # a fresh process: no user import of garray._dask, no backend selected
-    out = subprocess.run([sys.executable, "-c", _ORDER_CHECK.format(imports=imports)],
-                         capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+    "import distributed\nimport garray",        # dask at import, dask.array by the hook
+]
+
+
+@pytest.fixture(scope="module")
+def import_order_runs():
+    # fresh processes (no user import of garray._dask, no backend selected), all at once
+    procs = [subprocess.Popen([sys.executable, "-c", _ORDER_CHECK.format(imports=imports)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for imports in IMPORT_ORDERS]
+    return {imports: p.communicate(timeout=120) + (p.returncode,)
+            for imports, p in zip(IMPORT_ORDERS, procs)}
+
+
+@pytest.mark.parametrize("imports", IMPORT_ORDERS)
+def test_registered_in_either_import_order(imports, import_order_runs):
+    out, err, rc = import_order_runs[imports]
+    assert rc == 0 and out.strip() == "ok", err[-2000:]
 
 
 def test_import_garray_does_not_import_dask():
