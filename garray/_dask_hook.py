@@ -37,14 +37,23 @@ def _sizeof_garray(x):
     return int(x.nbytes)
 
 
+def _host(x):
+    """``x``'s values on the host: on the CPU device a NumPy view of its memory (which
+    keeps ``x`` alive; no copy), else a copy."""
+    import numpy
+    import garray
+    if x.device.kind == "cpu":
+        return numpy.asarray(x)
+    return garray.asnumpy(x)
+
+
 def _tokenize_garray(x):
     """Dask's token of a garray array (``dask.base.tokenize``, e.g. the name of
-    ``da.from_array(x)``): a hash of its bytes (one host copy) with dtype, shape and
-    device, as Dask hashes NumPy's.  Without it Dask pickles and unpickles the array
+    ``da.from_array(x)``): a hash of its bytes (one host copy from a GPU) with dtype,
+    shape and device, as Dask hashes NumPy's.  Without it Dask pickles and unpickles the array
     up to three times to hash it."""
     from dask.tokenize import hash_buffer_hex
-    import garray
-    h = garray.asnumpy(x)
+    h = _host(x)
     if not h.shape:
         return (h.item(), h.dtype.str, str(x.device))
     return (hash_buffer_hex(h.ravel(order="K").view("i1")), h.dtype.str, h.shape,
@@ -81,12 +90,11 @@ def _dask_serialize_garray(x, context=None):
     serializer; a broadcast view sends only the elements it stores) and, in the header,
     the broadcast shape.  The device is not sent: see ``_dask_deserialize_garray``."""
     from distributed.protocol.numpy import serialize_numpy_ndarray
-    import garray
     shape = None
     if 0 in x.strides:
         shape = x.shape
         x = x[tuple(slice(None) if s != 0 else slice(1) for s in x.strides)]
-    header, frames = serialize_numpy_ndarray(garray.asnumpy(x), context)
+    header, frames = serialize_numpy_ndarray(_host(x), context)
     return {"numpy": header, "broadcast_to": shape}, frames
 
 

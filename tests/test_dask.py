@@ -278,24 +278,44 @@ def test_pipeline_threads():
     run_pipeline(scheduler="threads")
 
 
-def test_more_operations(garray_backend):
+def test_more_operations():
     h = numpy.arange(N * M, dtype=numpy.float64).reshape(N, M) % 11 - 3.5
     h[2, 3] = numpy.nan
-    g = da.from_array(garray.asarray(h, copy=True), chunks=(5, 4))
-    n = da.from_array(h, chunks=(5, 4))
+    h1 = numpy.nan_to_num(h).ravel() + numpy.arange(N * M) / 1000.0     # distinct values
     cases = {
-        "nanmean0": lambda d: da.nanmean(d, axis=0),
-        "nansum": lambda d: da.nansum(d),
-        "einsum": lambda d: da.einsum("ij,kj->ik", d[:, :4], d[:, 4:8]),
-        "tensordot": lambda d: da.tensordot(d[:4], d[4:8], axes=([0], [0])),
-        "take": lambda d: d[[0, 7, 11, 3]],
-        "var1": lambda d: da.nan_to_num(d).var(axis=1),
-        "cumsum": lambda d: da.nan_to_num(d).cumsum(axis=1),
-        "percentile": lambda d: da.percentile(da.nan_to_num(d).ravel(), [10, 50, 90]),
+        "nanmean0": lambda d, v: da.nanmean(d, axis=0),
+        "nansum": lambda d, v: da.nansum(d),
+        "nanargmax0": lambda d, v: da.nanargmax(d, axis=0),
+        "einsum": lambda d, v: da.einsum("ij,kj->ik", d[:, :4], d[:, 4:8]),
+        "tensordot": lambda d, v: da.tensordot(d[:4], d[4:8], axes=([0], [0])),
+        "take": lambda d, v: d[[0, 7, 11, 3]],
+        "var1": lambda d, v: da.nan_to_num(d).var(axis=1),
+        "cumsum": lambda d, v: da.nan_to_num(d).cumsum(axis=1),
+        "median0": lambda d, v: da.median(da.nan_to_num(d), axis=0),
+        "percentile": lambda d, v: da.percentile(v, [10, 50, 90]),
+        "topk": lambda d, v: da.topk(v, 4),
+        "argtopk": lambda d, v: da.argtopk(v, -3),
+        "where": lambda d, v: da.where(d > 0, d, -d),
+        "concatenate": lambda d, v: da.concatenate([d, d[:, :3]], axis=1),
+        "map_overlap": lambda d, v: da.nan_to_num(d).map_overlap(
+            lambda b: b * 2 - b[::-1], depth=1, boundary="reflect"),
+        "diff": lambda d, v: da.diff(d, axis=1),
+        "qr": lambda d, v: abs(da.linalg.qr(da.nan_to_num(d).rechunk((6, M)))[1]),
+        "fft": lambda d, v: da.fft.fft(da.nan_to_num(d).rechunk((5, M)), axis=1),
+        "boolean mask": lambda d, v: v[v > 3],
+        "histogram": lambda d, v: da.histogram(v, bins=5, range=(-4, 8))[0],
     }
-    for key, fn in cases.items():
-        assert_xp_close(fn(g).compute(scheduler="threads"),
-                        fn(n).compute(scheduler="sync"), err_msg=key)
+    with dask.config.set({"array.backend": "garray"}):   # Dask's own aranges: garray
+        g = da.from_array(garray.asarray(h, copy=True), chunks=(5, 4))
+        gv = da.from_array(garray.asarray(h1, copy=True), chunks=25)
+        got = {key: fn(g, gv) for key, fn in cases.items()}
+    n = da.from_array(h, chunks=(5, 4))
+    nv = da.from_array(h1, chunks=25)
+    expected = {key: fn(n, nv) for key, fn in cases.items()}
+    got, expected = dask.compute(got, scheduler="threads"), dask.compute(expected,
+                                                                         scheduler="sync")
+    for key, e in expected[0].items():
+        assert_xp_close(got[0][key], e, err_msg=key)
 
 
 def test_mixed_devices():
