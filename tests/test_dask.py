@@ -318,6 +318,36 @@ def test_more_operations():
         assert_xp_close(got[0][key], e, err_msg=key)
 
 
+def test_garray_and_numpy_chunks():
+    """A graph mixing garray and NumPy chunks: ufuncs and operators move the NumPy chunk
+    to the garray operand's device (garray's NumPy protocol); garray's functions take
+    only garray arrays and say so, as CuPy's do (``to_backend("garray")`` converts)."""
+    h = numpy.arange(12.0).reshape(3, 4)
+    g = da.from_array(garray.asarray(h, copy=True), chunks=2)
+    n = da.from_array(h * 2, chunks=2)
+    for key, x, e in [("g + n", g + n, h + h * 2), ("n * g", n * g, h * h * 2),
+                      ("n @ g.T", n @ g.T, (h * 2) @ h.T)]:
+        assert_garray_chunks(x, scheduler="sync")
+        assert_xp_close(x.compute(scheduler="sync"), e, err_msg=key)
+    with pytest.raises(TypeError, match="expected a garray.ndarray"):
+        da.concatenate([g, n]).compute(scheduler="sync")
+    assert_xp_close(da.concatenate([g, n.to_backend("garray")]).compute(scheduler="sync"),
+                    numpy.concatenate([h, h * 2]))
+
+
+def _bad_reshape(b):
+    return garray.reshape(b, (7,))          # garray's ValueError inside a task
+
+
+def test_task_errors_surface_at_compute():
+    # the mechanism the mixed-device error takes: garray's exception, type and message,
+    # out of compute()
+    x = da.from_array(garray.arange(8.0), chunks=4).map_blocks(
+        _bad_reshape, meta=garray.empty((0,)))
+    with pytest.raises(ValueError, match=r"size 4 into shape \(7,\)"):
+        x.compute(scheduler="threads")
+
+
 def test_mixed_devices():
     """Chunks on two devices in one graph: garray's ValueError naming both, at compute."""
     devices = garray.__array_namespace_info__().devices()
@@ -363,6 +393,13 @@ def test_pipeline_cluster(client):
     mods = client.run(lambda: dask_serialize.dispatch(
         __import__("garray").ndarray).__module__)
     assert set(mods.values()) == {"garray._dask_hook"}
+
+
+def test_task_errors_surface_on_cluster(client):
+    x = da.from_array(garray.arange(8.0), chunks=4).map_blocks(
+        _bad_reshape, meta=garray.empty((0,)))
+    with pytest.raises(ValueError, match=r"size 4 into shape \(7,\)"):
+        x.compute()
 
 
 def test_from_array_cluster(client):
