@@ -8,7 +8,9 @@ The pipeline of tests/test_dask.py at a larger size: an (n, n) float64 array fro
 rechunk, and sum/mean/std/max/argmax reductions, all computed at once.  The same graph
 runs with the ``numpy`` and the ``garray`` array backend, on Dask's threaded scheduler
 and on a ``distributed.LocalCluster`` of 1 and of 2 worker processes (one thread each;
-workers on ``GARRAY_DEVICE=cpu``).  Times are the best of --repeat computes after a
+workers on ``GARRAY_DEVICE=cpu`` with ``GARRAY_CPU_THREADS=1``: Distributed starts its
+workers with ``OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=1``, so NumPy's BLAS runs one thread
+per worker; garray sets its own thread count, from ``GARRAY_CPU_THREADS``).  Times are the best of --repeat computes after a
 warm-up (graph building excluded); ratio = NumPy time / garray time (> 1: garray
 faster).  --quick: n=512, chunk 128, 2 repeats (about 30 s, for CI).
 """
@@ -95,7 +97,7 @@ def main():
     except ImportError:
         print("distributed is not installed: no worker-process rows")
         return
-    env = {"GARRAY_DEVICE": str(dev)}
+    env = {"GARRAY_DEVICE": str(dev), "GARRAY_CPU_THREADS": "1"}
     for var in ("GARRAY_CACHE_DIR", "GARRAY_CPU_WARP_SIZE"):
         if var in os.environ:
             env[var] = os.environ[var]
@@ -106,6 +108,8 @@ def main():
                                       env=env, silence_logs=40) as cluster, \
                 distributed.Client(cluster):
             row(f"{workers} worker process{'es' if workers > 1 else ''}")
+    print("worker processes: one thread each, GARRAY_CPU_THREADS=1 (NumPy's BLAS: "
+          "OPENBLAS_NUM_THREADS=1, set by Distributed)")
 
 
 if __name__ == "__main__":

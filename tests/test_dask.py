@@ -369,7 +369,8 @@ def test_mixed_devices():
 @pytest.fixture(scope="module")
 def client():
     distributed = pytest.importorskip("distributed")
-    env = {"GARRAY_DEVICE": str(garray.default_device())}
+    # one thread per worker, as Distributed gives NumPy's BLAS (OPENBLAS_NUM_THREADS=1)
+    env = {"GARRAY_DEVICE": str(garray.default_device()), "GARRAY_CPU_THREADS": "1"}
     for var in ("GARRAY_CACHE_DIR", "GARRAY_CPU_WARP_SIZE", "GARRAY_GPU_STUB"):
         if var in os.environ:
             env[var] = os.environ[var]
