@@ -233,6 +233,11 @@ def test_to_backend():
     g = x.to_backend("garray")
     assert_garray_chunks(g, scheduler="sync")
     assert_xp_close(g.compute(scheduler="sync"), h, rtol=0, atol=0)
+    on_cpu = g.to_backend("garray", device="cpu")          # garray chunks, moved
+    assert {str(c.device) for c in chunks_of(on_cpu, scheduler="sync")} == {"cpu"}
+    assert_xp_close(on_cpu.compute(scheduler="sync"), h, rtol=0, atol=0)
+    assert {str(c.device) for c in chunks_of(x.to_backend("garray", device="cpu"),
+                                             scheduler="sync")} == {"cpu"}
     back = g.to_backend("numpy")
     assert isinstance(back._meta, numpy.ndarray)
     r = back.compute(scheduler="sync")
@@ -316,6 +321,24 @@ def test_more_operations():
                                                                          scheduler="sync")
     for key, e in expected[0].items():
         assert_xp_close(got[0][key], e, err_msg=key)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint8", "bool", "complex64"])
+def test_reduction_dtypes(dtype):
+    # Dask's mean/var/std divide through divide_lookup and count through numel_lookup:
+    # garray's give NumPy's result dtypes
+    h = (numpy.arange(N * M).reshape(N, M) % 7).astype(dtype)
+    if h.dtype.kind == "c":
+        h = h - 1j * h[::-1]
+    g = da.from_array(garray.asarray(h, copy=True), chunks=(5, 4))
+    n = da.from_array(h, chunks=(5, 4))
+    cases = {"mean0": lambda d: d.mean(axis=0), "std": lambda d: d.std(),
+             "var1": lambda d: d.var(axis=1), "nanmean1": lambda d: da.nanmean(d, axis=1),
+             "sum1": lambda d: d.sum(axis=1), "max": lambda d: d.max()}
+    got = dask.compute({k: f(g) for k, f in cases.items()}, scheduler="sync")[0]
+    expected = dask.compute({k: f(n) for k, f in cases.items()}, scheduler="sync")[0]
+    for key, e in expected.items():
+        assert_xp_close(got[key], e, err_msg=key)
 
 
 def test_garray_and_numpy_chunks():
