@@ -10,9 +10,10 @@ runs with the ``numpy`` and the ``garray`` array backend, on Dask's threaded sch
 and on a ``distributed.LocalCluster`` of 1 and of 2 worker processes (one thread each;
 workers on ``GARRAY_DEVICE=cpu`` with ``GARRAY_CPU_THREADS=1``: Distributed starts its
 workers with ``OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=1``, so NumPy's BLAS runs one thread
-per worker; garray sets its own thread count, from ``GARRAY_CPU_THREADS``).  Times are the best of --repeat computes after a
-warm-up (graph building excluded); ratio = NumPy time / garray time (> 1: garray
-faster).  --quick: n=512, chunk 128, 2 repeats (about 30 s, for CI).
+per worker; garray sets its own thread count, from ``GARRAY_CPU_THREADS``).  Times are
+the best of --repeat computes after a warm-up (graph building excluded); ratio = NumPy
+time / garray time (> 1: garray faster).  --quick: n=512, chunk 128, 2 repeats (about
+30 s, for CI).
 """
 
 import _timing  # noqa: F401  (first: moves bench/ to the end of sys.path, see there)

@@ -50,8 +50,8 @@ def _host(x):
 def _tokenize_garray(x):
     """Dask's token of a garray array (``dask.base.tokenize``, e.g. the name of
     ``da.from_array(x)``): a hash of its bytes (one host copy from a GPU) with dtype,
-    shape and device, as Dask hashes NumPy's.  Without it Dask pickles and unpickles the array
-    up to three times to hash it."""
+    shape and device, as Dask hashes NumPy's.  Without it Dask pickles and unpickles
+    the array up to three times to hash it."""
     from dask.tokenize import hash_buffer_hex
     h = _host(x)
     if not h.shape:
