@@ -216,11 +216,11 @@ class GarrayBackendEntrypoint(ArrayBackendEntrypoint):
 
     Examples
     --------
-    >>> import dask, dask.array as da
+    >>> import dask, dask.array as da, garray
     >>> with dask.config.set({"array.backend": "garray"}):
     ...     x = da.ones((4, 4), chunks=2)
-    >>> type(x.compute())
-    <class 'garray.ndarray'>
+    >>> isinstance(x.compute(), garray.ndarray)
+    True
     """
 
     def __init__(self):
@@ -228,53 +228,116 @@ class GarrayBackendEntrypoint(ArrayBackendEntrypoint):
 
     @classmethod
     def to_backend_dispatch(cls):
-        """The dispatch that moves one chunk to garray (``to_garray_dispatch``)."""
+        """The dispatch that moves one chunk to garray.
+
+        Returns
+        -------
+        dask.utils.Dispatch
+            ``to_garray_dispatch``: NumPy chunks go through ``garray.asarray(chunk,
+            **kwargs)``, garray chunks stay (or move with ``device=``).
+        """
         return to_garray_dispatch
 
     @classmethod
     def to_backend(cls, data, **kwargs):
-        """``data`` (a Dask array) with garray chunks: unchanged when they already are,
-        else each chunk goes through ``to_garray_dispatch`` (``kwargs``: e.g.
-        ``device=``)."""
+        """``data`` with garray chunks (``Array.to_backend("garray")``).
+
+        Parameters
+        ----------
+        data : dask.array.Array
+            Any Dask array whose chunks ``to_garray_dispatch`` takes (NumPy or garray).
+        **kwargs
+            Passed to each chunk's conversion, e.g. ``device="cuda:1"``.
+
+        Returns
+        -------
+        dask.array.Array
+            ``data`` itself when its chunks are garray arrays and no keyword is given,
+            else ``data.map_blocks(to_garray_dispatch, **kwargs)``.
+        """
         if isinstance(data._meta, ndarray) and not kwargs:
             return data
         return data.map_blocks(cls.to_backend_dispatch(), **kwargs)
 
     @property
     def RandomState(self):
-        """``garray.random.RandomState`` (``da.random.RandomState`` builds chunks with
-        it)."""
+        """``garray.random.RandomState``: ``da.random.RandomState`` seeds one per chunk."""
         return garray.random.RandomState
 
     @property
     def default_bit_generator(self):
-        """``garray.random.Philox`` (``da.random.default_rng`` spawns one per chunk)."""
+        """``garray.random.Philox``: ``da.random.default_rng`` spawns one per chunk."""
         return garray.random.Philox
 
     @staticmethod
     def ones(shape, *, dtype=None, meta=None, chunks="auto", name=None, order="C"):
-        """Dask array of ones with garray chunks. See dask.array.ones."""
+        """A Dask array of ones with garray chunks (``da.ones`` under this backend).
+
+        Parameters
+        ----------
+        shape : int or tuple of ints
+            The array's shape.
+        dtype : dtype, optional
+            Any of garray's dtypes; float64 by default.
+        meta : garray.ndarray or numpy.ndarray, optional
+            Accepted for Dask's signature; the chunks are garray arrays either way.
+        chunks : int, tuple, dict or "auto", optional
+            Dask's chunk specification.
+        name : str, optional
+            The graph's key name (a token of the arguments by default).
+        order : {"C", "F"}, optional
+            Each chunk's memory order.
+
+        Returns
+        -------
+        dask.array.Array
+            Chunks built when their task runs, on that process's current garray device;
+            each is one element broadcast to the chunk's shape (read-only).
+        """
         return _uniform("ones", shape, "f8" if dtype is None else dtype, chunks, name,
                         order, meta)
 
     @staticmethod
     def zeros(shape, *, dtype=None, meta=None, chunks="auto", name=None, order="C"):
-        """Dask array of zeros with garray chunks. See dask.array.zeros."""
+        """A Dask array of zeros with garray chunks (``da.zeros`` under this backend).
+
+        Parameters and result as ``ones``.
+        """
         return _uniform("zeros", shape, "f8" if dtype is None else dtype, chunks, name,
                         order, meta)
 
     @staticmethod
     def empty(shape, *, dtype=None, meta=None, chunks="auto", name=None, order="C"):
-        """Uninitialised Dask array with garray chunks. See dask.array.empty."""
+        """An uninitialised Dask array with garray chunks (``da.empty`` under this
+        backend).
+
+        Parameters and result as ``ones``; the values are whatever one element of
+        garray memory held.
+        """
         return _uniform("empty", shape, "f8" if dtype is None else dtype, chunks, name,
                         order, meta)
 
     @staticmethod
     def full(shape=None, fill_value=None, *, dtype=None, meta=None, chunks="auto",
              name=None, order="C"):
-        """Dask array filled with ``fill_value``, garray chunks. See dask.array.full.
+        """A Dask array filled with ``fill_value``, garray chunks (``da.full``).
 
-        ``dtype`` defaults to ``fill_value``'s (``da.full`` has set it already)."""
+        Parameters
+        ----------
+        shape : int or tuple of ints
+            The array's shape (``da.full`` passes it by keyword).
+        fill_value : scalar
+            The value; an array raises ``ValueError``, as Dask's NumPy backend does.
+        dtype : dtype, optional
+            ``fill_value``'s dtype by default (``da.full`` has set it already).
+        meta, chunks, name, order
+            As ``ones``.
+
+        Returns
+        -------
+        dask.array.Array
+            As ``ones``.
+        """
         if shape is None:
             raise TypeError("full: missing required argument 'shape'")
         if numpy.ndim(fill_value) != 0:
@@ -288,11 +351,29 @@ class GarrayBackendEntrypoint(ArrayBackendEntrypoint):
     @staticmethod
     def arange(start=None, /, stop=None, step=1, *, chunks="auto", like=None, dtype=None,
                meta=None):
-        """Dask array of evenly spaced values in [start, stop), garray chunks.
+        """Evenly spaced values in [start, stop), garray chunks (``da.arange``).
 
-        Dask's block arithmetic (``dask.array.arange``); each chunk is one
-        ``garray.arange`` call, so a chunk is never silently a NumPy array.
-        See dask.array.arange."""
+        Dask's block arithmetic (``dask.array.arange``: the same chunks and values);
+        each chunk is one ``garray.arange`` call, so a chunk is never silently a NumPy
+        array.
+
+        Parameters
+        ----------
+        start, stop, step : int or float
+            As ``numpy.arange`` (``arange(stop)``, ``arange(start, stop[, step])``).
+        chunks : int, tuple or "auto", optional
+            Dask's chunk specification.
+        like, meta : optional
+            Accepted for Dask's signature; the chunks are garray arrays either way.
+        dtype : dtype, optional
+            NumPy's ``arange`` dtype for these arguments by default.
+
+        Returns
+        -------
+        dask.array.Array
+            A 1-d array, chunks built on the current garray device of the process that
+            runs each task.
+        """
         if start is None and stop is None:
             raise TypeError("arange() requires stop to be specified.")
         if start is None:
@@ -319,3 +400,8 @@ class GarrayBackendEntrypoint(ArrayBackendEntrypoint):
                               start + (count + bs) * step, step, bs, dtype)
             count += bs
         return Array(dsk, name, chunks, meta=_meta(1, dtype))
+
+
+# Whoever imports this module gets the registrations (``register`` is idempotent; when
+# this import is what imported dask.array, the post-import hook left it to this line).
+register()

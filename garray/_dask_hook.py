@@ -24,7 +24,7 @@ import sys
 import threading
 import warnings
 
-_lock = threading.Lock()
+_lock = threading.RLock()     # garray._dask's last line registers, maybe under it
 _done = set()            # "sizeof", "array": what has been registered
 _finder = None
 
@@ -81,7 +81,14 @@ def register_array():
         if "array" in _done:
             return
         from . import _dask
-        _dask._register_array()
+        if "array" in _done:          # importing _dask just now ran its last line
+            return
+        reg = getattr(_dask, "_register_array", None)
+        if reg is None:
+            # garray._dask is being imported and is importing dask.array, whose
+            # post-import hook brought us here: its last line registers
+            return
+        reg()
         _done.add("array")
 
 

@@ -128,13 +128,16 @@ IMPORT_ORDERS = [
     "import garray\nimport dask.array",          # the post-import hook
     "import dask.array\nimport garray",          # garray registers at import
     "import distributed\nimport garray",        # dask at import, dask.array by the hook
+    "import garray._dask",                        # its import of dask.array fires the hook
 ]
 
 
 @pytest.fixture(scope="module")
 def import_order_runs():
     # fresh processes (no user import of garray._dask, no backend selected), all at once
-    procs = [subprocess.Popen([sys.executable, "-c", _ORDER_CHECK.format(imports=imports)],
+    # (-W error: the hook's RuntimeWarning for a failed registration fails the run)
+    procs = [subprocess.Popen([sys.executable, "-W", "error::RuntimeWarning", "-c",
+                               _ORDER_CHECK.format(imports=imports)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for imports in IMPORT_ORDERS]
     return {imports: p.communicate(timeout=120) + (p.returncode,)
