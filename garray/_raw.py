@@ -239,8 +239,10 @@ class _GpuModule:
         # extern "C" kernel is found by its own name, and NVRTC rejects expressions that
         # clash with its built-ins (a kernel named `ballot` or `all`).
         exprs = [n for n in names if "<" in n or "::" in n]
-        compiled = rtc.compile(src, "raw_module.hip", exprs, ["-std=c++17", *options],
-                               arch=arch, include_dirs=[_compiler.kernel_dir()])
+        from ._compiler.progress import compiling, source_label
+        with compiling(source_label(names), str(device)):
+            compiled = rtc.compile(src, "raw_module.hip", exprs, ["-std=c++17", *options],
+                                   arch=arch, include_dirs=[_compiler.kernel_dir()])
         rt = device.runtime
         self.module = rt.module_load(compiled.binary)
         lowered = {n: compiled.lowered.get(n, n) for n in names}

@@ -7,6 +7,7 @@ are kept.
 """
 
 from .cache import cache_key, kernel_dir, read_entry, source_hash, write_entry
+from .progress import compiling
 
 
 def gpu_source(relpath, warp_size):
@@ -47,8 +48,9 @@ def compile_gpu(kind, relpath, name_expressions, arch, warp_size):
         if all(e in lowered for e in name_expressions):
             return binary, lowered
     # The program must not share the included file's name (NVRTC: "includes itself").
-    mod = rtc.compile(gpu_source(relpath, warp_size), relpath + ".unit", list(name_expressions),
-                      opts, arch=arch, include_dirs=[kernel_dir()])
+    with compiling(f"{relpath} ({len(name_expressions)} instantiations)", f"{kind} {arch}"):
+        mod = rtc.compile(gpu_source(relpath, warp_size), relpath + ".unit",
+                          list(name_expressions), opts, arch=arch, include_dirs=[kernel_dir()])
     write_entry(name + ".bin", mod.binary)
     write_entry(name + ".names", "".join(f"{k}\t{v}\n" for k, v in mod.lowered.items()).encode())
     return mod.binary, mod.lowered

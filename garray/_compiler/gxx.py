@@ -19,6 +19,7 @@ import tempfile
 from .._errors import CompileError
 from .cache import (cache_key, kernel_dir, load_library, memoized, read_entry, source_hash,
                     write_entry)
+from .progress import compiling, source_label
 
 _CXX = os.environ.get("CXX", "g++")
 # -fvisibility=hidden: a user kernel named like a libc function (`sync`, `send` ...) must
@@ -206,20 +207,24 @@ def compile_cpu_source(source, names, warp_size, options=()):
                   for i, n in enumerate(names)]
         return "\n".join(lines) + "\n"
 
-    return _load_unit(f"cpu-raw-{key}.so", key, text, flags, names, "RawModule source")
+    return _load_unit(f"cpu-raw-{key}.so", key, text, flags, names, "RawModule source",
+                      label=source_label(names))
 
 
-def _load_unit(filename, key, text, flags, names, what, ranges=False):
+def _load_unit(filename, key, text, flags, names, what, ranges=False, label=None):
     """The CpuModule for ``key``: loaded once per process, built by g++ only when the
     cache has no verified library for it.  ``text()`` is called only to build.
 
     The library is loaded from the verified bytes (``cache.load_library``), never from the
     cache file: a damaged entry is rebuilt and replaced instead of crashing the loader.
+    A real build shows in a notebook's progress display (progress.py, ``label``: what it
+    names, ``what`` by default).
     """
     def make():
         payload = read_entry(filename)
         if payload is None:
-            payload = _build_tu(text(), flags, what)
+            with compiling(label or what, "cpu"):
+                payload = _build_tu(text(), flags, what)
             write_entry(filename, payload)
         lib = load_library(payload, what)
         def address(name):
