@@ -52,7 +52,7 @@ def _tokenize_garray(x):
     ``da.from_array(x)``): a hash of its bytes (one host copy from a GPU) with dtype,
     shape and device, as Dask hashes NumPy's.  Without it Dask pickles and unpickles
     the array up to three times to hash it."""
-    from dask.tokenize import hash_buffer_hex
+    from dask.hashing import hash_buffer_hex
     h = _host(x)
     if not h.shape:
         return (h.item(), h.dtype.str, str(x.device))
@@ -67,7 +67,7 @@ def register_sizeof():
         if "sizeof" in _done:
             return
         from dask.sizeof import sizeof
-        from dask.tokenize import normalize_token
+        from dask.base import normalize_token
         from ._core import ndarray
         sizeof.register(ndarray)(_sizeof_garray)
         normalize_token.register(ndarray)(_tokenize_garray)
