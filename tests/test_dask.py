@@ -397,7 +397,13 @@ def test_mixed_devices():
     h = numpy.arange(8.0)
     x = da.from_array(garray.asarray(h, device=d1), chunks=4)
     y = da.from_array(garray.asarray(h, device=d2), chunks=4)
-    with pytest.raises(ValueError, match="devices") as info:
+    # meta= given: nothing runs while the graph is built, so the error is the task's
+    z = da.map_blocks(numpy.add, x, y, meta=garray.empty((0,), device=d1))
+    with pytest.raises(ValueError, match="different devices") as info:
+        z.compute(scheduler="sync")
+    assert str(d1) in str(info.value) and str(d2) in str(info.value)
+    # Dask's own operator (its dtype inference meets the two metas first)
+    with pytest.raises(ValueError, match="different devices") as info:
         (x + y).compute(scheduler="sync")
     assert str(d1) in str(info.value) and str(d2) in str(info.value)
 
