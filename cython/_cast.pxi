@@ -49,7 +49,25 @@ cdef bint _same_view(ndarray a, ndarray b) noexcept:
 def astype(x, dtype, /, *, copy=True, device=None):
     """``x`` converted to ``dtype`` (Array API): ``copy=False`` may return ``x``.
 
-    See also numpy.ndarray.astype."""
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    dtype : dtype
+        The target dtype.
+    copy : bool, optional
+        False: may return x.
+    device : Device or str, optional
+        Where the result lives.
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.ndarray.astype
+    """
     if not isinstance(x, ndarray):
         raise TypeError(f"astype: x must be a garray.ndarray, got {type(x).__name__}")
     return _astype(<ndarray>x, _norm_dtype(dtype), copy, device)

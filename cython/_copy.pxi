@@ -24,6 +24,16 @@ def set_implicit_transfer(mode):
     fallbacks work; ``"warn"`` copies and warns; ``"raise"`` raises ``TypeError``
     naming ``garray.asnumpy`` (CuPy's behaviour), for finding hidden transfers.
     ``GARRAY_IMPLICIT_TRANSFER`` sets the initial mode.  Returns the previous mode.
+
+    Parameters
+    ----------
+    mode : {'allow', 'warn', 'raise'}
+        The behaviour.
+
+    Returns
+    -------
+    str
+        The previous mode.
     """
     if mode not in ("allow", "raise", "warn"):
         raise ValueError(f"mode: expected 'allow', 'warn' or 'raise', got {mode!r}")

@@ -181,13 +181,32 @@ def _copy_with_order(x, order="K", dtype=None):
 
 
 def empty(shape, dtype=None, order="C", *, device=None):
-    """An uninitialised array. See also numpy.empty.
+    """An uninitialised array.
 
     ``dtype`` and ``order`` may be given by position, as NumPy's; ``order`` is 'C'
     (row-major) or 'F' (column-major: the same memory block, F strides).
 
     >>> garray.empty((2, 3), garray.float32).shape
     (2, 3)
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape.
+    dtype : dtype, optional
+        The dtype (float64 by default).
+    order : {'C', 'F'}, optional
+        Memory layout.
+    device : Device or str, optional
+        Where the array lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.empty
     """
     cdef ndarray a = ndarray.__new__(ndarray)
     cdef int nd
@@ -204,7 +223,27 @@ def empty(shape, dtype=None, order="C", *, device=None):
 
 
 def zeros(shape, dtype=None, order="C", *, device=None):
-    """An array of zeros. See also numpy.zeros (``dtype``, ``order`` as there)."""
+    """An array of zeros (``dtype`` and ``order`` as NumPy's).
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape.
+    dtype : dtype, optional
+        The dtype (float64 by default).
+    order : {'C', 'F'}, optional
+        Memory layout.
+    device : Device or str, optional
+        Where the array lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.zeros
+    """
     cdef ndarray a = empty(shape, dtype, order, device=device)
     if a._size:
         if a._is_cpu:
@@ -215,7 +254,27 @@ def zeros(shape, dtype=None, order="C", *, device=None):
 
 
 def ones(shape, dtype=None, order="C", *, device=None):
-    """An array of ones. See also numpy.ones (``dtype``, ``order`` as there)."""
+    """An array of ones (``dtype`` and ``order`` as NumPy's).
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape.
+    dtype : dtype, optional
+        The dtype (float64 by default).
+    order : {'C', 'F'}, optional
+        Memory layout.
+    device : Device or str, optional
+        Where the array lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.ones
+    """
     cdef ndarray a = empty(shape, dtype, order, device=device)
     _fill_kernel(a, 1)          # the memory is dense in either order
     return a
@@ -238,9 +297,29 @@ cdef object _scalar_dtype(object v, str argname):
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None):
-    """An array filled with ``fill_value``; dtype inferred from it when not given.
+    """An array filled with ``fill_value``; dtype inferred from it when not given
+    (``dtype`` and ``order`` as NumPy's).
 
-    See also numpy.full (``dtype``, ``order`` as there).
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape.
+    fill_value : scalar
+        The value.
+    dtype : dtype, optional
+        The dtype (inferred from fill_value by default).
+    order : {'C', 'F'}, optional
+        Memory layout.
+    device : Device or str, optional
+        Where the array lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.full
     """
     if isinstance(fill_value, ndarray):
         if (<ndarray>fill_value)._size != 1:
@@ -281,13 +360,60 @@ def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
     """An uninitialised array with the shape, dtype, device and layout of ``x``.
 
     NumPy's positional ``dtype``, ``order`` ('K': x's layout, 'A', 'C', 'F') and
-    ``shape`` are taken; ``x`` may be any array-like.  See also numpy.empty_like.
+    ``shape`` are taken; ``x`` may be any array-like.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The prototype.
+    dtype : dtype, optional
+        The dtype (x's by default).
+    order : {'K', 'A', 'C', 'F'}, optional
+        The layout ('K': x's).
+    subok : bool, optional
+        Keep a subclass.
+    shape : int or tuple of int, optional
+        Overrides x's shape.
+    device : Device or str, optional
+        Where the array lives (x's device by default).
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.empty_like
     """
     return _like_result(x, _like(x, dtype, order, shape, device), subok)
 
 
 def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    """Zeros with the shape (and dtype, device, layout) of ``x``. See also numpy.zeros_like."""
+    """Zeros with the shape (and dtype, device, layout) of ``x``.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The prototype.
+    dtype : dtype, optional
+        The dtype (x's by default).
+    order : {'K', 'A', 'C', 'F'}, optional
+        The layout ('K': x's).
+    subok : bool, optional
+        Keep a subclass.
+    shape : int or tuple of int, optional
+        Overrides x's shape.
+    device : Device or str, optional
+        Where the array lives (x's device by default).
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.zeros_like
+    """
     cdef ndarray a = _like(x, dtype, order, shape, device)
     if a._size:
         if a._is_cpu:
@@ -298,7 +424,31 @@ def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
 
 
 def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    """Ones with the shape (and dtype, device, layout) of ``x``. See also numpy.ones_like."""
+    """Ones with the shape (and dtype, device, layout) of ``x``.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The prototype.
+    dtype : dtype, optional
+        The dtype (x's by default).
+    order : {'K', 'A', 'C', 'F'}, optional
+        The layout ('K': x's).
+    subok : bool, optional
+        Keep a subclass.
+    shape : int or tuple of int, optional
+        Overrides x's shape.
+    device : Device or str, optional
+        Where the array lives (x's device by default).
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.ones_like
+    """
     cdef ndarray a = _like(x, dtype, order, shape, device)
     _fill_kernel(a, 1)
     return _like_result(x, a, subok)
@@ -308,7 +458,31 @@ def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *
               device=None):
     """``fill_value`` with the shape (and dtype, device, layout) of ``x``.
 
-    See also numpy.full_like."""
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The prototype.
+    fill_value : scalar
+        The value.
+    dtype : dtype, optional
+        The dtype (x's by default).
+    order : {'K', 'A', 'C', 'F'}, optional
+        The layout ('K': x's).
+    subok : bool, optional
+        Keep a subclass.
+    shape : int or tuple of int, optional
+        Overrides x's shape.
+    device : Device or str, optional
+        Where the array lives (x's device by default).
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.full_like
+    """
     if isinstance(fill_value, ndarray):
         if (<ndarray>fill_value)._size != 1:
             raise ValueError("fill_value: must be a scalar or a one-element array")
@@ -341,7 +515,26 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None):
     with ``copy=False``); 'A', 'K' and None keep the layout (a copy keeps x's axis
     order, 'A': F order for F-contiguous input, else C).
 
-    See also numpy.asarray.
+    Parameters
+    ----------
+    obj : any
+        The input (see above).
+    dtype : dtype, optional
+        The result's dtype (the input's by default).
+    order : {'C', 'F', 'A', 'K', None}, optional
+        The layout (see above).
+    device : Device or str, optional
+        Where the result lives (the input's, else the current device).
+    copy : bool or None, optional
+        See above.
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.asarray
     """
     cdef ndarray a
     cdef int code
@@ -431,7 +624,21 @@ cdef object _norm_obj_dtype(object h):
 def asnumpy(a, stream=None):
     """A NumPy copy of ``a`` on the host; non-garray inputs go through numpy.asarray.
 
-    See also ``ndarray.get``.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        The array.
+    stream : optional
+        Accepted for CuPy's signature.
+
+    Returns
+    -------
+    numpy.ndarray
+        A host copy.
+
+    See Also
+    --------
+    ndarray.get
     """
     if isinstance(a, ndarray):
         return _to_numpy(<ndarray>a, True)

@@ -210,7 +210,25 @@ cdef class _DLPackOwner:
 def from_dlpack(x, /, *, device=None, copy=None):
     """A garray array sharing the memory of any DLPack producer (NumPy, PyTorch ...).
 
-    ``copy=True`` copies; ``device=`` moves it after import.  See also numpy.from_dlpack.
+    ``copy=True`` copies; ``device=`` moves it after import.
+
+    Parameters
+    ----------
+    x : object
+        A DLPack producer.
+    device : Device or str, optional
+        Move the result there after import.
+    copy : bool or None, optional
+        True: copy; False: never copy; None: only when needed.
+
+    Returns
+    -------
+    ndarray
+        Sharing x's memory unless copied.
+
+    See Also
+    --------
+    numpy.from_dlpack
     """
     cdef garray_DLTensor* t
     cdef _DLPackOwner owner

@@ -527,38 +527,87 @@ cdef class MemoryPool:
 
         Free pieces of segments that still hold live arrays stay cached: a device
         allocation can only be returned whole.
+
+        Returns
+        -------
+        None
         """
         self._release_cached()
 
     def used_bytes(self):
-        """Bytes held by live arrays (each rounded to its size class)."""
+        """Bytes held by live arrays (each rounded to its size class).
+
+        Returns
+        -------
+        int
+        """
         return self._used
 
     def cached_bytes(self):
-        """Bytes held from the device but not in use (kept for reuse)."""
+        """Bytes held from the device but not in use (kept for reuse).
+
+        Returns
+        -------
+        int
+        """
         return self._total - self._used
 
     def total_bytes(self):
-        """Bytes held from the device: used plus cached."""
+        """Bytes held from the device: used plus cached.
+
+        Returns
+        -------
+        int
+        """
         return self._total
 
     def get_limit(self):
-        """The limit on total_bytes in bytes, 0 meaning none."""
+        """The limit on total_bytes in bytes, 0 meaning none.
+
+        Returns
+        -------
+        int
+        """
         return self._limit
 
     def set_limit(self, size=None):
         """Cap total_bytes; ``size`` in bytes or a string like '1GiB' or '50%'; None/0
-        lifts it."""
+        lifts it.
+
+        Parameters
+        ----------
+        size : int, str or None, optional
+            The limit.
+
+        Returns
+        -------
+        None
+        """
         self._limit = parse_size(size, "size", self._device_bytes or None)
 
     def get_pool_limit(self):
-        """The bound on cached_bytes in bytes, None meaning none."""
+        """The bound on cached_bytes in bytes, None meaning none.
+
+        Returns
+        -------
+        int or None
+        """
         return None if self._pool_limit == _NO_BOUND else self._pool_limit
 
     def set_pool_limit(self, size):
         """Bound cached_bytes: past it, wholly free segments go back to the device
         (now and on later frees).  ``size`` as for set_limit; 0 caches nothing that
-        can be returned; None lifts the bound."""
+        can be returned; None lifts the bound.
+
+        Parameters
+        ----------
+        size : int, str or None
+            The bound.
+
+        Returns
+        -------
+        None
+        """
         self._pool_limit = (_NO_BOUND if size is None
                             else parse_size(size, "size", self._device_bytes or None))
         if self._total - self._used > self._pool_limit:
@@ -574,6 +623,10 @@ cdef class MemoryPool:
         back to the device; ``segments``: segments held now; ``free_segments``: those
         wholly free; ``splits`` / ``merges``: blocks cut and joined;
         ``limit`` and ``pool_limit`` (None: none).
+
+        Returns
+        -------
+        dict
         """
         return {
             "used_bytes": self._used,
@@ -595,7 +648,18 @@ cdef class MemoryPool:
 
     def malloc_ptr(self, size_t nbytes):
         """Allocate raw device bytes: returns (ptr, size), size being what the pool
-        reserved.  Pair with free_ptr."""
+        reserved.  Pair with free_ptr.
+
+        Parameters
+        ----------
+        nbytes : int
+            Bytes wanted.
+
+        Returns
+        -------
+        tuple of int
+            (ptr, size).
+        """
         cdef size_t rounded
         if nbytes > _MAX_REQUEST:
             self._oom(nbytes, "the pool (larger than 2**62 bytes)")
@@ -603,7 +667,19 @@ cdef class MemoryPool:
         return p, rounded
 
     def free_ptr(self, intptr_t p, size=None):
-        """Give back a block from malloc_ptr (``size``, if given, must be its size)."""
+        """Give back a block from malloc_ptr (``size``, if given, must be its size).
+
+        Parameters
+        ----------
+        p : int
+            The address malloc_ptr returned.
+        size : int, optional
+            Its size, checked.
+
+        Returns
+        -------
+        None
+        """
         cdef _Block* b = <_Block*>_pm_get(&self._map, p) if p else NULL
         cdef int u, i
         if b == NULL:

@@ -262,7 +262,21 @@ cdef class ndarray(_ArrayOperators):
     def setflags(self, write=None, align=None, uic=None):
         """Make the array read-only (``write=False``) or writeable again (NumPy's rule:
         only when its memory is writeable and no two elements share it, so never a
-        broadcast view).  ``align`` and ``uic`` are accepted for NumPy's signature."""
+        broadcast view).  ``align`` and ``uic`` are accepted for NumPy's signature.
+
+        Parameters
+        ----------
+        write : bool, optional
+            Writeable or not.
+        align : bool, optional
+            Accepted for NumPy's signature.
+        uic : bool, optional
+            Accepted for NumPy's signature.
+
+        Returns
+        -------
+        None
+        """
         if uic:
             raise ValueError("setflags: cannot set WRITEBACKIFCOPY flag to True")
         if write is None:
@@ -320,14 +334,47 @@ cdef class ndarray(_ArrayOperators):
         """A view with a new shape when the layout allows, else a copy.
 
         ``copy=True`` always copies, ``copy=False`` raises ValueError when a view is
-        impossible (Array API).  See also numpy.reshape.
+        impossible (Array API).
+
+        Parameters
+        ----------
+        *shape : int or tuple of int
+            The new shape (one entry may be -1).
+        order : {'C', 'F'}, optional
+            The index order.
+        copy : bool, optional
+            True: always copy; False: raise ValueError when a view is impossible.
+
+        Returns
+        -------
+        ndarray
+            A view when the layout allows, else a copy.
+
+        See Also
+        --------
+        numpy.reshape
         """
         if len(shape) == 1 and type(shape[0]) is not int:
             shape = shape[0]
         return _keep_type(self, _reshape(self, shape, order, copy))
 
     def transpose(self, *axes):
-        """Permute the axes (a view); no axes reverses them. See also numpy.transpose."""
+        """Permute the axes (a view); no axes reverses them.
+
+        Parameters
+        ----------
+        *axes : int or tuple of int
+            The permutation (none: reversed axes).
+
+        Returns
+        -------
+        ndarray
+            A view.
+
+        See Also
+        --------
+        numpy.transpose
+        """
         if not axes or (len(axes) == 1 and axes[0] is None):
             return self.T
         if len(axes) == 1 and not isinstance(axes[0], int):
@@ -335,15 +382,65 @@ cdef class ndarray(_ArrayOperators):
         return _keep_type(self, _permute(self, axes))
 
     def ravel(self, order="C"):
+        """The elements as a 1-d array: a view when the layout allows, else a copy.
+
+        Parameters
+        ----------
+        order : {'C', 'F', 'A', 'K'}, optional
+            The order the elements are read in.
+
+        Returns
+        -------
+        ndarray
+            1-d: a view when the layout allows, else a copy.
+        """
         return _keep_type(self, _reshape(self, (-1,), order, None))
 
     def flatten(self, order="C"):
+        """A 1-d copy of the elements (NumPy's ``ndarray.flatten``).
+
+        Parameters
+        ----------
+        order : {'C', 'F', 'A', 'K'}, optional
+            The order the elements are read in.
+
+        Returns
+        -------
+        ndarray
+            A new 1-d array.
+        """
         return _keep_type(self, _reshape(self, (-1,), order, True))
 
     def squeeze(self, axis=None):
+        """This array without length-1 axes (a view).
+
+        Parameters
+        ----------
+        axis : int or tuple of int, optional
+            The length-1 axes to remove (all by default).
+
+        Returns
+        -------
+        ndarray
+            A view.
+        """
         return _keep_type(self, _squeeze(self, axis))
 
     def swapaxes(self, axis1, axis2):
+        """This array with two axes interchanged (a view).
+
+        Parameters
+        ----------
+        axis1 : int
+            First axis.
+        axis2 : int
+            Second axis.
+
+        Returns
+        -------
+        ndarray
+            A view.
+        """
         perm = list(range(self._nd))
         a1 = _norm_axis(axis1, self._nd, "axis1")
         a2 = _norm_axis(axis2, self._nd, "axis2")
@@ -352,7 +449,22 @@ cdef class ndarray(_ArrayOperators):
 
     def copy(self, order="C"):
         """A copy on the same device in ``order`` ('C', 'F', 'A', 'K': this array's
-        layout). See also numpy.ndarray.copy."""
+        layout).
+
+        Parameters
+        ----------
+        order : {'C', 'F', 'A', 'K'}, optional
+            The copy's layout.
+
+        Returns
+        -------
+        ndarray
+            A new array on the same device.
+
+        See Also
+        --------
+        numpy.ndarray.copy
+        """
         if order == "C":
             return _keep_type(self, _copy_array(self))
         return _keep_type(self, _copy_order(self, _order_code(order, ORDER_K, True), None))
@@ -362,7 +474,30 @@ cdef class ndarray(_ArrayOperators):
         """This array cast to ``dtype``: NumPy's ``order`` (layout of the result, 'K' this
         array's) and ``casting`` check ('safe', 'same_kind', ...: TypeError when the cast
         is not allowed); ``copy=False`` may return self (Array API).
-        See also numpy.ndarray.astype."""
+
+        Parameters
+        ----------
+        dtype : dtype
+            The target dtype.
+        order : {'K', 'A', 'C', 'F'}, optional
+            The result's layout.
+        casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+            Which casts are allowed.
+        subok : bool, optional
+            Keep a subclass.
+        copy : bool, optional
+            False: return self when no cast is needed.
+        device : Device or str, optional
+            Where the result lives (this array's device by default).
+
+        Returns
+        -------
+        ndarray
+
+        See Also
+        --------
+        numpy.ndarray.astype
+        """
         r = _astype_method(self, dtype, order, casting, copy, device)
         if not subok and type(r) is not ndarray:
             return _retype(<ndarray>r, ndarray, self)
@@ -371,22 +506,77 @@ cdef class ndarray(_ArrayOperators):
     def view(self, dtype=None, type=None):
         """A view of the same memory: read as ``dtype`` (NumPy's rules; a different
         itemsize rescales the contiguous last axis) and/or as the ndarray subclass
-        ``type`` (``x.view(A)``). See also numpy.ndarray.view."""
+        ``type`` (``x.view(A)``).
+
+        Parameters
+        ----------
+        dtype : dtype or type, optional
+            The dtype to read the memory as (or a subclass).
+        type : type, optional
+            An ndarray subclass.
+
+        Returns
+        -------
+        ndarray
+            A view.
+
+        See Also
+        --------
+        numpy.ndarray.view
+        """
         return _view_method(self, dtype, type)
 
     def fill(self, value):
-        """Set every element to the scalar ``value``."""
+        """Set every element to the scalar ``value``.
+
+        Parameters
+        ----------
+        value : scalar
+            The value (cast to the array's dtype).
+
+        Returns
+        -------
+        None
+        """
         if self._flags & FLAG_READONLY:
             raise ValueError("assignment destination is read-only")
         _assign(self, value)
 
     # ---- transfers -----------------------------------------------------------------
     def get(self, stream=None):
-        """A NumPy copy of this array on the host (any strides). See also garray.asnumpy."""
+        """A NumPy copy of this array on the host (any strides).
+
+        Parameters
+        ----------
+        stream : optional
+            Accepted for CuPy's signature.
+
+        Returns
+        -------
+        numpy.ndarray
+            A host copy.
+
+        See Also
+        --------
+        garray.asnumpy
+        """
         return _to_numpy(self, True)
 
     def to_device(self, device, /, *, stream=None):
-        """This array on ``device`` (the same array when it is already there)."""
+        """This array on ``device`` (the same array when it is already there).
+
+        Parameters
+        ----------
+        device : Device or str
+            The target device.
+        stream : optional
+            Accepted for the Array API's signature.
+
+        Returns
+        -------
+        ndarray
+            On device (this array itself when it is already there).
+        """
         dev = _resolve_device(device)
         if dev is self._device:
             return self
@@ -488,16 +678,55 @@ cdef class ndarray(_ArrayOperators):
 
     def item(self, *args):
         """One element as a Python scalar: the only one, ``item(flat_index)`` or
-        ``item(i, j, ...)``. See also numpy.ndarray.item."""
+        ``item(i, j, ...)``.
+
+        Parameters
+        ----------
+        *args : int
+            None (a one-element array), a flat index, or one index per axis.
+
+        Returns
+        -------
+        bool, int, float or complex
+            A Python scalar (host copy).
+
+        See Also
+        --------
+        numpy.ndarray.item
+        """
         return _item_method(self, args)
 
     def tolist(self):
-        """The values as nested Python lists (host copy). See also numpy.ndarray.tolist."""
+        """The values as nested Python lists (host copy).
+
+        Returns
+        -------
+        list or scalar
+            Nested lists of Python scalars (a scalar for 0-d).
+
+        See Also
+        --------
+        numpy.ndarray.tolist
+        """
         return _to_numpy(self, True).tolist()
 
     def tobytes(self, order="C"):
         """The raw bytes of the values in C or F order ('A': F for an F-contiguous
-        array). See also numpy.ndarray.tobytes."""
+        array).
+
+        Parameters
+        ----------
+        order : {'C', 'F', 'A'}, optional
+            The order of the elements.
+
+        Returns
+        -------
+        bytes
+
+        See Also
+        --------
+        numpy.ndarray.tobytes
+        """
         return _tobytes_method(self, order)
 
     # The operators come from the op table: cython/_operators.pxi (_ArrayOperators).

@@ -243,7 +243,24 @@ cdef ndarray _broadcast_view(ndarray a, Py_ssize_t* shape, int nd, str argname):
 
 def broadcast_to(ndarray x, shape):
     """``x`` broadcast to ``shape`` as a read-only view (as NumPy's: its elements
-    alias each other). See also numpy.broadcast_to."""
+    alias each other).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    shape : tuple of int
+        The target shape.
+
+    Returns
+    -------
+    ndarray
+        A read-only view.
+
+    See Also
+    --------
+    numpy.broadcast_to
+    """
     cdef Py_ssize_t s[MAX_NDIM]
     cdef int nd = _read_shape(shape, s, "shape")
     _checked_size(s, nd, x._itemsize)
@@ -255,7 +272,17 @@ def broadcast_to(ndarray x, shape):
 
 
 def broadcast_shapes(*shapes):
-    """The shape that ``shapes`` broadcast to (ValueError naming them when impossible)."""
+    """The shape that ``shapes`` broadcast to (ValueError naming them when impossible).
+
+    Parameters
+    ----------
+    *shapes : tuple of int
+        The shapes.
+
+    Returns
+    -------
+    tuple of int
+    """
     cdef int nd = 0
     shapes = [_as_tuple(s) for s in shapes]
     for s in shapes:
@@ -301,23 +328,85 @@ cdef ndarray _squeeze(ndarray a, object axis):
 
 
 def permute_dims(ndarray x, /, axes):
-    """Permute the axes of ``x`` (a view). See also numpy.permute_dims."""
+    """Permute the axes of ``x`` (a view).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axes : tuple of int
+        The permutation.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.permute_dims
+    """
     return _permute(x, axes)
 
 
 def reshape(ndarray x, /, shape, *, copy=None, order="C"):
-    """``x`` with a new shape: a view when possible (Array API ``copy=`` semantics)."""
+    """``x`` with a new shape: a view when possible (Array API ``copy=`` semantics).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    shape : tuple of int
+        The new shape (one entry may be -1).
+    copy : bool or None, optional
+        True: always copy; False: raise ValueError when a view is impossible.
+    order : {'C', 'F'}, optional
+        The index order.
+
+    Returns
+    -------
+    ndarray
+        A view when possible, else a copy.
+    """
     return _reshape(x, shape, order, copy)
 
 
 def squeeze(ndarray x, /, axis=None):
+    """``x`` without length-1 axes (a view; ValueError for an axis whose length is not 1).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axis : int or tuple of int, optional
+        The length-1 axes to remove (all by default).
+
+    Returns
+    -------
+    ndarray
+        A view.
+    """
     return _squeeze(x, axis)
 
 
 def expand_dims(ndarray x, /, axis=0):
     """Insert size-1 axes at ``axis`` (an int, or a tuple or list of ints; a view).
 
-    See also numpy.expand_dims.
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axis : int or sequence of int, optional
+        Where the new axes go.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.expand_dims
     """
     axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)   # NumPy takes lists
     cdef int nd = x._nd + len(axes)

@@ -64,9 +64,8 @@ cdef inline bint _is_pyscalar(object x):
 
 cdef object _as_operand(object x, ndarray like):
     """ndarray, weak Python scalar or strong NumPy scalar (numpy.generic, kept as is);
-    sequences and NumPy arrays become arrays on like's device (a host-to-device copy, as
-    garray.asarray makes; a NumPy array keeps its dtype, so it is strong); anything else
-    None (the caller returns NotImplemented)."""
+    sequences become arrays on like's device; anything else None (the caller returns
+    NotImplemented)."""
     if isinstance(x, ndarray) or _is_pyscalar(x) or isinstance(x, numpy.generic):
         # numpy.float64 and numpy.complex128 subclass float and complex: the generic
         # test keeps them strong (NEP 50), before the subclass test below
@@ -74,7 +73,7 @@ cdef object _as_operand(object x, ndarray like):
     if isinstance(x, (bool, int, float, complex)):      # subclasses, e.g. IntEnum
         return complex(x) if isinstance(x, complex) else (
             float(x) if isinstance(x, float) else (bool(x) if isinstance(x, bool) else int(x)))
-    if isinstance(x, (list, tuple, numpy.ndarray)):
+    if isinstance(x, (list, tuple)):
         return asarray(x, device=like._device)
     return None
 
@@ -459,17 +458,83 @@ cdef class ufunc:
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
                initial=numpy._NoValue, where=True):
         """Reduce ``array`` over ``axis`` (int, tuple or None) by repeated application
-        of this binary ufunc. See also numpy.ufunc.reduce."""
+        of this binary ufunc.
+
+        Parameters
+        ----------
+        array : ndarray
+            Input array.
+        axis : int, tuple of int or None, optional
+            The axes to reduce.
+        dtype : dtype, optional
+            The accumulation dtype.
+        out : ndarray, optional
+            A garray array of the result's shape to write into.
+        keepdims : bool, optional
+            Keep the reduced axes as axes of length one.
+        initial : scalar, optional
+            Starting value.
+        where : array_like of bool, optional
+            Elements to include.
+
+        Returns
+        -------
+        ndarray
+
+        See Also
+        --------
+        numpy.ufunc.reduce
+        """
         return _ufunc_methods().reduce(self, array, axis, dtype, out, keepdims, initial,
                                        where)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
-        """The running reduction along ``axis``. See also numpy.ufunc.accumulate."""
+        """The running reduction along ``axis``.
+
+        Parameters
+        ----------
+        array : ndarray
+            Input array.
+        axis : int, optional
+            The axis.
+        dtype : dtype, optional
+            The accumulation dtype.
+        out : ndarray, optional
+            A garray array of the result's shape to write into.
+
+        Returns
+        -------
+        ndarray
+            Of array's shape.
+
+        See Also
+        --------
+        numpy.ufunc.accumulate
+        """
         return _ufunc_methods().accumulate(self, array, axis, dtype, out)
 
     def outer(self, A, B, /, *, out=None):
         """This ufunc on every pair (a, b) of A's and B's elements; the result has shape
-        A.shape + B.shape. See also numpy.ufunc.outer."""
+        A.shape + B.shape.
+
+        Parameters
+        ----------
+        A : ndarray or scalar
+            First operand.
+        B : ndarray or scalar
+            Second operand.
+        out : ndarray, optional
+            A garray array of the result's shape to write into.
+
+        Returns
+        -------
+        ndarray
+            Of shape A.shape + B.shape.
+
+        See Also
+        --------
+        numpy.ufunc.outer
+        """
         return _ufunc_methods().outer(self, A, B, out)
 
     @property

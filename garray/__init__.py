@@ -110,11 +110,38 @@ newaxis = None
 
 
 def get_default_memory_pool(device=None):
-    """The memory pool of ``device`` (the current device by default)."""
+    """The memory pool of ``device`` (the current device by default).
+
+    Parameters
+    ----------
+    device : Device or str, optional
+        The device (the current one by default).
+
+    Returns
+    -------
+    MemoryPool
+    """
     from ._device import get_device
     return get_device(device).pool
 
 
 def transpose(x, axes=None):
-    """Permute the axes of ``x`` (reverse them by default). See also numpy.transpose."""
+    """Permute the axes of ``x`` (reverse them by default).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axes : sequence of int, optional
+        The permutation (reversed axes by default).
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.transpose
+    """
     return x.transpose() if axes is None else permute_dims(x, axes)

@@ -21,22 +21,37 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0,  # 
           device=None):
     """An array from ``object``, copied by default (NumPy's ``numpy.array``).
 
-    Args:
-        object: a garray or NumPy array, a (nested) sequence, a scalar, a DLPack or
-            buffer exporter.
-        dtype: the result's dtype (by default the input's).
-        copy: True (always copy), None (only when needed), False (never: ValueError
-            when a copy is needed).
-        order: 'K' (keep the input's layout), 'A', 'C' or 'F' for the copy.
-        subok: keep a garray.ndarray subclass (else a plain garray.ndarray).
-        ndmin: the least number of dimensions; ones are prepended.
-        device: where the result lives (the input's, else the current device).
+    Parameters
+    ----------
+    object : array_like
+        A garray or NumPy array, a (nested) sequence, a scalar, a DLPack or buffer
+        exporter.
+    dtype : dtype, optional
+        The result's dtype (by default the input's).
+    copy : bool or None, optional
+        True (always copy), None (only when needed), False (never: ValueError when a copy
+        is needed).
+    order : {'K', 'A', 'C', 'F'}, optional
+        'K' keeps the input's layout; 'A', 'C' or 'F' for the copy.
+    subok : bool, optional
+        Keep a garray.ndarray subclass (else a plain garray.ndarray).
+    ndmin : int, optional
+        The least number of dimensions; ones are prepended.
+    device : Device, optional
+        Where the result lives (the input's, else the current device).
 
-    Example:
-        >>> garray.array([[1, 2]], ndmin=3).shape
-        (1, 1, 2)
+    Returns
+    -------
+    ndarray
 
-    See also numpy.array.
+    See Also
+    --------
+    numpy.array
+
+    Examples
+    --------
+    >>> garray.array([[1, 2]], ndmin=3).shape
+    (1, 1, 2)
     """
     if isinstance(ndmin, bool) or not hasattr(type(ndmin), "__index__"):
         raise TypeError(f"ndmin: expected an integer, got {type(ndmin).__name__}")
@@ -52,7 +67,30 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0,  # 
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None):
-    """``asarray`` that keeps ``garray.ndarray`` subclasses. See also numpy.asanyarray."""
+    """``asarray`` that keeps ``garray.ndarray`` subclasses.
+
+    Parameters
+    ----------
+    a : array_like
+        As asarray.
+    dtype : dtype, optional
+        As asarray.
+    order : str, optional
+        As asarray.
+    device : Device or str, optional
+        As asarray.
+    copy : bool or None, optional
+        As asarray.
+
+    Returns
+    -------
+    ndarray
+        a itself for a garray array (or subclass) needing no conversion.
+
+    See Also
+    --------
+    numpy.asanyarray
+    """
     return asarray(a, dtype, order, device=device, copy=copy)
 
 
@@ -63,7 +101,23 @@ def copy(a, order="K", subok=False):
         >>> x = garray.asarray([1, 2]); y = garray.copy(x); y[0] = 5; int(x[0])
         1
 
-    See also numpy.copy.
+    Parameters
+    ----------
+    a : array_like
+        Input.
+    order : {'K', 'A', 'C', 'F'}, optional
+        The copy's layout.
+    subok : bool, optional
+        Keep a garray.ndarray subclass.
+
+    Returns
+    -------
+    ndarray
+        A new array on a's device.
+
+    See Also
+    --------
+    numpy.copy
     """
     if not isinstance(a, ndarray):
         return array(a, order=order, copy=True)
@@ -83,14 +137,42 @@ def _contiguous(a, dtype, order):
 def ascontiguousarray(a, dtype=None):
     """``a`` as a C-contiguous array of at least one dimension (a copy only when needed).
 
-    See also numpy.ascontiguousarray.
+    Parameters
+    ----------
+    a : array_like
+        Input.
+    dtype : dtype, optional
+        The result's dtype.
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.ascontiguousarray
     """
     return _contiguous(a, dtype, "C")
 
 
 def asfortranarray(a, dtype=None):
     """``a`` as an F-contiguous (column-major) array of at least one dimension (a copy
-    only when needed). See also numpy.asfortranarray.
+    only when needed).
+
+    Parameters
+    ----------
+    a : array_like
+        Input.
+    dtype : dtype, optional
+        The result's dtype.
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.asfortranarray
     """
     return _contiguous(a, dtype, "F")
 
@@ -100,7 +182,20 @@ _SCALAR_TYPES = (int, float, complex, bool, bytes, str, memoryview)
 
 def isscalar(element):
     """True for scalars: Python numbers, str, bytes, NumPy scalars; False for arrays
-    (0-d ones included), lists and None. See also numpy.isscalar.
+    (0-d ones included), lists and None.
+
+    Parameters
+    ----------
+    element : any
+        The object.
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    numpy.isscalar
     """
     return (isinstance(element, numpy.generic) or type(element) in _SCALAR_TYPES
             or isinstance(element, numbers.Number))
@@ -109,14 +204,40 @@ def isscalar(element):
 def ndim(a):
     """The number of dimensions of ``a`` (an array, a nested sequence, a scalar).
 
-    See also numpy.ndim."""
+    Parameters
+    ----------
+    a : any
+        The object.
+
+    Returns
+    -------
+    int
+
+    See Also
+    --------
+    numpy.ndim
+    """
     if isinstance(a, ndarray):
         return a.ndim
     return numpy.ndim(a)        # the structure of host data, not values
 
 
 def shape(a):
-    """The shape of ``a`` (an array, a nested sequence, a scalar). See also numpy.shape."""
+    """The shape of ``a`` (an array, a nested sequence, a scalar).
+
+    Parameters
+    ----------
+    a : any
+        The object.
+
+    Returns
+    -------
+    tuple of int
+
+    See Also
+    --------
+    numpy.shape
+    """
     if isinstance(a, ndarray):
         return a.shape
     return numpy.shape(a)
@@ -125,7 +246,21 @@ def shape(a):
 def size(a, axis=None):
     """The number of elements of ``a``, or along ``axis`` (an int or a tuple of ints).
 
-    See also numpy.size."""
+    Parameters
+    ----------
+    a : any
+        The object.
+    axis : int or tuple of int, optional
+        Count along these axes only.
+
+    Returns
+    -------
+    int
+
+    See Also
+    --------
+    numpy.size
+    """
     if not isinstance(a, ndarray):
         return numpy.size(a, axis)
     if axis is None:
@@ -151,7 +286,19 @@ def size(a, axis=None):
 def iterable(y):
     """Whether ``iter(y)`` works (False for 0-d arrays and scalars).
 
-    See also numpy.iterable."""
+    Parameters
+    ----------
+    y : any
+        The object.
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    numpy.iterable
+    """
     try:
         iter(y)
     except TypeError:

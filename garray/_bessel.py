@@ -56,7 +56,19 @@ def i0(x):
     >>> garray.i0(garray.asarray([0.0, 1.0]))
     array([1.        , 1.26606588])
 
-    See also numpy.i0.
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Real input.
+
+    Returns
+    -------
+    ndarray
+        float64 for integer input, else x's dtype.
+
+    See Also
+    --------
+    numpy.i0
     """
     a = asarray(x)
     if a.dtype.kind == "c":
@@ -75,7 +87,21 @@ def i0(x):
 def kaiser(M, beta):
     """The Kaiser window of M points with shape parameter ``beta``.
 
-    See also numpy.kaiser.
+    Parameters
+    ----------
+    M : int
+        Number of points.
+    beta : float
+        Shape parameter.
+
+    Returns
+    -------
+    ndarray
+        float64.
+
+    See Also
+    --------
+    numpy.kaiser
     """
     if isinstance(M, bool) or not isinstance(M, (int, float)) and not hasattr(M, "__float__"):
         raise TypeError(f"kaiser: M must be a number, got {type(M).__name__}")

@@ -40,7 +40,23 @@ def packbits(a, /, axis=None, bitorder="big"):
     >>> garray.packbits(garray.asarray([1, 0, 1]))
     array([160], dtype=uint8)
 
-    See also numpy.packbits.
+    Parameters
+    ----------
+    a : ndarray
+        Integer or bool input.
+    axis : int, optional
+        The axis (None: flattened).
+    bitorder : {'big', 'little'}, optional
+        Bit order within a byte.
+
+    Returns
+    -------
+    ndarray
+        uint8.
+
+    See Also
+    --------
+    numpy.packbits
     """
     x = asarray(a)
     if x.dtype.kind not in "biu":
@@ -68,7 +84,25 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     >>> garray.unpackbits(garray.asarray([5], dtype=garray.uint8))
     array([0, 0, 0, 0, 0, 1, 0, 1], dtype=uint8)
 
-    See also numpy.unpackbits.
+    Parameters
+    ----------
+    a : ndarray
+        uint8 input.
+    axis : int, optional
+        The axis (None: flattened).
+    count : int, optional
+        Number of bits to keep.
+    bitorder : {'big', 'little'}, optional
+        Bit order within a byte.
+
+    Returns
+    -------
+    ndarray
+        uint8 zeros and ones.
+
+    See Also
+    --------
+    numpy.unpackbits
     """
     x = asarray(a)
     if x.dtype != numpy.dtype(numpy.uint8):

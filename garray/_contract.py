@@ -69,10 +69,27 @@ def tensordot(x1, x2, /, *, axes=2):
     """Sum of products over the given axes: ``axes=N`` pairs the last N axes of x1 with
     the first N of x2; ``axes=(axes1, axes2)`` pairs the listed axes in order. The
     result has x1's remaining axes followed by x2's. One matmul over reshaped operands.
-    See also numpy.tensordot.
 
     >>> garray.tensordot(garray.ones((2, 3)), garray.ones((3, 4)), axes=1).shape
     (2, 4)
+
+    Parameters
+    ----------
+    x1 : ndarray
+        First operand.
+    x2 : ndarray
+        Second operand.
+    axes : int or pair of sequences, optional
+        The axes to sum over.
+
+    Returns
+    -------
+    ndarray
+        In the operands' result_type.
+
+    See Also
+    --------
+    numpy.tensordot
     """
     a, b = _operands(x1, x2, "x1", "x2")
     if isinstance(axes, bool):
@@ -109,10 +126,27 @@ def tensordot(x1, x2, /, *, axes=2):
 def vecdot(x1, x2, /, *, axis=-1):
     """Dot product of vectors along ``axis`` (conj(x1) . x2 for complex input), the
     other axes broadcast together. One batched matmul of (..., 1, n) by (..., n, 1).
-    See also numpy.vecdot.
 
     >>> garray.vecdot(garray.asarray([1, 2, 3]), garray.asarray([4, 5, 6]))
     array(32)
+
+    Parameters
+    ----------
+    x1 : ndarray
+        First vectors (conjugated when complex).
+    x2 : ndarray
+        Second vectors.
+    axis : int, optional
+        The vector axis.
+
+    Returns
+    -------
+    ndarray
+        The broadcast shape less axis.
+
+    See Also
+    --------
+    numpy.vecdot
     """
     a, b = _operands(x1, x2, "x1", "x2")
     if a.ndim == 0 or b.ndim == 0:
@@ -159,10 +193,32 @@ def _gufunc_out(r, out):
 
 def matvec(x1, x2, /, out=None, *, dtype=None, axes=None):
     """Matrix-vector product over the last axes: ``x1`` (..., m, n) times ``x2`` (..., n)
-    gives (..., m), batch axes broadcast; one batched matmul. See also numpy.matvec.
+    gives (..., m), batch axes broadcast; one batched matmul.
 
     >>> garray.matvec(garray.eye(2), garray.asarray([3., 4.]))
     array([3., 4.])
+
+    Parameters
+    ----------
+    x1 : ndarray
+        Matrices (..., m, n).
+    x2 : ndarray
+        Vectors (..., n).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+    dtype : dtype, optional
+        The computation and result dtype.
+    axes : list of tuple, optional
+        NumPy's gufunc axes (the default layout only).
+
+    Returns
+    -------
+    ndarray
+        (..., m).
+
+    See Also
+    --------
+    numpy.matvec
     """
     a, b = _gufunc_operands(x1, x2, dtype, axes, "matvec")
     if a.ndim < 2 or b.ndim < 1:
@@ -181,6 +237,24 @@ def vecmat(x1, x2, /, out=None, *, dtype=None, axes=None):
 
     >>> garray.vecmat(garray.asarray([3., 4.]), garray.eye(2))
     array([3., 4.])
+
+    Parameters
+    ----------
+    x1 : ndarray
+        Vectors (..., n), conjugated.
+    x2 : ndarray
+        Matrices (..., n, m).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+    dtype : dtype, optional
+        The computation and result dtype.
+    axes : list of tuple, optional
+        NumPy's gufunc axes (the default layout only).
+
+    Returns
+    -------
+    ndarray
+        (..., m).
     """
     a, b = _gufunc_operands(x1, x2, dtype, axes, "vecmat")
     if a.ndim < 1 or b.ndim < 2:
@@ -209,10 +283,28 @@ def dot(a, b, out=None):
     """Dot product with NumPy's rules: a 0-d operand multiplies; 1-d . 1-d is the inner
     product; N-d . 1-d sums over the last axis of ``a``; N-d . M-d sums the last axis of
     ``a`` against the second-to-last of ``b``. ``out`` must have exactly the result's
-    dtype and shape. See also numpy.dot.
+    dtype and shape.
 
     >>> garray.dot(garray.eye(2), garray.asarray([3., 4.]))
     array([3., 4.])
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        First operand.
+    b : ndarray or array_like
+        Second operand.
+    out : ndarray, optional
+        A garray array of exactly the result's dtype and shape.
+
+    Returns
+    -------
+    ndarray
+        The product (out when given).
+
+    See Also
+    --------
+    numpy.dot
     """
     a, b = _operands(a, b, "a", "b")
     if a.ndim == 0 or b.ndim == 0:
@@ -231,11 +323,26 @@ def dot(a, b, out=None):
 
 
 def vdot(a, b, /):
-    """Dot product of the flattened operands, conjugating ``a`` when complex. See also
-    numpy.vdot.
+    """Dot product of the flattened operands, conjugating ``a`` when complex.
 
     >>> garray.vdot(garray.asarray([1j, 2]), garray.asarray([1j, 3]))
     array(7.+0.j)
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        First operand (flattened, conjugated when complex).
+    b : ndarray or array_like
+        Second operand (flattened).
+
+    Returns
+    -------
+    ndarray
+        0-d.
+
+    See Also
+    --------
+    numpy.vdot
     """
     a, b = _operands(a, b, "a", "b")
     if a.size != b.size:
@@ -248,10 +355,25 @@ def vdot(a, b, /):
 
 def inner(a, b, /):
     """Sum of products over the last axes of ``a`` and ``b`` (a 0-d operand multiplies).
-    See also numpy.inner.
 
     >>> garray.inner(garray.ones((2, 3)), garray.ones(3))
     array([3., 3.])
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        First operand.
+    b : ndarray or array_like
+        Second operand.
+
+    Returns
+    -------
+    ndarray
+        Of shape a.shape[:-1] + b.shape[:-1].
+
+    See Also
+    --------
+    numpy.inner
     """
     a, b = _operands(a, b, "a", "b")
     if a.ndim == 0 or b.ndim == 0:
@@ -265,10 +387,28 @@ def inner(a, b, /):
 
 def outer(a, b, out=None):
     """Outer product of the flattened operands: ``r[i, j] = a.ravel()[i] *
-    b.ravel()[j]``. See also numpy.outer.
+    b.ravel()[j]``.
 
     >>> garray.outer(garray.asarray([1, 2]), garray.asarray([1, 10, 100])).shape
     (2, 3)
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        First operand (flattened).
+    b : ndarray or array_like
+        Second operand (flattened).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        2-d, (a.size, b.size).
+
+    See Also
+    --------
+    numpy.outer
     """
     a, b = _operands(a, b, "a", "b")
     # the ufunc's out= rules (same_kind casting, exact shape), as NumPy's outer
@@ -277,10 +417,26 @@ def outer(a, b, out=None):
 
 def kron(a, b, /):
     """Kronecker product: blocks ``a[i, j] * b`` (the shorter shape padded with leading
-    ones), as one broadcast multiply of interleaved views. See also numpy.kron.
+    ones), as one broadcast multiply of interleaved views.
 
     >>> garray.kron(garray.eye(2), garray.ones((2, 2))).shape
     (4, 4)
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        First operand.
+    b : ndarray or array_like
+        Second operand.
+
+    Returns
+    -------
+    ndarray
+        In the operands' result_type.
+
+    See Also
+    --------
+    numpy.kron
     """
     a, b = _operands(a, b, "a", "b")
     nd = max(a.ndim, b.ndim)
@@ -295,10 +451,34 @@ def kron(a, b, /):
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """Cross product of 2- or 3-vectors along ``axisa`` of ``a`` and ``axisb`` of ``b``
     (``axis`` sets all three), other axes broadcast; the vectors of the result lie
-    along ``axisc`` (two 2-vectors give the scalar z component). See also numpy.cross.
+    along ``axisc`` (two 2-vectors give the scalar z component).
 
     >>> garray.cross(garray.asarray([1., 0, 0]), garray.asarray([0., 1, 0]))
     array([0., 0., 1.])
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        First vectors (length 2 or 3 along axisa).
+    b : ndarray or array_like
+        Second vectors (length 2 or 3 along axisb).
+    axisa : int, optional
+        The vector axis of a.
+    axisb : int, optional
+        The vector axis of b.
+    axisc : int, optional
+        The vector axis of the result.
+    axis : int, optional
+        Sets all three.
+
+    Returns
+    -------
+    ndarray
+        In the operands' result_type.
+
+    See Also
+    --------
+    numpy.cross
     """
     a, b = _operands(a, b, "a", "b")
     if axis is not None:

@@ -36,11 +36,38 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         dtype=None):
     """Covariance matrix of the variables in the rows (``rowvar=True``) or columns of
     ``m`` (and ``y``), with NumPy's ``bias``, ``ddof``, frequency and analytic weights.
-    See also numpy.cov.
 
     >>> garray.cov(garray.asarray([[0., 1., 2.], [2., 1., 0.]]))
     array([[ 1., -1.],
            [-1.,  1.]])
+
+    Parameters
+    ----------
+    m : ndarray or array_like
+        Variables (rows when rowvar) and observations.
+    y : ndarray or array_like, optional
+        More variables.
+    rowvar : bool, optional
+        Whether rows are variables.
+    bias : bool, optional
+        Normalise by N instead of N - 1.
+    ddof : int, optional
+        Overrides bias.
+    fweights : ndarray, optional
+        Integer frequency weights per observation.
+    aweights : ndarray, optional
+        Analytic weights per observation.
+    dtype : dtype, optional
+        The computation dtype.
+
+    Returns
+    -------
+    ndarray
+        The covariance matrix (0-d for one variable).
+
+    See Also
+    --------
+    numpy.cov
     """
     ga = _ga()
     if ddof is not None and ddof != int(ddof):
@@ -97,11 +124,35 @@ def corrcoef(x, y=None, rowvar=True, bias=numpy._NoValue, ddof=numpy._NoValue, *
              dtype=None):
     """Pearson correlation coefficients: ``cov`` normalised by the standard deviations,
     clipped to [-1, 1] (real and imaginary parts). ``bias`` and ``ddof`` have no effect
-    and warn, as NumPy's. See also numpy.corrcoef.
+    and warn, as NumPy's.
 
     >>> garray.corrcoef(garray.asarray([[0., 1., 2.], [2., 1., 0.]]))
     array([[ 1., -1.],
            [-1.,  1.]])
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Variables (rows when rowvar) and observations.
+    y : ndarray or array_like, optional
+        More variables.
+    rowvar : bool, optional
+        Whether rows are variables.
+    bias : optional
+        No effect (deprecated, warns as NumPy's).
+    ddof : optional
+        No effect (deprecated, warns as NumPy's).
+    dtype : dtype, optional
+        The computation dtype.
+
+    Returns
+    -------
+    ndarray
+        The correlation matrix (0-d for one variable).
+
+    See Also
+    --------
+    numpy.corrcoef
     """
     if bias is not numpy._NoValue or ddof is not numpy._NoValue:
         warnings.warn("bias and ddof have no effect and are deprecated",

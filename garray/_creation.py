@@ -27,10 +27,32 @@ def _check_scalar(v, argname):
 
 def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
     """Evenly spaced values in [start, stop); ``dtype`` may be given by position, as
-    NumPy's ``arange(start, stop, step, dtype)``. See also numpy.arange.
+    NumPy's ``arange(start, stop, step, dtype)``.
 
     >>> garray.arange(3)
     array([0, 1, 2])
+
+    Parameters
+    ----------
+    start : int or float
+        Start (or, without stop, the stop, starting from 0).
+    stop : int or float, optional
+        End (excluded).
+    step : int or float, optional
+        Spacing.
+    dtype : dtype, optional
+        The result's dtype (int64 for integer arguments, float64 otherwise).
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+        1-d, of ceil((stop - start) / step) elements.
+
+    See Also
+    --------
+    numpy.arange
     """
     start = _check_scalar(start, "start")
     if stop is not None:
@@ -73,7 +95,33 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
     >>> garray.linspace(0, 1, 5)
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
 
-    See also numpy.linspace.
+    Parameters
+    ----------
+    start : scalar or array_like
+        First sample.
+    stop : scalar or array_like
+        Last sample (excluded without endpoint).
+    num : int, optional
+        Number of samples.
+    endpoint : bool, optional
+        Whether stop is included.
+    retstep : bool, optional
+        Also return the spacing.
+    dtype : dtype, optional
+        The result's dtype (float64 by default).
+    axis : int, optional
+        The samples' axis for array bounds.
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray or tuple
+        The samples (and the step with retstep).
+
+    See Also
+    --------
+    numpy.linspace
     """
     if any(v.ndim > 0 if isinstance(v, (ndarray, numpy.ndarray)) else
            isinstance(v, (list, tuple)) for v in (start, stop)):
@@ -181,7 +229,29 @@ def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
     array([[1, 0],
            [0, 1]])
 
-    See also numpy.eye.
+    Parameters
+    ----------
+    N : int
+        Number of rows.
+    M : int, optional
+        Number of columns (N by default).
+    k : int, optional
+        The diagonal: 0 the main one, positive above, negative below.
+    dtype : dtype, optional
+        The result's dtype (float64 by default).
+    order : {'C', 'F'}, optional
+        Memory layout.
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+        A new N x M array.
+
+    See Also
+    --------
+    numpy.eye
     """
     code = _core._order_code_py(order)
     if code == "F":
@@ -205,12 +275,48 @@ def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
 
 
 def identity(n, dtype=None, *, device=None):
-    """The n x n identity; ``dtype`` may be given by position. See also numpy.identity."""
+    """The n x n identity; ``dtype`` may be given by position.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows and columns.
+    dtype : dtype, optional
+        The result's dtype (float64 by default).
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+        A new n x n array.
+
+    See Also
+    --------
+    numpy.identity
+    """
     return eye(n, dtype=dtype, device=device)
 
 
 def meshgrid(*arrays, indexing="xy"):
-    """Coordinate matrices from 1-d coordinate arrays. See also numpy.meshgrid."""
+    """Coordinate matrices from 1-d coordinate arrays.
+
+    Parameters
+    ----------
+    *arrays : ndarray
+        1-d coordinate arrays.
+    indexing : {'xy', 'ij'}, optional
+        Cartesian ('xy', the first two axes swapped) or matrix ('ij') indexing.
+
+    Returns
+    -------
+    tuple of ndarray
+        One array per input (NumPy 2 returns a tuple too).
+
+    See Also
+    --------
+    numpy.meshgrid
+    """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing: must be 'xy' or 'ij', got {indexing!r}")
     for i, a in enumerate(arrays):
@@ -251,10 +357,36 @@ def _check_tri(x, k, argname="x"):
 
 
 def tril(x, /, *, k=0):
-    """The lower triangle of the last two axes (zeros above diagonal k). See numpy.tril."""
+    """The lower triangle of the last two axes (zeros above diagonal k). See numpy.tril.
+
+    Parameters
+    ----------
+    x : ndarray
+        At least 2 axes.
+    k : int, optional
+        The diagonal.
+
+    Returns
+    -------
+    ndarray
+        A new array.
+    """
     return _core._tri_kernel(x, _check_tri(x, k), True)
 
 
 def triu(x, /, *, k=0):
-    """The upper triangle of the last two axes (zeros below diagonal k). See numpy.triu."""
+    """The upper triangle of the last two axes (zeros below diagonal k). See numpy.triu.
+
+    Parameters
+    ----------
+    x : ndarray
+        At least 2 axes.
+    k : int, optional
+        The diagonal.
+
+    Returns
+    -------
+    ndarray
+        A new array.
+    """
     return _core._tri_kernel(x, _check_tri(x, k), False)

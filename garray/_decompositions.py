@@ -154,7 +154,25 @@ def slogdet(a):
 
     Returns ``SlogdetResult(sign, logabsdet)``: ``sign`` is +-1 (a unit complex number
     for complex input) or 0 for a singular matrix, whose ``logabsdet`` is -inf.
-    See also numpy.linalg.slogdet.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) matrices.
+
+    Returns
+    -------
+    SlogdetResult
+        (sign, logabsdet).
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.slogdet
     """
     a, t, rt = _prepare(a, "slogdet")
     sign, logdet = _slogdet(a, t)
@@ -166,7 +184,25 @@ def det(a):
     factorisation, as NumPy computes it).
 
     >>> garray.linalg.det(garray.asarray([[1.0, 2.0], [3.0, 4.0]]))   # -2.0
-    See also numpy.linalg.det.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) matrices.
+
+    Returns
+    -------
+    ndarray
+        One determinant per matrix, in a's dtype (float64 for integer input).
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.det
     """
     a, t, rt = _prepare(a, "det")
     ga = _ga()
@@ -203,7 +239,25 @@ def inv(a):
     """Inverse of a stack of square matrices (LAPACK gesv against the identity).
 
     Raises LinAlgError("Singular matrix") when a matrix is exactly singular.
-    See also numpy.linalg.inv.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) matrices.
+
+    Returns
+    -------
+    ndarray
+        The inverses (float64 for integer input).
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.inv
     """
     a, t, rt = _prepare(a, "inv")
     return _inv(a, t).astype(rt)
@@ -214,7 +268,28 @@ def solve(a, b):
 
     ``b`` is one vector per system only when it is 1-d (shape (M,)); otherwise it is a
     stack of (M, K) matrices whose batch dims broadcast with ``a``'s (NumPy 2 and the
-    Array API).  See also numpy.linalg.solve.
+    Array API).
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) coefficient matrices.
+    b : ndarray
+        (M,) or (..., M, K) right-hand sides.
+
+    Returns
+    -------
+    ndarray
+        The solutions, of b's broadcast shape.
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.solve
     """
     ga = _ga()
     a, t, rt = _prepare(a, "solve")
@@ -254,7 +329,26 @@ def cholesky(a, /, *, upper=False):
     (upper) triangle of ``a`` only (LAPACK potrf).
 
     Raises LinAlgError when a matrix is not positive definite.
-    See also numpy.linalg.cholesky.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) Hermitian positive-definite matrices (floating or complex).
+    upper : bool, optional
+        Return the upper factor U instead of L.
+
+    Returns
+    -------
+    ndarray
+        The factors, of a's shape and dtype.
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; GPU devices raise NotImplementedError for now.
+
+    See Also
+    --------
+    numpy.linalg.cholesky
     """
     ga = _ga()
     a, t, rt = _prepare(a, "cholesky")
@@ -303,7 +397,28 @@ def qr(a, mode="reduced"):
     R (M, N)), 'r' (R alone), 'raw' (``(h, tau)``: the Householder reflectors, ``h``
     transposed (..., N, M) as LAPACK leaves it).  Returns ``QRResult(Q, R)`` for
     'reduced' and 'complete'.  NumPy's deprecated 'full' and 'economic' are accepted
-    with its DeprecationWarning.  See also numpy.linalg.qr.
+    with its DeprecationWarning.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, N) matrices.
+    mode : {'reduced', 'complete', 'r', 'raw'}, optional
+        What to return.
+
+    Returns
+    -------
+    QRResult, ndarray or tuple
+        As mode says.
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.qr
     """
     if mode not in ("reduced", "complete", "r", "raw"):
         if mode in ("f", "full"):
@@ -377,7 +492,28 @@ def eigh(a, UPLO="L"):
     matrices, read from the lower (``UPLO='L'``) or upper triangle (LAPACK syevd/heevd).
 
     Returns ``EighResult(eigenvalues, eigenvectors)``, ``a @ v == v * w``.
-    See also numpy.linalg.eigh.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) Hermitian matrices.
+    UPLO : {'L', 'U'}, optional
+        The triangle read.
+
+    Returns
+    -------
+    EighResult
+        (eigenvalues, eigenvectors): real eigenvalues, eigenvectors in a's floating
+        dtype (float64 for integer input).
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.eigh
     """
     uplo = _uplo(UPLO)
     a, t, rt = _prepare(a, "eigh")
@@ -387,7 +523,28 @@ def eigh(a, UPLO="L"):
 
 def eigvalsh(a, UPLO="L"):
     """Eigenvalues (ascending) of a stack of Hermitian matrices (LAPACK syevd/heevd).
-    See also numpy.linalg.eigvalsh."""
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) Hermitian matrices.
+    UPLO : {'L', 'U'}, optional
+        The triangle read.
+
+    Returns
+    -------
+    ndarray
+        Real eigenvalues, ascending.
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.eigvalsh
+    """
     uplo = _uplo(UPLO)
     a, t, rt = _prepare(a, "eigvalsh")
     return _eigh(a, t, uplo, False)[0].astype(real_of(rt))
@@ -477,14 +634,51 @@ def eig(a):
     The results are complex for every input, as the Array API specifies; NumPy 2 gives
     real arrays for real input whose eigenvalues are all real (the values agree).  Returns ``EigResult(eigenvalues, eigenvectors)``,
     ``a @ v == v * w``; raises LinAlgError for NaN/inf input.
-    See also numpy.linalg.eig.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) matrices.
+
+    Returns
+    -------
+    EigResult
+        (eigenvalues, eigenvectors), complex.
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.eig
     """
     return EigResult(*_eig(a, "eig", True))
 
 
 def eigvals(a):
     """Eigenvalues of a stack of square matrices (LAPACK geev), typed as ``eig``'s.
-    See also numpy.linalg.eigvals."""
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) matrices.
+
+    Returns
+    -------
+    ndarray
+        Complex eigenvalues.
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.eigvals
+    """
     return _eig(a, "eigvals", False)[0]
 
 

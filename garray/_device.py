@@ -60,7 +60,19 @@ class Device:
         with garray.Device("cpu"):
             x = garray.zeros(3)      # on the CPU device
 
-    See also ``x.device``, ``x.to_device`` and ``garray.__array_namespace_info__().devices()``.
+    ``garray.__array_namespace_info__().devices()`` lists the devices found.
+
+    Parameters
+    ----------
+    spec : str or Device, optional
+        'cpu', 'hip', 'hip:N', 'cuda' or 'cuda:N'.
+    index : int, optional
+        The device index, when spec names only the kind.
+
+    See Also
+    --------
+    x.device
+    x.to_device
     """
 
     __slots__ = ("kind", "index", "_runtime", "_pool", "_tokens", "__weakref__")
@@ -112,7 +124,12 @@ class Device:
         return self._runtime.properties()["warp_size"]
 
     def synchronize(self):
-        """Wait until all work queued on this device has finished."""
+        """Wait until all work queued on this device has finished.
+
+        Returns
+        -------
+        None
+        """
         self._runtime.synchronize()
 
     def __enter__(self):
@@ -125,7 +142,12 @@ class Device:
 
 
 def default_device():
-    """The process default device (``GARRAY_DEVICE``, else first GPU, else cpu)."""
+    """The process default device (``GARRAY_DEVICE``, else first GPU, else cpu).
+
+    Returns
+    -------
+    Device
+    """
     global _default
     if _default is None:
         spec = os.environ.get("GARRAY_DEVICE", "").strip()

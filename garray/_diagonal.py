@@ -50,25 +50,85 @@ def _diagonal_view(a, offset, axis1, axis2, writeable):
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The diagonal ``offset`` of the plane (axis1, axis2), as a read-only view whose
-    last axis runs along the diagonal (NumPy's layout and flag). See also
-    numpy.diagonal.
+    last axis runs along the diagonal (NumPy's layout and flag).
 
     >>> garray.diagonal(garray.eye(3) * 2)
     array([2., 2., 2.])
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    offset : int, optional
+        Offset of the diagonal from the main one (positive: above).
+    axis1 : int, optional
+        First axis of the 2-d sub-arrays.
+    axis2 : int, optional
+        Second axis of the 2-d sub-arrays.
+
+    Returns
+    -------
+    ndarray
+        A read-only view.
+
+    See Also
+    --------
+    numpy.diagonal
     """
     return _diagonal_view(as_array(a, "a"), offset, axis1, axis2, False)
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """Sum along a diagonal (garray.sum of diagonal(...) over its last axis). See also
-    numpy.trace."""
+    """Sum along a diagonal (garray.sum of diagonal(...) over its last axis).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    offset : int, optional
+        Offset of the diagonal from the main one (positive: above).
+    axis1 : int, optional
+        First axis of the 2-d sub-arrays.
+    axis2 : int, optional
+        Second axis of the 2-d sub-arrays.
+    dtype : dtype, optional
+        The dtype of the sum (as garray.sum).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        The sums along the diagonals (dtypes as garray.sum); 0-d for 2-d input.
+
+    See Also
+    --------
+    numpy.trace
+    """
     from ._reductions import sum as _sum
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
 def diag(v, k=0):
     """The k-th diagonal of a 2-d array (a view), or a 2-d array with the 1-d ``v`` on
-    its k-th diagonal. See also numpy.diag."""
+    its k-th diagonal.
+
+    Parameters
+    ----------
+    v : ndarray or array_like
+        A 2-d array (its diagonal is returned) or a 1-d array (placed on a diagonal).
+    k : int, optional
+        The diagonal: 0 the main one, positive above, negative below.
+
+    Returns
+    -------
+    ndarray
+        A 1-d view for 2-d input, a new 2-d array for 1-d input.
+
+    See Also
+    --------
+    numpy.diag
+    """
     v = as_array(v, "v")
     k = _int(k, "k")
     if v.ndim == 2:
@@ -82,8 +142,24 @@ def diag(v, k=0):
 
 
 def diagflat(v, k=0):
-    """A 2-d array with the flattened ``v`` on its k-th diagonal. See also
-    numpy.diagflat."""
+    """A 2-d array with the flattened ``v`` on its k-th diagonal.
+
+    Parameters
+    ----------
+    v : ndarray or array_like
+        Values, flattened.
+    k : int, optional
+        The diagonal: 0 the main one, positive above, negative below.
+
+    Returns
+    -------
+    ndarray
+        A new 2-d array in v's dtype.
+
+    See Also
+    --------
+    numpy.diagflat
+    """
     return diag(as_array(v, "v").reshape(-1), k)
 
 
@@ -91,7 +167,25 @@ def fill_diagonal(a, val, wrap=False):
     """Write ``val`` (a scalar, or values used cyclically) into the main diagonal of
     ``a`` in place: a[i, i, ..., i].  2-d arrays taller than wide with ``wrap`` restart
     the diagonal every ncols + 1 rows, as NumPy's flat-index definition does.
-    See also numpy.fill_diagonal."""
+
+    Parameters
+    ----------
+    a : ndarray
+        A garray array of at least 2 axes, all of one length for more than 2; written in
+        place.
+    val : scalar or array_like
+        The value(s), used cyclically.
+    wrap : bool, optional
+        For tall 2-d arrays, restart the diagonal after N columns (NumPy's rule).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.fill_diagonal
+    """
     from ._shaping import resize
     if not isinstance(a, ndarray):
         raise TypeError(f"a: expected a garray.ndarray, got {type(a).__name__}")
@@ -132,7 +226,26 @@ def fill_diagonal(a, val, wrap=False):
 def vander(x, N=None, increasing=False):
     """The Vandermonde matrix of the 1-d ``x``: columns are powers of ``x``, decreasing
     from N-1 (increasing from 0 with ``increasing``); dtype promote_types(x.dtype,
-    int64). Powers are garray's cumprod along the row. See also numpy.vander."""
+    int64). Powers are garray's cumprod along the row.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        1-d input.
+    N : int, optional
+        Number of columns (len(x) by default).
+    increasing : bool, optional
+        Powers increasing from 0 left to right.
+
+    Returns
+    -------
+    ndarray
+        A new 2-d array of dtype promote_types(x.dtype, int64).
+
+    See Also
+    --------
+    numpy.vander
+    """
     from ._reductions import cumprod
     x = as_array(x, "x")
     if x.ndim != 1:
@@ -154,7 +267,29 @@ def vander(x, N=None, increasing=False):
 
 def tri(N, M=None, k=0, dtype=float, *, device=None):
     """An N x M array with ones at and below the k-th diagonal, zeros elsewhere.
-    See also numpy.tri."""
+
+    Parameters
+    ----------
+    N : int
+        Number of rows.
+    M : int, optional
+        Number of columns (N by default).
+    k : int, optional
+        The diagonal: 0 the main one, positive above, negative below.
+    dtype : dtype, optional
+        The result's dtype (float64 by default).
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+        A new N x M array.
+
+    See Also
+    --------
+    numpy.tri
+    """
     from ._creation import tril
     N = _int(N, "N")
     M = N if M is None else _int(M, "M")
@@ -171,7 +306,26 @@ def tri(N, M=None, k=0, dtype=float, *, device=None):
 
 def mask_indices(n, mask_func, k=0):
     """The indices where ``mask_func(ones((n, n)), k)`` is nonzero (e.g. mask_func=triu
-    gives the upper triangle). See also numpy.mask_indices."""
+    gives the upper triangle).
+
+    Parameters
+    ----------
+    n : int
+        The size of the square mask.
+    mask_func : callable
+        Called as mask_func(ones((n, n)), k), e.g. garray.triu.
+    k : scalar, optional
+        The second argument of mask_func.
+
+    Returns
+    -------
+    tuple of ndarray
+        The row and column indices (int64) where the mask is nonzero.
+
+    See Also
+    --------
+    numpy.mask_indices
+    """
     from ._indexing import nonzero
     m = _core.ones((_int(n, "n"),) * 2, dtype=_dtypes.normalize_dtype("int64"))
     try:

@@ -198,14 +198,24 @@ PROMOTION_TABLE = _parse_grid(_PROMOTION_GRID)
 def promote_types(a, b):
     """Return the dtype that two dtypes promote to.
 
-    Args: a, b: dtypes (any spelling ``normalize_dtype`` accepts).
-    Returns: a ``numpy.dtype`` from ``DTYPES``; symmetric in a and b.
+    Parameters
+    ----------
+    a, b : dtype
+        Dtypes, in any spelling NumPy accepts.
 
-    Example:
-        >>> promote_types(int8, uint8)
-        dtype('int16')
+    Returns
+    -------
+    numpy.dtype
+        One of garray's 13 dtypes; symmetric in a and b.
 
-    See also numpy.promote_types.
+    See Also
+    --------
+    numpy.promote_types
+
+    Examples
+    --------
+    >>> garray.promote_types(garray.int8, garray.uint8)
+    dtype('int16')
     """
     try:
         return PROMOTION_TABLE[a, b]
@@ -256,23 +266,37 @@ def _scalar_kind(obj):
 def result_type(*arrays_and_dtypes):
     """Return the dtype of an operation on the given arrays, dtypes and Python scalars.
 
-    Dtypes and arrays (anything with a ``.dtype``, NumPy scalars included)
-    promote with ``promote_types``. Python ``bool``/``int``/``float``/
-    ``complex`` are weak: they keep the other dtype when its kind is the
-    same or higher, and otherwise give the default of their own kind
-    (float32 with a Python complex gives complex64). Only scalars: the
+    Dtypes and arrays (anything with a ``.dtype``, NumPy scalars included) promote with
+    ``promote_types``.  Python ``bool``/``int``/``float``/``complex`` are weak: they keep
+    the other dtype when its kind is the same or higher, and otherwise give the default of
+    their own kind (float32 with a Python complex gives complex64).  Only scalars: the
     default dtype of the strongest kind among them.
 
-    Args: *arrays_and_dtypes: at least one array, dtype or Python scalar.
-    Returns: a ``numpy.dtype`` from ``DTYPES``.
-    Raises: ValueError without arguments; TypeError for an argument that is
-        none of these or has an unsupported dtype.
+    Parameters
+    ----------
+    *arrays_and_dtypes : ndarray, dtype or Python scalar
+        At least one array, dtype or Python scalar.
 
-    Example:
-        >>> result_type(float32, 1.0), result_type(int8, 1.0)
-        (dtype('float32'), dtype('float64'))
+    Returns
+    -------
+    numpy.dtype
+        One of garray's 13 dtypes.
 
-    See also numpy.result_type.
+    Raises
+    ------
+    ValueError
+        Without arguments.
+    TypeError
+        For an argument that is none of these or has an unsupported dtype.
+
+    See Also
+    --------
+    numpy.result_type
+
+    Examples
+    --------
+    >>> garray.result_type(garray.float32, 1.0), garray.result_type(garray.int8, 1.0)
+    (dtype('float32'), dtype('float64'))
     """
     if not arrays_and_dtypes:
         raise ValueError("result_type: at least one array or dtype is required")
@@ -353,18 +377,38 @@ _CASTING_RULES = ("no", "equiv", "safe", "same_kind", "unsafe")
 def can_cast(from_, to, /, casting="safe"):
     """Return whether ``from_`` converts to ``to`` under the ``casting`` rule.
 
-    Args:
-        from_: a dtype or an array; to: a dtype.
-        casting: NumPy's rule: "safe" (default: ``promote_types(from_, to) == to``),
-            "no"/"equiv" (the same dtype), "same_kind" (safe, or within a kind, or
-            down the order bool, unsigned, signed, float, complex), "unsafe" (always).
-    Raises: ValueError for an unknown rule; TypeError for Python scalars (as NumPy 2).
+    Parameters
+    ----------
+    from_ : dtype or ndarray
+        The source dtype, or an array whose dtype is used.
+    to : dtype
+        The target dtype.
+    casting : {"safe", "no", "equiv", "same_kind", "unsafe"}, optional
+        NumPy's rule: "safe" (default: ``promote_types(from_, to) == to``), "no" and
+        "equiv" (the same dtype), "same_kind" (safe, or within a kind, or down the order
+        bool, unsigned, signed, float, complex), "unsafe" (always).
 
-    Example:
-        >>> can_cast(int8, float32), can_cast(int64, int32), can_cast(float64, float32, "same_kind")
-        (True, False, True)
+    Returns
+    -------
+    bool
 
-    See also numpy.can_cast.
+    Raises
+    ------
+    ValueError
+        For an unknown rule.
+    TypeError
+        For Python scalars (as NumPy 2).
+
+    See Also
+    --------
+    numpy.can_cast
+
+    Examples
+    --------
+    >>> garray.can_cast(garray.int8, garray.float32)
+    True
+    >>> garray.can_cast(garray.float64, garray.float32, "same_kind")
+    True
     """
     a, b = _dtype_of(from_, "can_cast from_"), normalize_dtype(to, "can_cast to")
     if casting == "safe":
@@ -429,7 +473,19 @@ def finfo(type, /):
         >>> finfo(float32).bits
         32
 
-    See also numpy.finfo.
+    Parameters
+    ----------
+    type : dtype or ndarray
+        A floating or complex dtype, or an array of one.
+
+    Returns
+    -------
+    finfo object
+        NumPy's fields (bits, eps, max, min, smallest_normal, dtype...).
+
+    See Also
+    --------
+    numpy.finfo
     """
     dt = _dtype_of(type, "finfo type")
     try:
@@ -447,7 +503,19 @@ def iinfo(type, /):
         >>> iinfo(int8).min
         -128
 
-    See also numpy.iinfo.
+    Parameters
+    ----------
+    type : dtype or ndarray
+        An integer dtype, or an array of one.
+
+    Returns
+    -------
+    iinfo object
+        bits, min, max, dtype.
+
+    See Also
+    --------
+    numpy.iinfo
     """
     dt = _dtype_of(type, "iinfo type")
     try:
@@ -480,20 +548,34 @@ def _strict_dtype(obj, argname):
 def isdtype(dtype, kind):
     """Return whether ``dtype`` is of the given kind.
 
-    Args:
-        dtype: a dtype (``numpy.dtype`` or one of garray's dtype objects).
-        kind: a dtype, one of "bool", "signed integer", "unsigned integer",
-            "integral", "real floating", "complex floating", "numeric", or a
-            tuple of those (True if any matches).
+    Parameters
+    ----------
+    dtype : dtype
+        A ``numpy.dtype`` or one of garray's dtype objects.
+    kind : dtype, str or tuple
+        A dtype, one of "bool", "signed integer", "unsigned integer", "integral",
+        "real floating", "complex floating", "numeric", or a tuple of those (True if any
+        matches).
 
-    Raises: TypeError if ``dtype`` is not a dtype or ``kind`` has a wrong
-        type; ValueError if ``kind`` is an unknown string.
+    Returns
+    -------
+    bool
 
-    Example:
-        >>> isdtype(float32, ("integral", "real floating"))
-        True
+    Raises
+    ------
+    TypeError
+        If ``dtype`` is not a dtype or ``kind`` has a wrong type.
+    ValueError
+        If ``kind`` is an unknown string.
 
-    See also numpy.isdtype.
+    See Also
+    --------
+    numpy.isdtype
+
+    Examples
+    --------
+    >>> garray.isdtype(garray.float32, ("integral", "real floating"))
+    True
     """
     dt = _strict_dtype(dtype, "isdtype dtype")
     kinds = kind if isinstance(kind, tuple) else (kind,)

@@ -331,11 +331,35 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     subscripts. Pairwise contractions run as batched matmuls (Note [einsum plan]);
     ``optimize`` (bool, "greedy", "optimal" or an einsum_path path) orders them.
     ``dtype`` is the computation and result dtype (operands cast under ``casting``).
-    ``order`` is accepted; the result's layout is garray's choice. See also
-    numpy.einsum.
+    ``order`` is accepted; the result's layout is garray's choice.
 
     >>> garray.einsum("ii", garray.eye(3))
     array(3.)
+
+    Parameters
+    ----------
+    *operands : str, ndarray or list
+        The subscripts and the operands, in either of NumPy's forms.
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+    dtype : dtype, optional
+        The computation and result dtype.
+    order : str, optional
+        Accepted for NumPy's signature.
+    casting : str, optional
+        The rule for casting the operands to dtype.
+    optimize : bool, str or list, optional
+        The contraction order: False, True, "greedy", "optimal" (greedy here) or an
+        einsum_path path.
+
+    Returns
+    -------
+    ndarray
+        The result (out when given).
+
+    See Also
+    --------
+    numpy.einsum
     """
     if order not in ("K", "A", "C", "F"):
         raise ValueError(f"order: must be one of 'C', 'F', 'A', or 'K', got {order!r}")
@@ -383,11 +407,28 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
     """The contraction order einsum would use: ``(path, description)``, ``path`` a list
     ``['einsum_path', (i, j), ...]`` (indices into the operands left at each step, the
     result appended last, as NumPy's) and a printable table of the steps, their
-    scaling and FLOP counts. The order is greedy (also for "optimal"). See also
-    numpy.einsum_path.
+    scaling and FLOP counts. The order is greedy (also for "optimal").
 
     >>> garray.einsum_path("ij,jk", garray.ones((2, 3)), garray.ones((3, 4)))[0]
     ['einsum_path', (0, 1)]
+
+    Parameters
+    ----------
+    *operands : str, ndarray or list
+        As einsum.
+    optimize : bool, str or list, optional
+        "greedy" (default; "optimal" is greedy here) or a path.
+    einsum_call : bool, optional
+        Accepted for NumPy's signature.
+
+    Returns
+    -------
+    tuple
+        (path, description).
+
+    See Also
+    --------
+    numpy.einsum_path
     """
     if einsum_call:
         raise NotImplementedError("einsum_path: einsum_call=True (NumPy's internal "

@@ -8,7 +8,28 @@ from ._ufuncs import (abs, add, equal, greater, imag, isfinite, isinf, isnan, le
                       subtract)
 
 def clip(x, /, min=None, max=None, *, out=None):
-    """Clamp x to [min, max] (either may be None). See also numpy.clip."""
+    """Clamp x to [min, max] (either may be None).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    min : scalar or ndarray, optional
+        Lower bound (None: none).
+    max : scalar or ndarray, optional
+        Upper bound (None: none).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        In x's dtype.
+
+    See Also
+    --------
+    numpy.clip
+    """
     r = x
     if min is not None:
         r = maximum(r, min)
@@ -31,8 +52,28 @@ def _inexact(v):
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Elementwise |a - b| <= atol + rtol * |b| where b is finite, or a == b.
-    See also numpy.isclose."""
+    """Elementwise ``|a - b| <= atol + rtol * |b|`` where ``b`` is finite, or ``a == b``.
+
+    Parameters
+    ----------
+    a, b : ndarray or array_like
+        The arrays to compare, broadcast together (integers are compared as floats).
+    rtol : float, optional
+        Relative tolerance.
+    atol : float, optional
+        Absolute tolerance.
+    equal_nan : bool, optional
+        Whether NaN compares equal to NaN.
+
+    Returns
+    -------
+    ndarray
+        Bool array of the broadcast shape, on the operands' device.
+
+    See Also
+    --------
+    numpy.isclose
+    """
     a, b = _inexact(a), _inexact(b)
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
     close = logical_or(logical_and(close, isfinite(b)), equal(a, b))
@@ -42,7 +83,26 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
-    """NaN -> nan, +inf -> posinf, -inf -> neginf (dtype limits by default)."""
+    """NaN -> nan, +inf -> posinf, -inf -> neginf (dtype limits by default).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input (a garray array).
+    copy : bool, optional
+        False: replace in x itself (a garray array).
+    nan : float, optional
+        NaN's replacement.
+    posinf : float, optional
+        +inf's replacement (the dtype's max by default).
+    neginf : float, optional
+        -inf's replacement (the dtype's min by default).
+
+    Returns
+    -------
+    ndarray
+        In x's dtype (x itself with copy=False).
+    """
     from ._dtypes import finfo, isdtype
     if not isdtype(x.dtype, ("real floating", "complex floating")):
         return x.copy() if copy else x

@@ -21,7 +21,15 @@ class BackendError(RuntimeError):
 
 
 class CompileError(RuntimeError):
-    """A kernel failed to compile; ``log`` holds the compiler's output."""
+    """A kernel failed to compile; ``log`` holds the compiler's output.
+
+    Parameters
+    ----------
+    message : str
+        What failed.
+    log : str, optional
+        The compiler's output.
+    """
 
     def __init__(self, message, log=""):
         super().__init__(message if not log else f"{message}\n{log}")

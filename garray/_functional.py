@@ -35,7 +35,27 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     >>> garray.apply_along_axis(garray.sum, 1, x)
     array([ 3., 12.])
 
-    See also numpy.apply_along_axis.
+    Parameters
+    ----------
+    func1d : callable
+        Called with each 1-d slice (a garray view), then args and kwargs.
+    axis : int
+        The axis the slices run along.
+    arr : ndarray
+        Input array.
+    *args : any
+        Extra positional arguments of func1d.
+    **kwargs : any
+        Extra keyword arguments of func1d.
+
+    Returns
+    -------
+    ndarray
+        The results stacked in place of axis.
+
+    See Also
+    --------
+    numpy.apply_along_axis
     """
     a = asarray(arr)
     nd = a.ndim
@@ -86,7 +106,23 @@ def apply_over_axes(func, a, axes):
     >>> garray.apply_over_axes(garray.sum, garray.ones((2, 3, 4)), [0, 2]).shape
     (1, 3, 1)
 
-    See also numpy.apply_over_axes.
+    Parameters
+    ----------
+    func : callable
+        Called as func(a, axis) (with axis= for garray's keyword-only functions).
+    a : ndarray
+        Input array.
+    axes : int or sequence of int
+        The axes, in turn.
+
+    Returns
+    -------
+    ndarray
+        Of a's ndim.
+
+    See Also
+    --------
+    numpy.apply_over_axes
     """
     val = asarray(a)
     nd = val.ndim
@@ -113,7 +149,27 @@ def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):
     array([[0, 1, 2],
            [1, 2, 3]])
 
-    See also numpy.fromfunction.
+    Parameters
+    ----------
+    function : callable
+        Called with one index array per axis, and kwargs.
+    shape : tuple of int
+        The result's shape.
+    dtype : dtype, optional
+        The index arrays' dtype (float64 by default).
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+    **kwargs : any
+        Passed to function.
+
+    Returns
+    -------
+    any
+        What function returns.
+
+    See Also
+    --------
+    numpy.fromfunction
     """
     from ._core import broadcast_to
     from ._creation import arange
@@ -137,7 +193,14 @@ class broadcast:  # noqa: N801 - NumPy's name
         >>> garray.broadcast(garray.ones(3), garray.ones((2, 1))).shape
         (2, 3)
 
-    See also numpy.broadcast.
+    Parameters
+    ----------
+    *args : ndarray or scalar
+        The arguments to broadcast.
+
+    See Also
+    --------
+    numpy.broadcast
     """
 
     def __init__(self, *args):
@@ -168,7 +231,12 @@ class broadcast:  # noqa: N801 - NumPy's name
         return len(self._arrays)
 
     def reset(self):
-        """Go back to the first element."""
+        """Go back to the first element.
+
+        Returns
+        -------
+        None
+        """
         self.index = 0
 
     def __iter__(self):

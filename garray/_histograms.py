@@ -57,7 +57,24 @@ def bincount(x, /, weights=None, minlength=0):
 
     Example: ``garray.bincount(garray.asarray([0, 1, 1, 3]))`` -> ``[1, 2, 0, 1]``.
 
-    See also numpy.bincount.
+    Parameters
+    ----------
+    x : ndarray or array_like
+        1-d non-negative integers.
+    weights : ndarray or array_like, optional
+        Weights of x's shape.
+    minlength : int, optional
+        Least length of the result.
+
+    Returns
+    -------
+    ndarray
+        int64 counts, or float64 sums of the weights; of length max(max(x) + 1,
+        minlength).
+
+    See Also
+    --------
+    numpy.bincount
     """
     x = _array(x, "bincount")
     if x.ndim != 1:
@@ -119,7 +136,28 @@ def _edges(a, bins, range_, dev):
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
-    """The bin edges ``histogram`` would use. See also numpy.histogram_bin_edges."""
+    """The bin edges ``histogram`` would use.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    bins : int or ndarray, optional
+        A number of equal bins, or increasing edges.
+    range : tuple of two float, optional
+        The (lower, upper) range.
+    weights : ndarray, optional
+        Accepted as NumPy's (unused by the equal-width rule).
+
+    Returns
+    -------
+    ndarray
+        float64 edges.
+
+    See Also
+    --------
+    numpy.histogram_bin_edges
+    """
     a = _array(a, "histogram_bin_edges")
     return _edges(a.reshape(-1), bins, range, a.device)
 
@@ -134,7 +172,28 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     Example: ``garray.histogram(garray.asarray([1, 2, 1]), bins=2)`` ->
     ``([2, 1], [1., 1.5, 2.])``.
 
-    See also numpy.histogram.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    bins : int or ndarray, optional
+        A number of equal bins, or increasing edges.
+    range : tuple of two float, optional
+        The (lower, upper) range of equal bins (a's extent by default).
+    density : bool, optional
+        Normalise to a probability density.
+    weights : ndarray, optional
+        Weights of a's shape.
+
+    Returns
+    -------
+    tuple of ndarray
+        (hist, edges): int64 counts (float64 with weights or density) and the float64
+        edges.
+
+    See Also
+    --------
+    numpy.histogram
     """
     a = _array(a, "histogram").reshape((-1,))
     if a.dtype.kind == "c":
@@ -169,7 +228,27 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     ``range``: a sequence of D (min, max) pairs (None entries: the data's extent).
     Each dimension's last bin is closed.
 
-    See also numpy.histogramdd.
+    Parameters
+    ----------
+    sample : ndarray or sequence of ndarray
+        The points.
+    bins : int or sequence, optional
+        See above.
+    range : sequence, optional
+        See above.
+    density : bool, optional
+        Normalise to a probability density.
+    weights : ndarray, optional
+        Weights of the points.
+
+    Returns
+    -------
+    tuple
+        (H, edges): the float64 histogram and a list of D edge arrays.
+
+    See Also
+    --------
+    numpy.histogramdd
     """
     if isinstance(sample, _core.ndarray) and sample.ndim == 2:
         cols = [sample[:, i] for i in _range(sample.shape[1])]
@@ -229,7 +308,29 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
 
     ``bins``: an int, [int, int], one edge array for both, or [xedges, yedges].
 
-    See also numpy.histogram2d.
+    Parameters
+    ----------
+    x : ndarray
+        x coordinates of the points.
+    y : ndarray
+        y coordinates of the points.
+    bins : int, sequence or ndarray, optional
+        See above.
+    range : sequence, optional
+        [[xmin, xmax], [ymin, ymax]].
+    density : bool, optional
+        Normalise to a probability density.
+    weights : ndarray, optional
+        Weights of the points.
+
+    Returns
+    -------
+    tuple of ndarray
+        (H, xedges, yedges), H float64.
+
+    See Also
+    --------
+    numpy.histogram2d
     """
     try:
         nb = len(bins)

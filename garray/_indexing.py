@@ -238,7 +238,22 @@ def setitem(x, key, value):
 def nonzero(x, /):
     """Indices of the nonzero elements: a tuple of int64 arrays, one per axis.
 
-    0-d input raises ValueError (the Array API and NumPy 2). See also numpy.nonzero."""
+    0-d input raises ValueError (the Array API and NumPy 2).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array of at least one axis.
+
+    Returns
+    -------
+    tuple of ndarray
+        One 1-d int64 array per axis.
+
+    See Also
+    --------
+    numpy.nonzero
+    """
     if not isinstance(x, ndarray):
         raise TypeError(f"nonzero: expected a garray.ndarray, got {type(x).__name__}")
     if x.ndim == 0:

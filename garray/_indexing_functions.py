@@ -69,7 +69,30 @@ def _write_out(result, out, name):
 
 def take(a, indices, /, axis=None, out=None, mode="raise"):
     """Elements of ``a`` at ``indices`` along ``axis`` (of the flattened array when
-    None). ``mode``: 'raise' (IndexError), 'wrap' or 'clip'. See also numpy.take."""
+    None). ``mode``: 'raise' (IndexError), 'wrap' or 'clip'.
+
+    Parameters
+    ----------
+    a : ndarray
+        Input array (a garray array).
+    indices : int or array_like
+        Integer indices.
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        How out-of-range indices are handled.
+
+    Returns
+    -------
+    ndarray
+        In a's dtype.
+
+    See Also
+    --------
+    numpy.take
+    """
     a = _array(a, "take")
     if axis is None:
         a, ax = a.reshape(-1), 0
@@ -108,13 +131,52 @@ def _arange(n, device):
 
 def take_along_axis(arr, indices, /, axis=-1):
     """Values of ``arr`` at ``indices`` along ``axis`` (indices as argsort or argmax
-    with keepdims give them). See also numpy.take_along_axis."""
+    with keepdims give them).
+
+    Parameters
+    ----------
+    arr : ndarray
+        Input array.
+    indices : ndarray
+        Integer indices along axis, broadcast against arr.
+    axis : int or None, optional
+        The axis (None: the flattened array).
+
+    Returns
+    -------
+    ndarray
+        In arr's dtype.
+
+    See Also
+    --------
+    numpy.take_along_axis
+    """
     arr, key = _along_axis_key(arr, indices, axis, "take_along_axis")
     return arr[key]
 
 
 def put_along_axis(arr, indices, values, axis):
-    """arr[...] = values at ``indices`` along ``axis``. See also numpy.put_along_axis."""
+    """arr[...] = values at ``indices`` along ``axis``.
+
+    Parameters
+    ----------
+    arr : ndarray
+        A garray array, changed in place.
+    indices : ndarray
+        Integer indices along axis, broadcast against arr.
+    values : ndarray, array_like or scalar
+        The values, broadcast against indices.
+    axis : int or None
+        The axis (None: the flattened array, which must be C-contiguous).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.put_along_axis
+    """
     target, key = _along_axis_key(arr, indices, axis, "put_along_axis")
     if axis is None and not arr.flags.c_contiguous:
         raise NotImplementedError("put_along_axis: axis=None needs a C-contiguous array")
@@ -136,7 +198,27 @@ def _cycled(values, n, like):
 
 
 def put(a, ind, v, mode="raise"):
-    """a.flat[ind] = v, v repeated when shorter. See also numpy.put."""
+    """a.flat[ind] = v, v repeated when shorter.
+
+    Parameters
+    ----------
+    a : ndarray
+        A garray array, changed in place.
+    ind : int or array_like
+        Flat indices.
+    v : scalar or array_like
+        Values, repeated when shorter than ind.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        How out-of-range indices are handled.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.put
+    """
     a = _array(a, "put")
     idx = _apply_mode(_index_array(ind, a, "ind"), a.size, mode).reshape(-1)
     vals = _cycled(v, idx.size, a)
@@ -150,7 +232,25 @@ def put(a, ind, v, mode="raise"):
 
 
 def place(arr, mask, vals):
-    """arr[mask] = vals, vals repeated cyclically. See also numpy.place."""
+    """arr[mask] = vals, vals repeated cyclically.
+
+    Parameters
+    ----------
+    arr : ndarray
+        A garray array, changed in place.
+    mask : ndarray or array_like
+        Booleans of arr's size.
+    vals : array_like
+        Values, used cyclically.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.place
+    """
     arr = _array(arr, "place")
     m = _as_bool(mask, arr, "mask")
     if m.shape != arr.shape:
@@ -164,7 +264,24 @@ def place(arr, mask, vals):
 
 def putmask(a, mask, values):
     """a[i] = values[i % len(values)] where mask[i] (flat positions).
-    See also numpy.putmask."""
+
+    Parameters
+    ----------
+    a : ndarray
+        A garray array, changed in place.
+    mask : ndarray or array_like
+        Booleans of a's shape.
+    values : array_like
+        Values, used cyclically.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.putmask
+    """
     from ._elementwise import where as _where3
     a = _array(a, "putmask")
     m = _as_bool(mask, a, "mask")
@@ -180,7 +297,27 @@ def _as_bool(mask, like, name):
 
 def compress(condition, a, /, axis=None, out=None):
     """Slices of ``a`` along ``axis`` where ``condition`` is true.
-    See also numpy.compress."""
+
+    Parameters
+    ----------
+    condition : ndarray or array_like
+        1-d booleans (shorter than the axis: the rest is false).
+    a : ndarray
+        Input array (a garray array).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        A new array.
+
+    See Also
+    --------
+    numpy.compress
+    """
     a = _array(a, "compress")
     c = _as_bool(condition, a, "condition").reshape(-1)
     if axis is None:
@@ -195,14 +332,51 @@ def compress(condition, a, /, axis=None, out=None):
 
 def extract(condition, arr):
     """The elements of ``arr`` where ``condition`` is true, flattened.
-    See also numpy.extract."""
+
+    Parameters
+    ----------
+    condition : ndarray or array_like
+        Booleans (nonzero: true) of arr's size.
+    arr : ndarray
+        The values (a garray array).
+
+    Returns
+    -------
+    ndarray
+        1-d.
+
+    See Also
+    --------
+    numpy.extract
+    """
     arr = _array(arr, "extract")
     c = _as_bool(condition, arr, "condition").reshape(-1)
     return take(arr.reshape(-1), nonzero(c)[0])
 
 
 def choose(a, choices, out=None, mode="raise"):
-    """result[i] = choices[a[i]][i], everything broadcast. See also numpy.choose."""
+    """result[i] = choices[a[i]][i], everything broadcast.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Integer indices into choices.
+    choices : sequence of ndarray
+        The arrays to choose from (broadcast with a).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        How out-of-range indices are handled.
+
+    Returns
+    -------
+    ndarray
+        In the choices' result_type.
+
+    See Also
+    --------
+    numpy.choose
+    """
     from ._manipulation import broadcast_arrays, stack
     if not len(choices):
         raise ValueError("choices: need at least one array")
@@ -225,7 +399,25 @@ def choose(a, choices, out=None, mode="raise"):
 
 def select(condlist, choicelist, default=0):
     """The element of the first choice whose condition holds, else ``default``.
-    See also numpy.select."""
+
+    Parameters
+    ----------
+    condlist : sequence of ndarray
+        Boolean conditions.
+    choicelist : sequence of ndarray
+        The arrays to choose from, one per condition.
+    default : scalar, optional
+        The value where no condition holds.
+
+    Returns
+    -------
+    ndarray
+        In the choices' result_type.
+
+    See Also
+    --------
+    numpy.select
+    """
     from ._elementwise import where as _where3
     from ._dtypes import result_type
     if len(condlist) != len(choicelist):
@@ -249,12 +441,41 @@ def select(condlist, choicelist, default=0):
 
 def flatnonzero(a):
     """Indices of the nonzero elements of the flattened ``a``.
-    See also numpy.flatnonzero."""
+
+    Parameters
+    ----------
+    a : ndarray
+        Input array (a garray array).
+
+    Returns
+    -------
+    ndarray
+        1-d int64 indices.
+
+    See Also
+    --------
+    numpy.flatnonzero
+    """
     return nonzero(_array(a, "flatnonzero").reshape(-1))[0]
 
 
 def argwhere(a):
-    """Indices of the nonzero elements, one row per element. See also numpy.argwhere."""
+    """Indices of the nonzero elements, one row per element.
+
+    Parameters
+    ----------
+    a : ndarray
+        Input array (a garray array).
+
+    Returns
+    -------
+    ndarray
+        int64, of shape (number of nonzero elements, a.ndim).
+
+    See Also
+    --------
+    numpy.argwhere
+    """
     from ._manipulation import stack
     a = _array(a, "argwhere")
     if a.ndim == 0:
@@ -264,7 +485,28 @@ def argwhere(a):
 
 def where(condition, x=None, y=None, /):
     """``where(condition, x, y)``: elements of x where condition else of y; with one
-    argument, ``nonzero(condition)``. See also numpy.where."""
+    argument, ``nonzero(condition)``.
+
+    Parameters
+    ----------
+    condition : ndarray
+        Booleans (a garray array).
+    x : ndarray or scalar, optional
+        Values where condition holds.
+    y : ndarray or scalar, optional
+        Values elsewhere.  At least one of x and y must be a garray array (NumPy also
+        takes two scalars: garray raises TypeError).
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        The selected values (x and y's result_type, broadcast), or nonzero(condition)
+        for one argument.
+
+    See Also
+    --------
+    numpy.where
+    """
     if x is None and y is None:
         return nonzero(condition if isinstance(condition, ndarray)
                        else _core.asarray(condition))
@@ -276,7 +518,22 @@ def where(condition, x=None, y=None, /):
 
 def ix_(*args):
     """Open meshes from 1-d index sequences (booleans as their nonzero indices).
-    See also numpy.ix_."""
+
+    Parameters
+    ----------
+    *args : ndarray or sequence
+        1-d integer or boolean index sequences.
+
+    Returns
+    -------
+    tuple of ndarray
+        One array per input, of ``len(args)`` dimensions, each of length 1 but along its
+        own axis.
+
+    See Also
+    --------
+    numpy.ix_
+    """
     out = []
     nd = len(args)
     for k, s in enumerate(args):
@@ -301,7 +558,25 @@ def _shape_arg(shape, name):
 
 def unravel_index(indices, shape, order="C"):
     """Flat indices into a tuple of coordinate arrays for ``shape``.
-    See also numpy.unravel_index."""
+
+    Parameters
+    ----------
+    indices : int or array_like
+        Flat indices.
+    shape : tuple of int
+        The shape.
+    order : {'C', 'F'}, optional
+        Index order.
+
+    Returns
+    -------
+    tuple of ndarray
+        One int64 array per dimension.
+
+    See Also
+    --------
+    numpy.unravel_index
+    """
     from ._reductions import any as _any
     shape = _shape_arg(shape, "shape")
     if order not in ("C", "F"):
@@ -328,7 +603,27 @@ def unravel_index(indices, shape, order="C"):
 
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """Coordinate arrays into flat indices for ``dims``.
-    See also numpy.ravel_multi_index."""
+
+    Parameters
+    ----------
+    multi_index : tuple of array_like
+        One integer array per dimension.
+    dims : tuple of int
+        The shape.
+    mode : str or tuple of str, optional
+        'raise', 'wrap' or 'clip' (per dimension).
+    order : {'C', 'F'}, optional
+        Index order.
+
+    Returns
+    -------
+    ndarray
+        int64 flat indices.
+
+    See Also
+    --------
+    numpy.ravel_multi_index
+    """
     from ._reductions import any as _any
     dims = _shape_arg(dims, "dims")
     if len(multi_index) != len(dims):
@@ -357,7 +652,26 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 def indices(dimensions, dtype=int, sparse=False):
     """A grid of the indices of an array of shape ``dimensions``.
-    See also numpy.indices."""
+
+    Parameters
+    ----------
+    dimensions : sequence of int
+        The grid's shape.
+    dtype : dtype, optional
+        The integer dtype (int64 by default).
+    sparse : bool, optional
+        Return broadcastable arrays instead of a dense grid.
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        An array of shape ``(len(dimensions), *dimensions)``, or one array per
+        axis when sparse.
+
+    See Also
+    --------
+    numpy.indices
+    """
     from ._creation import arange
     dimensions = _shape_arg(dimensions, "dimensions")
     nd = len(dimensions)
@@ -376,13 +690,44 @@ def indices(dimensions, dtype=int, sparse=False):
 
 def diag_indices(n, ndim=2):
     """Indices of the main diagonal of an ``ndim``-d array of side ``n``.
-    See also numpy.diag_indices."""
+
+    Parameters
+    ----------
+    n : int
+        The side of the array.
+    ndim : int, optional
+        Its number of axes.
+
+    Returns
+    -------
+    tuple of ndarray
+        ndim int64 index arrays.
+
+    See Also
+    --------
+    numpy.diag_indices
+    """
     idx = _arange(operator.index(n), None)
     return (idx,) * ndim
 
 
 def diag_indices_from(arr):
-    """diag_indices for ``arr`` (every side equal). See also numpy.diag_indices_from."""
+    """diag_indices for ``arr`` (every side equal).
+
+    Parameters
+    ----------
+    arr : ndarray
+        An array of at least 2 axes, all of one length.
+
+    Returns
+    -------
+    tuple of ndarray
+        arr.ndim int64 index arrays.
+
+    See Also
+    --------
+    numpy.diag_indices_from
+    """
     arr = _array(arr, "diag_indices_from")
     if arr.ndim < 2:
         raise ValueError("input array must be at least 2-d")
@@ -399,19 +744,74 @@ def _tri_mask(n, k, m, lower, device=None):
 
 
 def tril_indices(n, k=0, m=None):
-    """Indices of the lower triangle of an (n, m) array. See also numpy.tril_indices."""
+    """Indices of the lower triangle of an (n, m) array.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows.
+    k : int, optional
+        Diagonal offset.
+    m : int, optional
+        Number of columns (n by default).
+
+    Returns
+    -------
+    tuple of ndarray
+        Row and column int64 indices.
+
+    See Also
+    --------
+    numpy.tril_indices
+    """
     return nonzero(_tri_mask(operator.index(n), operator.index(k),
                              None if m is None else operator.index(m), True))
 
 
 def triu_indices(n, k=0, m=None):
-    """Indices of the upper triangle of an (n, m) array. See also numpy.triu_indices."""
+    """Indices of the upper triangle of an (n, m) array.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows.
+    k : int, optional
+        Diagonal offset.
+    m : int, optional
+        Number of columns (n by default).
+
+    Returns
+    -------
+    tuple of ndarray
+        Row and column int64 indices.
+
+    See Also
+    --------
+    numpy.triu_indices
+    """
     return nonzero(_tri_mask(operator.index(n), operator.index(k),
                              None if m is None else operator.index(m), False))
 
 
 def tril_indices_from(arr, k=0):
-    """tril_indices for a 2-d ``arr``. See also numpy.tril_indices_from."""
+    """tril_indices for a 2-d ``arr``.
+
+    Parameters
+    ----------
+    arr : ndarray
+        A 2-d array.
+    k : int, optional
+        Diagonal offset.
+
+    Returns
+    -------
+    tuple of ndarray
+        Row and column int64 indices.
+
+    See Also
+    --------
+    numpy.tril_indices_from
+    """
     arr = _array(arr, "tril_indices_from")
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
@@ -419,7 +819,24 @@ def tril_indices_from(arr, k=0):
 
 
 def triu_indices_from(arr, k=0):
-    """triu_indices for a 2-d ``arr``. See also numpy.triu_indices_from."""
+    """triu_indices for a 2-d ``arr``.
+
+    Parameters
+    ----------
+    arr : ndarray
+        A 2-d array.
+    k : int, optional
+        Diagonal offset.
+
+    Returns
+    -------
+    tuple of ndarray
+        Row and column int64 indices.
+
+    See Also
+    --------
+    numpy.triu_indices_from
+    """
     arr = _array(arr, "triu_indices_from")
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
@@ -428,7 +845,26 @@ def triu_indices_from(arr, k=0):
 
 def repeat(a, repeats, /, axis=None):
     """Repeat each element of ``a`` (along ``axis``; of the flattened array when None)
-    ``repeats`` times, a count or one count per element. See also numpy.repeat."""
+    ``repeats`` times, a count or one count per element.
+
+    Parameters
+    ----------
+    a : ndarray
+        Input array (a garray array).
+    repeats : int or array_like
+        A count, or one count per element along axis.
+    axis : int or None, optional
+        The axis (None: the flattened array).
+
+    Returns
+    -------
+    ndarray
+        A new array in a's dtype.
+
+    See Also
+    --------
+    numpy.repeat
+    """
     from ._core import broadcast_to
     from ._ufuncs import maximum
     a = _array(a, "repeat")
@@ -472,7 +908,21 @@ def repeat(a, repeats, /, axis=None):
 
 def ndindex(*shape):
     """An iterator over the index tuples of an array of ``shape`` (C order).
-    See also numpy.ndindex."""
+
+    Parameters
+    ----------
+    *shape : int
+        The shape (or one tuple).
+
+    Returns
+    -------
+    iterator
+        Of index tuples.
+
+    See Also
+    --------
+    numpy.ndindex
+    """
     if len(shape) == 1 and not isinstance(shape[0], (int, numpy.integer)):
         shape = tuple(shape[0])
     return itertools.product(*(range(operator.index(s)) for s in shape))
@@ -480,7 +930,22 @@ def ndindex(*shape):
 
 def ndenumerate(arr):
     """(index, value) pairs of ``arr`` in C order; the values come to the host in one
-    copy, as NumPy scalars. See also numpy.ndenumerate."""
+    copy, as NumPy scalars.
+
+    Parameters
+    ----------
+    arr : ndarray
+        Input array.
+
+    Returns
+    -------
+    iterator
+        Of (index tuple, NumPy scalar) pairs.
+
+    See Also
+    --------
+    numpy.ndenumerate
+    """
     h = _core.asnumpy(_array(arr, "ndenumerate"))
     return numpy.ndenumerate(h)
 
@@ -489,7 +954,17 @@ class flatiter:
     """``x.flat``: a 1-d view of x in C order for reading, writing and iterating.
     Indexing reads or writes x's elements through garray's indexing (a flattened copy
     is taken for reads of a non-contiguous x); iteration brings the values to the host
-    once. See also numpy.flatiter."""
+    once.
+
+    Parameters
+    ----------
+    base : ndarray
+        The array to iterate over.
+
+    See Also
+    --------
+    numpy.flatiter
+    """
 
     def __init__(self, base):
         self.base = base
@@ -517,6 +992,13 @@ class flatiter:
         return iter(_core.asnumpy(self._flat()))
 
     def copy(self):
+        """A 1-d copy of the array's elements in C order (``x.flatten()``).
+
+        Returns
+        -------
+        ndarray
+            A new 1-d array on the array's device.
+        """
         return self._flat().copy()
 
     def __array__(self, dtype=None, copy=None):

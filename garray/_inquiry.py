@@ -18,7 +18,22 @@ __all__ = ["iscomplex", "isreal", "iscomplexobj", "isrealobj", "isfortran", "isn
 
 def iscomplex(x):
     """True where an element has a nonzero imaginary part (False everywhere for real
-    dtypes). See also numpy.iscomplex."""
+    dtypes).
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input.
+
+    Returns
+    -------
+    ndarray
+        bool.
+
+    See Also
+    --------
+    numpy.iscomplex
+    """
     a = asarray(x)
     if a.dtype.kind == "c":
         return _ufuncs.not_equal(a.imag, 0)
@@ -28,7 +43,20 @@ def iscomplex(x):
 def isreal(x):
     """True where an element's imaginary part is zero (everywhere for real dtypes).
 
-    See also numpy.isreal."""
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input.
+
+    Returns
+    -------
+    ndarray
+        bool.
+
+    See Also
+    --------
+    numpy.isreal
+    """
     a = asarray(x)
     if a.dtype.kind == "c":
         return _ufuncs.equal(a.imag, 0)
@@ -43,17 +71,59 @@ def _dtype_kind(x):
 
 
 def iscomplexobj(x):
-    """Whether ``x`` has a complex dtype (whatever its values). See also numpy.iscomplexobj."""
+    """Whether ``x`` has a complex dtype (whatever its values).
+
+    Parameters
+    ----------
+    x : any
+        An array or anything with a dtype.
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    numpy.iscomplexobj
+    """
     return _dtype_kind(x) == "c"
 
 
 def isrealobj(x):
-    """Whether ``x`` has a non-complex dtype. See also numpy.isrealobj."""
+    """Whether ``x`` has a non-complex dtype.
+
+    Parameters
+    ----------
+    x : any
+        An array or anything with a dtype.
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    numpy.isrealobj
+    """
     return _dtype_kind(x) != "c"
 
 
 def isfortran(a):
-    """Whether ``a`` is F-contiguous and not C-contiguous. See also numpy.isfortran."""
+    """Whether ``a`` is F-contiguous and not C-contiguous.
+
+    Parameters
+    ----------
+    a : ndarray
+        The array.
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    numpy.isfortran
+    """
     if not isinstance(a, ndarray):
         raise TypeError(f"a: expected a garray.ndarray, got {type(a).__name__}")
     return a.flags.f_contiguous and not a.flags.c_contiguous
@@ -72,18 +142,70 @@ def _signed_inf(x, negative, out, name):
 
 
 def isneginf(x, out=None):
-    """True where an element is negative infinity. See also numpy.isneginf."""
+    """True where an element is negative infinity.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Real input.
+    out : ndarray, optional
+        A garray bool array of x's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        bool.
+
+    See Also
+    --------
+    numpy.isneginf
+    """
     return _signed_inf(x, True, out, "isneginf")
 
 
 def isposinf(x, out=None):
-    """True where an element is positive infinity. See also numpy.isposinf."""
+    """True where an element is positive infinity.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Real input.
+    out : ndarray, optional
+        A garray bool array of x's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        bool.
+
+    See Also
+    --------
+    numpy.isposinf
+    """
     return _signed_inf(x, False, out, "isposinf")
 
 
 def asarray_chkfinite(a, dtype=None, order=None):
     """``asarray`` that raises ValueError when a float or complex result holds inf or
-    NaN (checked on the device). See also numpy.asarray_chkfinite."""
+    NaN (checked on the device).
+
+    Parameters
+    ----------
+    a : array_like
+        Input.
+    dtype : dtype, optional
+        The result's dtype.
+    order : str, optional
+        As asarray.
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.asarray_chkfinite
+    """
     r = asarray(a, dtype, order)
     if r.dtype.kind in "fc" and not bool(_ufuncs.isfinite(r).all()):
         raise ValueError("array must not contain infs or NaNs")
@@ -112,7 +234,25 @@ def _extent(x):
 def may_share_memory(a, b, max_work=None):
     """Whether ``a`` and ``b`` (garray arrays on one device, or host memory: CPU-device
     arrays and NumPy arrays) touch overlapping address ranges.  A True may be a false
-    positive (interleaved strides), as NumPy's. See also numpy.may_share_memory."""
+    positive (interleaved strides), as NumPy's.
+
+    Parameters
+    ----------
+    a : ndarray
+        First array.
+    b : ndarray
+        Second array.
+    max_work : int, optional
+        Accepted for NumPy's signature.
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    numpy.may_share_memory
+    """
     ea, eb = _extent(a), _extent(b)
     if ea is None or eb is None or ea[0] != eb[0]:
         return False
@@ -146,7 +286,23 @@ def shares_memory(a, b, max_work=None):
     answer is always exact, and numpy.exceptions.TooHardError is raised past 2**24
     elements instead.
 
-    See also numpy.shares_memory."""
+    Parameters
+    ----------
+    a : ndarray
+        First array.
+    b : ndarray
+        Second array.
+    max_work : int, optional
+        Accepted for NumPy's signature (the answer is always exact).
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    numpy.shares_memory
+    """
     if not may_share_memory(a, b):
         return False
     la, lb = _layout(a), _layout(b)
@@ -162,7 +318,23 @@ def shares_memory(a, b, max_work=None):
 
 def common_type(*arrays):
     """The scalar type of the inexact dtype the arrays all fit: float64 for integers,
-    complex if any is complex. See also numpy.common_type."""
+    complex if any is complex.
+
+    Parameters
+    ----------
+    *arrays : ndarray
+        The arrays.
+
+    Returns
+    -------
+    type
+        A NumPy scalar type (numpy.float32, numpy.float64, numpy.complex64 or
+        numpy.complex128).
+
+    See Also
+    --------
+    numpy.common_type
+    """
     size, is_complex = 4, False
     for a in arrays:
         kind, itemsize = a.dtype.kind, a.dtype.itemsize
@@ -189,7 +361,25 @@ _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",
 
 def require(a, dtype=None, requirements=None):
     """``a`` as an array of ``dtype`` that meets ``requirements`` ('C', 'F', 'A', 'W',
-    'O', 'E' and their long names), copying only when needed. See also numpy.require."""
+    'O', 'E' and their long names), copying only when needed.
+
+    Parameters
+    ----------
+    a : array_like
+        Input.
+    dtype : dtype, optional
+        The result's dtype.
+    requirements : str or sequence of str, optional
+        The flags asked for.
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.require
+    """
     if not requirements:
         return asarray(a, dtype)
     reqs = {_REQUIREMENTS[str(r).upper()] for r in requirements}

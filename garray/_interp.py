@@ -18,7 +18,32 @@ def _as(x, name, device=None):
 def interp(x, xp, fp, left=None, right=None, period=None):
     """One-dimensional piecewise-linear interpolation of (xp, fp) at x; xp increasing.
     ``left``/``right``: values below/above the range (fp's ends by default); ``period``
-    for angles. See also numpy.interp."""
+    for angles.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Where to evaluate.
+    xp : ndarray or array_like
+        Increasing sample points (1-d).
+    fp : ndarray or array_like
+        Sample values (real or complex).
+    left : scalar, optional
+        Value below xp[0].
+    right : scalar, optional
+        Value above xp[-1].
+    period : float, optional
+        Period of xp (angles).
+
+    Returns
+    -------
+    ndarray
+        Of x's shape, float64 (complex128 for complex fp).
+
+    See Also
+    --------
+    numpy.interp
+    """
     from ._sorting import argsort, searchsorted
     from ._elementwise import clip, where
     from ._joining import concatenate
@@ -70,7 +95,22 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 def sort_complex(a):
     """Sort by real part, then imaginary part; the result is complex.
-    See also numpy.sort_complex."""
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input.
+
+    Returns
+    -------
+    ndarray
+        Complex: complex input keeps its dtype; 8/16-bit integers give complex64, other
+        real dtypes complex128 (NumPy's rule).
+
+    See Also
+    --------
+    numpy.sort_complex
+    """
     from ._sorting import sort
     a = _as(a, "a")
     s = sort(a, axis=-1) if a.ndim else a

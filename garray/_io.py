@@ -17,7 +17,23 @@ __all__ = ["save", "load", "savetxt", "loadtxt", "frombuffer", "fromiter", "from
 def save(file, arr, allow_pickle=True):
     """Write ``arr`` to a ``.npy`` file (a host copy in NumPy's format).
 
-    See also numpy.save."""
+    Parameters
+    ----------
+    file : str, path or file
+        The file (.npy appended to a name without it).
+    arr : ndarray or array_like
+        The array.
+    allow_pickle : bool, optional
+        As NumPy's.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.save
+    """
     numpy.save(file, asnumpy(arr), allow_pickle=allow_pickle)
 
 
@@ -62,7 +78,30 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     """Read a ``.npy`` file into a garray array on ``device`` (the current device by
     default), or a ``.npz`` file into a mapping of them (``NpzArrays``).
 
-    See also numpy.load."""
+    Parameters
+    ----------
+    file : str, path or file
+        The file.
+    mmap_mode : None
+        Not supported (must be None).
+    allow_pickle : bool, optional
+        As NumPy's (object arrays are not supported anyway).
+    fix_imports : bool, optional
+        As NumPy's.
+    encoding : str, optional
+        As NumPy's.
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray or NpzArrays
+        An array, or a mapping of arrays for .npz.
+
+    See Also
+    --------
+    numpy.load
+    """
     if mmap_mode is not None:
         raise NotImplementedError("load: mmap_mode (a host memory map) is not supported; "
                                   "the arrays are copied to the device")
@@ -77,7 +116,35 @@ def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", foote
             comments="# ", encoding=None):
     """Write a 1-d or 2-d array to a text file (a host copy, NumPy's formatting).
 
-    See also numpy.savetxt."""
+    Parameters
+    ----------
+    fname : str, path or file
+        The file.
+    X : ndarray
+        1-d or 2-d array.
+    fmt : str or sequence of str, optional
+        As NumPy's.
+    delimiter : str, optional
+        As NumPy's.
+    newline : str, optional
+        As NumPy's.
+    header : str, optional
+        As NumPy's.
+    footer : str, optional
+        As NumPy's.
+    comments : str, optional
+        As NumPy's.
+    encoding : str, optional
+        As NumPy's.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.savetxt
+    """
     numpy.savetxt(fname, asnumpy(X), fmt=fmt, delimiter=delimiter, newline=newline,
                   header=header, footer=footer, comments=comments, encoding=encoding)
 
@@ -86,7 +153,27 @@ def loadtxt(fname, dtype=float, *args, device=None, **kwargs):
     """Read a text file into a garray array on ``device``; NumPy's arguments
     (``delimiter``, ``skiprows``, ``usecols``, ``unpack``, ``ndmin`` ...).
 
-    See also numpy.loadtxt."""
+    Parameters
+    ----------
+    fname : str, path or file
+        The file.
+    dtype : dtype, optional
+        The elements' dtype (float64 by default).
+    *args : any
+        NumPy's positional arguments.
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+    **kwargs : any
+        NumPy's keyword arguments.
+
+    Returns
+    -------
+    ndarray
+
+    See Also
+    --------
+    numpy.loadtxt
+    """
     h = numpy.loadtxt(fname, dtype, *args, **kwargs)
     if isinstance(h, numpy.ndarray):
         return asarray(h, device=device)
@@ -96,14 +183,54 @@ def loadtxt(fname, dtype=float, *args, device=None, **kwargs):
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, device=None):
     """A 1-d array from the bytes of a host buffer (copied to ``device``).
 
-    See also numpy.frombuffer."""
+    Parameters
+    ----------
+    buffer : buffer
+        A host object with the buffer protocol.
+    dtype : dtype, optional
+        The elements' dtype (float64 by default).
+    count : int, optional
+        Number of elements (-1: all).
+    offset : int, optional
+        Bytes to skip first.
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+        1-d, a copy on device.
+
+    See Also
+    --------
+    numpy.frombuffer
+    """
     return asarray(numpy.frombuffer(buffer, dtype, count, offset), device=device, copy=True)
 
 
 def fromiter(iter, dtype, count=-1, *, device=None):  # noqa: A002 - NumPy's name
     """A 1-d array from the values of a Python iterable (read on the host).
 
-    See also numpy.fromiter."""
+    Parameters
+    ----------
+    iter : iterable
+        The values.
+    dtype : dtype
+        The elements' dtype.
+    count : int, optional
+        Number of values to read (-1: all).
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+        1-d.
+
+    See Also
+    --------
+    numpy.fromiter
+    """
     return asarray(numpy.fromiter(iter, dtype, count), device=device)
 
 
@@ -111,7 +238,28 @@ def fromstring(string, dtype=float, count=-1, *, sep, device=None):
     """A 1-d array from numbers in a text string separated by ``sep`` (parsed on the
     host; NumPy's binary mode, ``sep=''``, is gone in NumPy 2 too: use frombuffer).
 
-    See also numpy.fromstring."""
+    Parameters
+    ----------
+    string : str
+        The text.
+    dtype : dtype, optional
+        The elements' dtype (float64 by default).
+    count : int, optional
+        Number of values to read (-1: all).
+    sep : str
+        The separator (required; the binary mode is gone).
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+        1-d.
+
+    See Also
+    --------
+    numpy.fromstring
+    """
     if sep == "":
         raise ValueError("fromstring: the binary mode (sep='') is not supported; use "
                          "frombuffer")

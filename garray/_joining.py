@@ -73,7 +73,27 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     >>> garray.concatenate([garray.zeros(2), garray.ones(1)])
     array([0., 0., 1.])
 
-    See also numpy.concatenate.
+    Parameters
+    ----------
+    arrays : sequence of ndarray
+        The arrays to join (all on one device).
+    axis : int or None, optional
+        The axis to join along (None: flatten first).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+    dtype : dtype, optional
+        The result's dtype (not with out).
+    casting : str, optional
+        NumPy's casting rule for the inputs' conversion.
+
+    Returns
+    -------
+    ndarray
+        A new array (out when given).
+
+    See Also
+    --------
+    numpy.concatenate
     """
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but "
@@ -94,14 +114,52 @@ def _atleast(a, nd):
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
-    """Stack arrays vertically (1-d arrays become rows). See also numpy.vstack."""
+    """Stack arrays vertically (1-d arrays become rows).
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+    dtype : dtype, optional
+        The result's dtype.
+    casting : str, optional
+        NumPy's casting rule for the inputs' conversion.
+
+    Returns
+    -------
+    ndarray
+        A new array.
+
+    See Also
+    --------
+    numpy.vstack
+    """
     from ._shaping import atleast_2d
     arrs = [atleast_2d(a) for a in _sequence(tup, "vstack")]
     return join(arrs, 0, None, dtype, casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
-    """Stack arrays horizontally (along axis 1; axis 0 for 1-d). See also numpy.hstack."""
+    """Stack arrays horizontally (along axis 1; axis 0 for 1-d).
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+    dtype : dtype, optional
+        The result's dtype.
+    casting : str, optional
+        NumPy's casting rule for the inputs' conversion.
+
+    Returns
+    -------
+    ndarray
+        A new array.
+
+    See Also
+    --------
+    numpy.hstack
+    """
     from ._shaping import atleast_1d
     arrs = [atleast_1d(a) for a in _sequence(tup, "hstack")]
     if arrs and arrs[0].ndim == 1:
@@ -110,14 +168,43 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 
 def dstack(tup):
-    """Stack arrays along the third axis. See also numpy.dstack."""
+    """Stack arrays along the third axis.
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+
+    Returns
+    -------
+    ndarray
+        A new array of at least three axes.
+
+    See Also
+    --------
+    numpy.dstack
+    """
     from ._shaping import atleast_3d
     return join([atleast_3d(a) for a in _sequence(tup, "dstack")], 2)
 
 
 def column_stack(tup):
-    """Stack 1-d arrays as columns of a 2-d array (2-d arrays as they are). See also
-    numpy.column_stack."""
+    """Stack 1-d arrays as columns of a 2-d array (2-d arrays as they are).
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+
+    Returns
+    -------
+    ndarray
+        A new 2-d array.
+
+    See Also
+    --------
+    numpy.column_stack
+    """
     arrs = []
     for a in _sequence(tup, "column_stack"):
         if a.ndim < 2:
@@ -177,10 +264,24 @@ def _first_device(arrays):
 
 def block(arrays):
     """Assemble an array from nested lists of blocks: the innermost lists join along the
-    last axis, the next along the second last, and so on. See also numpy.block.
+    last axis, the next along the second last, and so on.
 
     >>> garray.block([[garray.eye(2), garray.zeros((2, 1))]]).shape
     (2, 3)
+
+    Parameters
+    ----------
+    arrays : nested list of ndarray
+        The blocks (arrays or scalars), nested as deep as the result has axes.
+
+    Returns
+    -------
+    ndarray
+        A new array in the blocks' result_type.
+
+    See Also
+    --------
+    numpy.block
     """
     index, arr_nd = _block_depths(arrays)
     if index and index[-1] is None:
@@ -203,7 +304,25 @@ def _flat_axis(arr, axis):
 
 def append(arr, values, axis=None):
     """``values`` appended to the end of ``arr`` (both flattened when ``axis`` is None).
-    See also numpy.append."""
+
+    Parameters
+    ----------
+    arr : ndarray or array_like
+        The array to append to.
+    values : ndarray or array_like
+        Values to append (of arr's shape but along axis, when axis is given).
+    axis : int or None, optional
+        The axis (None: both flattened).
+
+    Returns
+    -------
+    ndarray
+        A new array, in the inputs' result_type.
+
+    See Also
+    --------
+    numpy.append
+    """
     arr = as_array(arr, "arr")
     values = as_array(values, "values", arr.device)
     if axis is None:
@@ -260,7 +379,24 @@ def delete(arr, obj, axis=None):
     """``arr`` without the sub-arrays at ``obj`` along ``axis`` (flattened when None).
 
     ``obj``: an int, a slice, a sequence of ints or a boolean mask of the axis length.
-    See also numpy.delete.
+
+    Parameters
+    ----------
+    arr : ndarray or array_like
+        Input array.
+    obj : int, slice, sequence of int or bool array
+        What to delete along axis.
+    axis : int or None, optional
+        The axis (None: flattened).
+
+    Returns
+    -------
+    ndarray
+        A new array.
+
+    See Also
+    --------
+    numpy.delete
     """
     arr = as_array(arr, "arr")
     arr, axis = _flat_axis(arr, axis)
@@ -303,10 +439,30 @@ def _values_for(arr, values):
 
 def insert(arr, obj, values, axis=None):
     """``values`` inserted before the positions ``obj`` along ``axis`` (flattened when
-    None).  ``obj``: an int, a slice or a sequence of ints.  See also numpy.insert.
+    None).  ``obj``: an int, a slice or a sequence of ints.
 
     >>> garray.insert(garray.asarray([1, 2, 3]), 1, 9)
     array([1, 9, 2, 3])
+
+    Parameters
+    ----------
+    arr : ndarray or array_like
+        Input array.
+    obj : int, slice or sequence of int
+        Positions before which to insert.
+    values : ndarray, array_like or scalar
+        The values to insert (broadcast; cast to arr's dtype).
+    axis : int or None, optional
+        The axis (None: flattened).
+
+    Returns
+    -------
+    ndarray
+        A new array in arr's dtype.
+
+    See Also
+    --------
+    numpy.insert
     """
     arr = as_array(arr, "arr")
     arr, axis = _flat_axis(arr, axis)

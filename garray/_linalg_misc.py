@@ -18,7 +18,22 @@ def matrix_power(a, n):
     ``n == 0`` gives identities, ``n < 0`` powers of ``inv(a)``.
 
     >>> garray.linalg.matrix_power(garray.asarray([[0, 1], [-1, 0]]), 2)   # -I
-    See also numpy.linalg.matrix_power.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, M) matrices.
+    n : int
+        The power.
+
+    Returns
+    -------
+    ndarray
+        In a's dtype (floating for n < 0).
+
+    See Also
+    --------
+    numpy.linalg.matrix_power
     """
     ga = _ga()
     a = as_array(a, "a")
@@ -65,7 +80,24 @@ def _prod(shape):
 def tensorinv(a, ind=2):
     """The inverse of ``a`` with respect to ``tensordot(., ., ind)``: ``a`` reshaped to a
     square (prod(shape[:ind]), prod(shape[ind:])) matrix, inverted, and shaped
-    ``shape[ind:] + shape[:ind]``.  See also numpy.linalg.tensorinv."""
+    ``shape[ind:] + shape[:ind]``.
+
+    Parameters
+    ----------
+    a : ndarray
+        Input tensor.
+    ind : int, optional
+        Number of leading axes in the inverse's product.
+
+    Returns
+    -------
+    ndarray
+        Of shape a.shape[ind:] + a.shape[:ind].
+
+    See Also
+    --------
+    numpy.linalg.tensorinv
+    """
     a = as_array(a, "a")
     ind = operator.index(ind)
     if ind <= 0:
@@ -83,7 +115,25 @@ def tensorinv(a, ind=2):
 def tensorsolve(a, b, axes=None):
     """Solve ``tensordot(a, x, axes=x.ndim) == b`` for x: ``a`` (optionally with
     ``axes`` moved to the end) reshaped to a square matrix, b flattened.
-    See also numpy.linalg.tensorsolve."""
+
+    Parameters
+    ----------
+    a : ndarray
+        Coefficient tensor.
+    b : ndarray
+        Right-hand side.
+    axes : tuple of int, optional
+        Axes of a moved to the end first.
+
+    Returns
+    -------
+    ndarray
+        x, of shape a.shape[b.ndim:].
+
+    See Also
+    --------
+    numpy.linalg.tensorsolve
+    """
     a = as_array(a, "a")
     b = as_array(b, "b")
     an = a.ndim
@@ -133,7 +183,23 @@ def _multiply_chain(arrays, order, i, j, out=None):
 def multi_dot(arrays, *, out=None):
     """The product of two or more arrays in the cheapest order (NumPy's chain-order
     rule); the first may be 1-d (a row vector) and the last 1-d (a column vector), the
-    others 2-d.  See also numpy.linalg.multi_dot.
+    others 2-d.
+
+    Parameters
+    ----------
+    arrays : sequence of ndarray
+        Two or more operands.
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        The product.
+
+    See Also
+    --------
+    numpy.linalg.multi_dot
     """
     ga = _ga()
     arrays = [as_array(a, f"arrays[{i}]") for i, a in enumerate(arrays)]

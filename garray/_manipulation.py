@@ -35,7 +35,24 @@ _axis = norm_axis
 
 def flip(x, /, axis=None):
     """Reverse the order of elements along ``axis`` (all axes by default); a view.
-    ``axis`` may be given by position, as NumPy's. See also numpy.flip."""
+    ``axis`` may be given by position, as NumPy's.
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axis : int, tuple of int or None, optional
+        The axes to reverse (all by default).
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.flip
+    """
     axes = range(x.ndim) if axis is None else (
         axis if isinstance(axis, tuple) else (axis,))
     axes = {_axis(a, x.ndim) for a in axes}
@@ -43,7 +60,26 @@ def flip(x, /, axis=None):
 
 
 def moveaxis(x, source, destination, /):
-    """Move axes to new positions (a view). See also numpy.moveaxis."""
+    """Move axes to new positions (a view).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    source : int or sequence of int
+        The axes to move.
+    destination : int or sequence of int
+        Their new positions.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.moveaxis
+    """
     src = source if isinstance(source, tuple) else (source,)
     dst = destination if isinstance(destination, tuple) else (destination,)
     if len(src) != len(dst):
@@ -59,13 +95,38 @@ def moveaxis(x, source, destination, /):
 
 
 def unstack(x, /, *, axis=0):
-    """Split ``x`` along ``axis`` into a tuple of views."""
+    """Split ``x`` along ``axis`` into a tuple of views.
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axis : int, optional
+        The axis to split along.
+
+    Returns
+    -------
+    tuple of ndarray
+        Views, one per index along axis.
+    """
     a = _axis(axis, x.ndim)
     return tuple(x[(slice(None),) * a + (i,)] for i in range(x.shape[a]))
 
 
 def broadcast_arrays(*arrays):
-    """Views of ``arrays`` broadcast to one shape."""
+    """Views of ``arrays`` broadcast to one shape.
+
+    Parameters
+    ----------
+    *arrays : ndarray
+        The arrays (on one device).
+
+    Returns
+    -------
+    tuple of ndarray
+        Read-only views of the broadcast shape (NumPy returns a tuple since 2.0 as
+        well).
+    """
     arrays = _arrays(arrays, "arrays")
     shape = broadcast_shapes(*[a.shape for a in arrays])
     return tuple(broadcast_to(a, shape) for a in arrays)
@@ -73,13 +134,53 @@ def broadcast_arrays(*arrays):
 
 def concat(arrays, /, *, axis=0):
     """Join arrays along an existing axis (``axis=None`` flattens first); the result
-    dtype is the arrays' result_type. See also garray.concatenate (NumPy's form)."""
+    dtype is the arrays' result_type (garray.concatenate is NumPy's form).
+
+    Parameters
+    ----------
+    arrays : sequence of ndarray
+        The arrays to join (all on one device).
+    axis : int or None, optional
+        The axis to join along (None: flatten first).
+
+    Returns
+    -------
+    ndarray
+        A new array in the arrays' result_type.
+
+    See Also
+    --------
+    garray.concatenate
+    """
     return join(_arrays(arrays, "arrays"), axis)
 
 
 def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays of one shape along a new axis (NumPy's ``out``, ``dtype`` and
-    ``casting`` as in concatenate). See also numpy.stack."""
+    ``casting`` as in concatenate).
+
+    Parameters
+    ----------
+    arrays : sequence of ndarray
+        The arrays to join (all on one device).
+    axis : int, optional
+        The position of the new axis in the result.
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+    dtype : dtype, optional
+        The result's dtype (not with out).
+    casting : str, optional
+        NumPy's casting rule for the inputs' conversion.
+
+    Returns
+    -------
+    ndarray
+        A new array with one more axis.
+
+    See Also
+    --------
+    numpy.stack
+    """
     if out is not None and dtype is not None:
         raise TypeError("stack() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
@@ -94,7 +195,26 @@ def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 
 def roll(x, /, shift, axis=None):
-    """Roll elements along ``axis`` (flattened when None). See also numpy.roll."""
+    """Roll elements along ``axis`` (flattened when None).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    shift : int or tuple of int
+        Positions to roll by (per axis when a tuple).
+    axis : int, tuple of int or None, optional
+        The axes (None: the flattened array, reshaped back).
+
+    Returns
+    -------
+    ndarray
+        A new array.
+
+    See Also
+    --------
+    numpy.roll
+    """
     if axis is None:
         return roll(x.reshape(-1), shift, axis=0).reshape(x.shape)
     shifts = shift if isinstance(shift, tuple) else (shift,)

@@ -24,7 +24,24 @@ def around(a, decimals=0, out=None):
     >>> garray.around(garray.asarray([1.25, 2.675, 15.0]), 1)
     array([ 1.2,  2.7, 15. ])
 
-    See also numpy.around, numpy.round.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array.
+    decimals : int, optional
+        Number of decimal places (negative: tens, hundreds...).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        In a's dtype.
+
+    See Also
+    --------
+    numpy.around
+    numpy.round
     """
     if isinstance(decimals, bool) or not hasattr(type(decimals), "__index__"):
         raise TypeError(f"decimals: expected an integer, got {type(decimals).__name__}")
@@ -58,7 +75,22 @@ def around(a, decimals=0, out=None):
 def fix(x, out=None):
     """Round towards zero (floats; integers and bools are kept).
 
-    See also numpy.fix."""
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input.
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        In x's dtype.
+
+    See Also
+    --------
+    numpy.fix
+    """
     a = asarray(x)
     if a.dtype.kind in "biu":
         if out is None:
@@ -72,7 +104,22 @@ def real_if_close(a, tol=100):
     """The real part of a complex array whose imaginary parts are all within ``tol``
     machine epsilons of zero (``tol`` <= 1: an absolute tolerance); else ``a``.
 
-    See also numpy.real_if_close."""
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input.
+    tol : float, optional
+        Tolerance in machine epsilons (an absolute one when at most 1).
+
+    Returns
+    -------
+    ndarray
+        Real when close enough, else a.
+
+    See Also
+    --------
+    numpy.real_if_close
+    """
     x = asarray(a)
     if x.dtype.kind != "c":
         return x
@@ -90,7 +137,25 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     >>> float(garray.trapezoid(garray.asarray([1, 2, 3])))
     4.0
 
-    See also numpy.trapezoid.
+    Parameters
+    ----------
+    y : ndarray or array_like
+        Samples.
+    x : ndarray or array_like, optional
+        Sample points.
+    dx : float, optional
+        Spacing when x is None.
+    axis : int, optional
+        The axis to integrate along.
+
+    Returns
+    -------
+    ndarray
+        float64 for integer input; 0-d for 1-d input.
+
+    See Also
+    --------
+    numpy.trapezoid
     """
     y = asarray(y)
     nd = y.ndim
@@ -121,7 +186,25 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     """Undo jumps larger than ``discont`` (period/2 by default) along ``axis`` by adding
     multiples of ``period`` (phase unwrapping).
 
-    See also numpy.unwrap.
+    Parameters
+    ----------
+    p : ndarray or array_like
+        Input.
+    discont : float, optional
+        Largest jump left alone (period / 2 by default).
+    axis : int, optional
+        The axis.
+    period : float, optional
+        The period.
+
+    Returns
+    -------
+    ndarray
+        float.
+
+    See Also
+    --------
+    numpy.unwrap
     """
     a = asarray(p)
     nd = a.ndim
@@ -186,7 +269,26 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     >>> garray.gradient(garray.asarray([1.0, 2.0, 4.0, 7.0]))
     array([1. , 1.5, 2.5, 3. ])
 
-    See also numpy.gradient.
+    Parameters
+    ----------
+    f : ndarray or array_like
+        Samples of the function.
+    *varargs : scalar or ndarray
+        Spacings: none (1), one for every axis, or one per axis (scalar or 1-d
+        coordinates).
+    axis : int, tuple of int or None, optional
+        The axes (all by default).
+    edge_order : {1, 2}, optional
+        Accuracy at the boundaries.
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        One gradient per axis (an array for one axis).
+
+    See Also
+    --------
+    numpy.gradient
     """
     f = asarray(f)
     nd = f.ndim

@@ -71,31 +71,44 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
 
     Stacks of matrices broadcast over their leading (batch) axes; a 1-d ``x1`` is a row
     vector and a 1-d ``x2`` a column vector, their added axis removed from the result.
-    Floating and complex dtypes use the device's vendor BLAS (OpenBLAS on the CPU),
-    integer and bool dtypes garray's GEMM kernels (``GARRAY_GEMM=kernel|vendor|auto``
-    picks, see docs/gemm.md); integer products wrap as NumPy's, bool is OR of ANDs.
+    Floating and complex dtypes use the device's vendor BLAS (OpenBLAS on the CPU device,
+    cuBLAS, hipBLAS), integer and bool dtypes garray's GEMM kernels
+    (``GARRAY_GEMM=kernel|vendor|auto`` picks, see the GEMM page); integer products wrap as
+    NumPy's, bool is OR of ANDs.  Both operands must be on one device.
 
-    Args:
-        x1, x2: arrays (or scalars/lists, converted) with at least one dimension;
-            ``x1.shape[-1]`` must equal ``x2.shape[-2]`` (``x2.shape[0]`` for 1-d).
-        out: a garray array of the result's shape (extra leading batch axes allowed,
-            as NumPy's) whose dtype the result casts to under ``casting``; it may alias
-            an input (the product is computed into a temporary first).
-        dtype: the dtype to compute in (the inputs are cast to it under ``casting``);
-            default ``result_type(x1, x2)``.
-        casting: NumPy's casting rule for the input and output casts.
-        order: the memory layout of a new result: "K", "A", "C" (C order) or "F".
-        subok: accepted for NumPy compatibility (garray has no array subclasses).
+    Parameters
+    ----------
+    x1, x2 : ndarray or array_like
+        Arrays (scalars and lists are converted) with at least one dimension;
+        ``x1.shape[-1]`` must equal ``x2.shape[-2]`` (``x2.shape[0]`` for 1-d).
+    out : ndarray, optional
+        A garray array of the result's shape (extra leading batch axes allowed, as
+        NumPy's) whose dtype the result casts to under ``casting``; it may alias an input
+        (the product is computed into a temporary first).
+    dtype : dtype, optional
+        The dtype to compute in (the inputs are cast to it under ``casting``); default
+        ``result_type(x1, x2)``.
+    casting : str, optional
+        NumPy's casting rule for the input and output casts.
+    order : {"K", "A", "C", "F"}, optional
+        The memory layout of a new result.
+    subok : bool, optional
+        Accepted for NumPy compatibility.
 
-    Returns:
+    Returns
+    -------
+    ndarray
         The product; ``out`` when given.
 
-    Example:
-        >>> a = garray.arange(6.0).reshape(2, 3)
-        >>> (a @ a.T).tolist()
-        [[5.0, 14.0], [14.0, 50.0]]
+    See Also
+    --------
+    numpy.matmul
 
-    See also numpy.matmul.
+    Examples
+    --------
+    >>> a = garray.arange(6.0).reshape(2, 3)
+    >>> (a @ a.T).tolist()
+    [[5.0, 14.0], [14.0, 50.0]]
     """
     a, b = _operands(x1, x2)
     if order not in ("K", "A", "C", "F"):

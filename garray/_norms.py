@@ -93,10 +93,29 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """Vector norm of ``x`` over ``axis`` (None: all elements; a tuple: those axes
     as one vector). ``ord``: any real p (``sum(abs(x)**p)**(1/p)``), ``inf``/``-inf``
     (max/min of abs), 0 (count of nonzeros). Complex input gives a real result.
-    See also numpy.linalg.vector_norm.
 
     >>> garray.linalg.vector_norm(garray.asarray([3., 4.]))
     array(5.)
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axis : int, tuple of int or None, optional
+        The axes (None: all elements).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    ord : int, float, inf or -inf, optional
+        The order.
+
+    Returns
+    -------
+    ndarray
+        Real norms.
+
+    See Also
+    --------
+    numpy.linalg.vector_norm
     """
     x = _inexact(as_array(x, "x"))
     if axis is None:
@@ -113,11 +132,28 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """Matrix norm over the last two axes of ``x`` (a stack of matrices): "fro",
     "nuc" (sum of singular values), 1/-1 (max/min column sum of abs), inf/-inf
-    (max/min row sum), 2/-2 (largest/smallest singular value). See also
-    numpy.linalg.matrix_norm.
+    (max/min row sum), 2/-2 (largest/smallest singular value).
 
     >>> garray.linalg.matrix_norm(garray.eye(2))
     array(1.41421356)
+
+    Parameters
+    ----------
+    x : ndarray
+        (..., M, N) matrices.
+    keepdims : bool, optional
+        Keep the two reduced axes as axes of length one.
+    ord : {'fro', 'nuc', 1, -1, 2, -2, inf, -inf}, optional
+        The norm.
+
+    Returns
+    -------
+    ndarray
+        Real norms.
+
+    See Also
+    --------
+    numpy.linalg.matrix_norm
     """
     x = _inexact(as_array(x, "x"))
     if x.ndim < 2:
@@ -129,10 +165,29 @@ def norm(x, ord=None, axis=None, keepdims=False):
     """NumPy's norm: with ``axis`` None, the 2-norm of all elements (``ord`` None) or
     the vector/matrix norm of a 1-d/2-d ``x``; an int ``axis`` gives vector norms, a
     pair of axes matrix norms. See vector_norm and matrix_norm for the orders.
-    See also numpy.linalg.norm.
 
     >>> garray.linalg.norm(garray.asarray([[1., 2.], [2., 4.]]))
     array(5.)
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    ord : {None, int, float, inf, -inf, 'fro', 'nuc'}, optional
+        The order.
+    axis : int, tuple of two int or None, optional
+        Vector norm axis, or the two matrix axes.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+
+    Returns
+    -------
+    ndarray
+        Real norms.
+
+    See Also
+    --------
+    numpy.linalg.norm
     """
     x = _inexact(as_array(x, "x"))
     if axis is None:
@@ -167,11 +222,27 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def outer(x1, x2, /):
-    """Outer product of two 1-d arrays. See also numpy.linalg.outer.
+    """Outer product of two 1-d arrays.
 
     >>> garray.linalg.outer(garray.asarray([1, 2]), garray.asarray([3, 4]))
     array([[3, 4],
            [6, 8]])
+
+    Parameters
+    ----------
+    x1 : ndarray
+        1-d.
+    x2 : ndarray
+        1-d.
+
+    Returns
+    -------
+    ndarray
+        2-d.
+
+    See Also
+    --------
+    numpy.linalg.outer
     """
     a, b = _contract._operands(x1, x2, "x1", "x2")
     if a.ndim != 1 or b.ndim != 1:
@@ -181,11 +252,28 @@ def outer(x1, x2, /):
 
 
 def trace(x, /, *, offset=0, dtype=None):
-    """Sum of the ``offset`` diagonal of each matrix in the last two axes. See also
-    numpy.linalg.trace.
+    """Sum of the ``offset`` diagonal of each matrix in the last two axes.
 
     >>> garray.linalg.trace(garray.eye(3))
     array(3.)
+
+    Parameters
+    ----------
+    x : ndarray
+        (..., M, N) matrices.
+    offset : int, optional
+        The diagonal.
+    dtype : dtype, optional
+        The sum's dtype (as garray.sum).
+
+    Returns
+    -------
+    ndarray
+        One sum per matrix.
+
+    See Also
+    --------
+    numpy.linalg.trace
     """
     from ._diagonal import trace as _trace
     x = as_array(x, "x")
@@ -195,11 +283,26 @@ def trace(x, /, *, offset=0, dtype=None):
 
 
 def diagonal(x, /, *, offset=0):
-    """The ``offset`` diagonal of each matrix in the last two axes (a view). See also
-    numpy.linalg.diagonal.
+    """The ``offset`` diagonal of each matrix in the last two axes (a view).
 
     >>> garray.linalg.diagonal(garray.eye(2))
     array([1., 1.])
+
+    Parameters
+    ----------
+    x : ndarray
+        (..., M, N) matrices.
+    offset : int, optional
+        The diagonal (positive: above the main one).
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.linalg.diagonal
     """
     from ._diagonal import diagonal as _diagonal
     x = as_array(x, "x")
@@ -209,11 +312,28 @@ def diagonal(x, /, *, offset=0):
 
 
 def cross(x1, x2, /, *, axis=-1):
-    """Cross product of 3-vectors along ``axis``, other axes broadcast. See also
-    numpy.linalg.cross.
+    """Cross product of 3-vectors along ``axis``, other axes broadcast.
 
     >>> garray.linalg.cross(garray.asarray([1, 0, 0]), garray.asarray([0, 1, 0]))
     array([0, 0, 1])
+
+    Parameters
+    ----------
+    x1 : ndarray
+        First 3-vectors.
+    x2 : ndarray
+        Second 3-vectors.
+    axis : int, optional
+        The vector axis.
+
+    Returns
+    -------
+    ndarray
+        In the operands' result_type.
+
+    See Also
+    --------
+    numpy.linalg.cross
     """
     a, b = _contract._operands(x1, x2, "x1", "x2")
     na = a.shape[norm_axis(axis, a.ndim, "axis")] if a.ndim else 0

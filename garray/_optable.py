@@ -167,12 +167,15 @@ class Op:
         lines += ["out : ndarray, optional",
                   "    Array to write the result into (same-kind casting).", "",
                   "Returns", "-------", "ndarray", ""]
-        lines += ["Dtypes", "------",
-                  f"Accepts {', '.join(_KIND_NAMES[k] for k in kinds)} inputs "
-                  f"({', '.join(accepted)}); others raise TypeError."]
+        # numpydoc's sections only (Sphinx drops unknown ones): dtypes and differences
+        # from NumPy are paragraphs of Notes.
+        lines += ["Notes", "-----",
+                  f"Dtypes: accepts {', '.join(_KIND_NAMES[k] for k in kinds)} inputs "
+                  f"({', '.join(accepted)}); others raise TypeError.  Runs on the "
+                  f"device of its array operands (all on one device)."]
         notes = [n for n in (_RULE_NOTE.get(self.rule), self.notes) if n]
         if notes:
-            lines += ["", "Differences from NumPy", "----------------------", *notes]
+            lines += ["", "Differences from NumPy: " + " ".join(notes)]
         aliases = "".join(f", garray.{a}" for a in self.aliases)
         lines += ["", "See Also", "--------", f"numpy.{self.numpy_name}{aliases}"]
         return "\n".join(lines) + "\n"
@@ -221,8 +224,8 @@ _OPS = [
     Op("heaviside", 2, "f", "Heaviside step: 0 below zero, x2 at zero, 1 above.",
        rule="float"),
     Op("logaddexp2", 2, "f", "log2(2**x1 + 2**x2) without overflow.", rule="float"),
-    Op("gcd", 2, INT, "Greatest common divisor of |x1| and |x2|."),
-    Op("lcm", 2, INT, "Least common multiple of |x1| and |x2|."),
+    Op("gcd", 2, INT, "Greatest common divisor of ``|x1|`` and ``|x2|``."),
+    Op("lcm", 2, INT, "Least common multiple of ``|x1|`` and ``|x2|``."),
     # comparisons and logic
     Op("equal", 2, ALL, "x1 == x2 elementwise.", out="bool", operator=("eq", _COMPARE)),
     Op("not_equal", 2, ALL, "x1 != x2 elementwise.", out="bool", operator=("ne", _COMPARE)),
@@ -253,7 +256,7 @@ _OPS = [
     Op("positive", 1, NUM, "Numerical positive (a copy).", operator=("pos", _UNARY)),
     Op("square", 1, NUM, "x * x elementwise."),
     Op("reciprocal", 1, "fc", "1 / x elementwise."),
-    Op("sign", 1, NUM, "Sign: -1, 0 or 1 (x / |x| for complex)."),
+    Op("sign", 1, NUM, "Sign: -1, 0 or 1 (``x / |x|`` for complex)."),
     Op("floor", 1, REAL, "The largest integer not above x."),
     Op("ceil", 1, REAL, "The smallest integer not below x."),
     Op("trunc", 1, REAL, "x rounded towards zero."),
@@ -263,7 +266,7 @@ _OPS = [
     Op("fabs", 1, "f", "Absolute value, as a float.", rule="float"),
     Op("spacing", 1, "f", "Distance to the next representable value away from zero.",
        rule="float"),
-    Op("bitwise_count", 1, INT, "Number of set bits of |x| (uint8).", out="uint8",
+    Op("bitwise_count", 1, INT, "Number of set bits of ``|x|`` (uint8).", out="uint8",
        notes="bool inputs raise TypeError (NumPy counts them as int8)."),
     Op("isnan", 1, ALL, "True where x is NaN.", out="bool"),
     Op("isinf", 1, ALL, "True where x is infinite.", out="bool"),

@@ -232,7 +232,26 @@ def pad(array, pad_width, mode="constant", **kwargs):
     >>> garray.pad(garray.asarray([1, 2]), (1, 2), mode="edge")
     array([1, 1, 2, 2, 2])
 
-    See also numpy.pad.
+    Parameters
+    ----------
+    array : ndarray or array_like
+        The array to pad.
+    pad_width : int, sequence or dict
+        Widths: an int, (before, after), one pair per axis, or {axis: width or (before,
+        after)}.
+    mode : str or callable, optional
+        How to fill the padding (see above).
+    **kwargs
+        The mode's options: constant_values, end_values, stat_length, reflect_type.
+
+    Returns
+    -------
+    ndarray
+        A new array in array's dtype.
+
+    See Also
+    --------
+    numpy.pad
     """
     array = as_array(array, "array")
     widths = _pad_width(array, pad_width)

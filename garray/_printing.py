@@ -33,7 +33,13 @@ _print_options = contextvars.ContextVar("garray_printoptions", default=_DEFAULT_
 def get_printoptions():
     """The current print options of garray arrays (a new dict).
 
-    See also numpy.get_printoptions.
+    Returns
+    -------
+    dict
+
+    See Also
+    --------
+    numpy.get_printoptions
     """
     return dict(_print_options.get())
 
@@ -54,7 +60,40 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
     Example:
         >>> garray.set_printoptions(precision=3)
 
-    See also numpy.set_printoptions.
+    Parameters
+    ----------
+    precision : int, optional
+        As NumPy's.
+    threshold : int, optional
+        As NumPy's.
+    edgeitems : int, optional
+        As NumPy's.
+    linewidth : int, optional
+        As NumPy's.
+    suppress : bool, optional
+        As NumPy's.
+    nanstr : str, optional
+        As NumPy's.
+    infstr : str, optional
+        As NumPy's.
+    formatter : dict, optional
+        As NumPy's.
+    sign : str, optional
+        As NumPy's.
+    floatmode : str, optional
+        As NumPy's.
+    legacy : str or False, optional
+        As NumPy's.
+    override_repr : callable, optional
+        As NumPy's.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.set_printoptions
     """
     kwargs = dict(precision=precision, threshold=threshold, edgeitems=edgeitems,
                   linewidth=linewidth, suppress=suppress, nanstr=nanstr, infstr=infstr,
@@ -72,7 +111,20 @@ def printoptions(*args, **kwargs):
         ...     print(garray.asarray([1 / 3]))
         [0.33]
 
-    See also numpy.printoptions.
+    Parameters
+    ----------
+    *args : any
+        As set_printoptions.
+    **kwargs : any
+        As set_printoptions.
+
+    Returns
+    -------
+    context manager
+
+    See Also
+    --------
+    numpy.printoptions
     """
     token = _print_options.set(_print_options.get())
     try:
@@ -98,7 +150,45 @@ def array2string(a, max_line_width=None, precision=None, suppress_small=None, se
                  prefix="", *, formatter=None, threshold=None, edgeitems=None, sign=None,
                  floatmode=None, suffix="", legacy=None):
     """The values of ``a`` as a string, under garray's print options and the arguments
-    (host I/O). See also numpy.array2string."""
+    (host I/O).
+
+    Parameters
+    ----------
+    a : ndarray
+        The array.
+    max_line_width : int, optional
+        As NumPy's.
+    precision : int, optional
+        As NumPy's.
+    suppress_small : bool, optional
+        As NumPy's.
+    separator : str, optional
+        As NumPy's.
+    prefix : str, optional
+        As NumPy's.
+    formatter : dict, optional
+        As NumPy's.
+    threshold : int, optional
+        As NumPy's.
+    edgeitems : int, optional
+        As NumPy's.
+    sign : str, optional
+        As NumPy's.
+    floatmode : str, optional
+        As NumPy's.
+    suffix : str, optional
+        As NumPy's.
+    legacy : str or False, optional
+        As NumPy's.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    numpy.array2string
+    """
     with numpy.printoptions(**_print_options.get()):
         return numpy.array2string(
             _host(a), max_line_width, precision, suppress_small, separator, prefix,
@@ -107,13 +197,53 @@ def array2string(a, max_line_width=None, precision=None, suppress_small=None, se
 
 
 def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
-    """repr of ``arr`` with these options (host I/O). See also numpy.array_repr."""
+    """repr of ``arr`` with these options (host I/O).
+
+    Parameters
+    ----------
+    arr : ndarray
+        The array.
+    max_line_width : int, optional
+        As NumPy's.
+    precision : int, optional
+        As NumPy's.
+    suppress_small : bool, optional
+        As NumPy's.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    numpy.array_repr
+    """
     with numpy.printoptions(**_print_options.get()):
         return numpy.array_repr(_host(arr), max_line_width, precision, suppress_small)
 
 
 def array_str(a, max_line_width=None, precision=None, suppress_small=None):
-    """str of ``a`` with these options (host I/O). See also numpy.array_str."""
+    """str of ``a`` with these options (host I/O).
+
+    Parameters
+    ----------
+    a : ndarray
+        The array.
+    max_line_width : int, optional
+        As NumPy's.
+    precision : int, optional
+        As NumPy's.
+    suppress_small : bool, optional
+        As NumPy's.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    numpy.array_str
+    """
     with numpy.printoptions(**_print_options.get()):
         return numpy.array_str(_host(a), max_line_width, precision, suppress_small)
 
@@ -129,7 +259,16 @@ def geterr():
     """The floating-point error handling set by ``seterr`` (a new dict).
 
     garray's kernels never trap or warn (module docstring); the state is kept so that
-    NumPy code that saves and restores it runs.  See also numpy.geterr.
+    NumPy code that saves and restores it runs.
+
+    Returns
+    -------
+    dict
+        The modes of 'divide', 'over', 'under', 'invalid'.
+
+    See Also
+    --------
+    numpy.geterr
     """
     return dict(_err_state.get()[0])
 
@@ -143,7 +282,27 @@ def seterr(all=None, divide=None, over=None, under=None, invalid=None):  # noqa:
     Raises: ValueError for a mode other than 'ignore', 'warn', 'raise', 'call',
         'print' or 'log'.
 
-    See also numpy.seterr.
+    Parameters
+    ----------
+    all : str, optional
+        Mode for every kind.
+    divide : str, optional
+        Mode for division by zero.
+    over : str, optional
+        Mode for overflow.
+    under : str, optional
+        Mode for underflow.
+    invalid : str, optional
+        Mode for invalid operations.
+
+    Returns
+    -------
+    dict
+        The old settings.
+
+    See Also
+    --------
+    numpy.seterr
     """
     old, call = _err_state.get()
     new = dict(old)
@@ -162,7 +321,14 @@ def seterr(all=None, divide=None, over=None, under=None, invalid=None):  # noqa:
 def geterrcall():
     """The function set by ``seterrcall`` (never called: see ``seterr``).
 
-    See also numpy.geterrcall."""
+    Returns
+    -------
+    callable or None
+
+    See Also
+    --------
+    numpy.geterrcall
+    """
     return _err_state.get()[1]
 
 
@@ -171,7 +337,21 @@ def seterrcall(func):
     (see ``seterr``).
 
     Raises: ValueError when ``func`` is neither None, a callable nor an object with a
-        ``write`` method.  See also numpy.seterrcall.
+        ``write`` method.
+
+    Parameters
+    ----------
+    func : callable, object with write, or None
+        The callback.
+
+    Returns
+    -------
+    callable or None
+        The old one.
+
+    See Also
+    --------
+    numpy.seterrcall
     """
     if func is not None and not callable(func) and not callable(getattr(func, "write", None)):
         raise ValueError("func: only callable can be used as callback")
@@ -190,7 +370,28 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801 - NumPy's name
         >>> with garray.errstate(divide="ignore"):
         ...     y = garray.asarray([1.0]) / 0
 
-    See also numpy.errstate.
+    Parameters
+    ----------
+    call : callable, optional
+        As seterrcall.
+    all : str, optional
+        As seterr.
+    divide : str, optional
+        As seterr.
+    over : str, optional
+        As seterr.
+    under : str, optional
+        As seterr.
+    invalid : str, optional
+        As seterr.
+
+    Returns
+    -------
+    context manager
+
+    See Also
+    --------
+    numpy.errstate
     """
 
     def __init__(self, *, call=None, all=None, divide=None, over=None,  # noqa: A002

@@ -23,9 +23,11 @@ on garray's device, as CuPy's arrays do:
 - Operands of a type garray does not know (another array library's) make both methods
   return ``NotImplemented``, so NumPy offers the call to that library, as NEP 13/18 ask.
 
-garray's own operators do not come here: ``g + 1`` is the ndarray slot, and
-``numpy_array + g`` reaches ``numpy.add`` and then ``__array_ufunc__`` (the operator's
-result is the same array garray's reflected operator gives).  ``numpy.asarray(g)`` is not
+garray's own operators do not come here: ``g + 1`` is the ndarray slot.  A NumPy array
+next to a garray array (``numpy_array + g``, ``numpy.add(g, numpy_array)``) reaches
+``__array_ufunc__`` and is refused with a TypeError saying how to copy it, as garray's
+functions refuse NumPy arrays (and CuPy does): no host array crosses to a device unseen.
+``numpy.asarray(g)`` is not
 a dispatched call: it still copies to the host through ``__array__`` under
 ``GARRAY_IMPLICIT_TRANSFER``'s rules.
 """
@@ -125,14 +127,48 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
         if impl is None:
             raise TypeError(f"numpy.{name}.{method} is not implemented by garray (called "
                             f"with a garray.ndarray on {self.device})")
-    # NumPy arrays among the operands go to this array's device (a host-to-device copy,
-    # as garray.asarray makes), so every garray ufunc and function takes them.
-    inputs = tuple(garray.asarray(x, device=self.device) if isinstance(x, numpy.ndarray)
-                   else x for x in inputs)
-    dtype = kwargs.get("dtype")
-    if dtype is not None and method == "__call__":
-        return _call_with_dtype(impl, name, inputs, dict(kwargs), numpy.dtype(dtype))
+    # A NumPy array operand is refused, as garray's own functions refuse it: no host
+    # array crosses to a device unseen (garray.asarray copies it explicitly).
+    # A 0-d one is a NumPy scalar (NumPy makes one of numpy.int64(3) in ``3 < g``).
+    if any(isinstance(x, numpy.ndarray) for x in inputs):
+        inputs = tuple(x[()] if isinstance(x, numpy.ndarray) and x.ndim == 0 else x
+                       for x in inputs)
+        for k, x in enumerate(inputs):
+            if isinstance(x, numpy.ndarray):
+                _refuse_host(name, f"operand {k}")
+    if method == "__call__":
+        kwargs = dict(kwargs)
+        where = kwargs.pop("where", True)
+        if isinstance(where, numpy.ndarray):
+            _refuse_host(name, "where=")
+        # masked: the whole result first, then copied into out= where the mask holds
+        out = kwargs.pop("out", None) if where is not True else None
+        dtype = kwargs.pop("dtype", None)
+        if dtype is not None:
+            r = _call_with_dtype(impl, name, inputs, kwargs, numpy.dtype(dtype))
+        else:
+            r = impl(*inputs, **kwargs)
+        return r if where is True else _masked(r, out, where, name)
     return impl(*inputs, **kwargs)
+
+
+def _refuse_host(name, what):
+    raise TypeError(f"numpy.{name}: {what} is a numpy.ndarray next to a garray.ndarray; "
+                    "garray does not copy host arrays to a device implicitly: use "
+                    "garray.asarray(...) (or garray.asnumpy(...) for a NumPy result)")
+
+
+def _masked(r, out, where, name):
+    """numpy.<ufunc>(..., out=o, where=m): o takes the result where m is True and keeps
+    its values elsewhere; without out= NumPy leaves those elements uninitialised, and here
+    they hold the unmasked result."""
+    import garray
+    if out is None:
+        return r
+    if isinstance(out, tuple):
+        raise NotImplementedError(f"numpy.{name}: where= with several outputs")
+    garray.copyto(out, r, where=where)
+    return out
 
 
 def _call_with_dtype(impl, name, inputs, kwargs, dtype):
@@ -141,7 +177,6 @@ def _call_with_dtype(impl, name, inputs, kwargs, dtype):
     result dtype (a comparison) has no such loop, as in NumPy."""
     import garray
     casting = kwargs.pop("casting", "same_kind")
-    del kwargs["dtype"]
     cast = []
     for k, x in enumerate(inputs):
         if isinstance(x, garray.ndarray):

@@ -146,7 +146,35 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
 
     Example: ``garray.quantile(garray.asarray([1., 2., 3., 4.]), 0.5)`` -> ``2.5``.
 
-    See also numpy.quantile.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    q : float or array_like
+        Quantile(s) in [0, 1].
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    out : None
+        Not supported (NotImplementedError).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature (the input is never changed).
+    method : str, optional
+        'linear', 'lower', 'higher', 'nearest' or 'midpoint'.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    weights : None
+        Not supported (NotImplementedError).
+    interpolation : None
+        Removed in NumPy 2 (TypeError); use method.
+
+    Returns
+    -------
+    ndarray
+        With q's axes first; float64 for integer input.
+
+    See Also
+    --------
+    numpy.quantile
     """
     _unsupported("quantile", out, weights, interpolation)
     return _quantile(a, q, axis, method, keepdims, False, "quantile")
@@ -156,7 +184,35 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
                keepdims=False, *, weights=None, interpolation=None):
     """The q-th percentiles (q in [0, 100]) of ``a``; see ``quantile``.
 
-    See also numpy.percentile.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    q : float or array_like
+        Percentile(s) in [0, 100].
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    out : None
+        Not supported (NotImplementedError).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature (the input is never changed).
+    method : str, optional
+        'linear', 'lower', 'higher', 'nearest' or 'midpoint'.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    weights : None
+        Not supported (NotImplementedError).
+    interpolation : None
+        Removed in NumPy 2 (TypeError); use method.
+
+    Returns
+    -------
+    ndarray
+        With q's axes first; float64 for integer input.
+
+    See Also
+    --------
+    numpy.percentile
     """
     _unsupported("percentile", out, weights, interpolation)
     return _quantile(a, q, axis, method, keepdims, False, "percentile", scale=100)
@@ -166,7 +222,35 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
                 keepdims=False, *, weights=None, interpolation=None):
     """Quantiles ignoring NaNs (an all-NaN slice gives NaN and a RuntimeWarning).
 
-    See also numpy.nanquantile.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    q : float or array_like
+        Quantile(s) in [0, 1].
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    out : None
+        Not supported (NotImplementedError).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature (the input is never changed).
+    method : str, optional
+        'linear', 'lower', 'higher', 'nearest' or 'midpoint'.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    weights : None
+        Not supported (NotImplementedError).
+    interpolation : None
+        Removed in NumPy 2 (TypeError); use method.
+
+    Returns
+    -------
+    ndarray
+        With q's axes first; float64 for integer input.
+
+    See Also
+    --------
+    numpy.nanquantile
     """
     _unsupported("nanquantile", out, weights, interpolation)
     return _quantile(a, q, axis, method, keepdims, True, "nanquantile")
@@ -176,7 +260,35 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
                   keepdims=False, *, weights=None, interpolation=None):
     """Percentiles ignoring NaNs; see ``nanquantile``.
 
-    See also numpy.nanpercentile.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    q : float or array_like
+        Percentile(s) in [0, 100].
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    out : None
+        Not supported (NotImplementedError).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature (the input is never changed).
+    method : str, optional
+        'linear', 'lower', 'higher', 'nearest' or 'midpoint'.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    weights : None
+        Not supported (NotImplementedError).
+    interpolation : None
+        Removed in NumPy 2 (TypeError); use method.
+
+    Returns
+    -------
+    ndarray
+        With q's axes first; float64 for integer input.
+
+    See Also
+    --------
+    numpy.nanpercentile
     """
     _unsupported("nanpercentile", out, weights, interpolation)
     return _quantile(a, q, axis, method, keepdims, True, "nanpercentile", scale=100)
@@ -228,7 +340,27 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
     Example: ``garray.median(garray.asarray([3, 1, 2, 4]))`` -> ``2.5``.
 
-    See also numpy.median.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    out : None
+        Not supported (NotImplementedError).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature (the input is never changed).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+
+    Returns
+    -------
+    ndarray
+        float64 for integer input, a's dtype otherwise.
+
+    See Also
+    --------
+    numpy.median
     """
     if out is not None:
         raise NotImplementedError("median: out= is not supported")
@@ -238,7 +370,27 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median ignoring NaNs (an all-NaN slice gives NaN and a RuntimeWarning).
 
-    See also numpy.nanmedian.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    out : None
+        Not supported (NotImplementedError).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature (the input is never changed).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+
+    Returns
+    -------
+    ndarray
+        float64 for integer input, a's dtype otherwise.
+
+    See Also
+    --------
+    numpy.nanmedian
     """
     if out is not None:
         raise NotImplementedError("nanmedian: out= is not supported")
@@ -251,7 +403,23 @@ def digitize(x, bins, right=False):
     Example: ``garray.digitize(garray.asarray([0.5, 1.5]), garray.asarray([0., 1., 2.]))``
     -> ``[1, 2]``.
 
-    See also numpy.digitize.
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Values.
+    bins : ndarray or array_like
+        1-d monotonic bin edges.
+    right : bool, optional
+        Whether a bin includes its right edge instead of its left one.
+
+    Returns
+    -------
+    ndarray
+        int64 bin indices of x's shape.
+
+    See Also
+    --------
+    numpy.digitize
     """
     x = _array(x, "digitize")
     bins = _array(bins, "digitize")

@@ -264,6 +264,15 @@ class RawModule:
 
     ``RawModule(code=src, name_expressions=("k<float>",))``; ``get_function(name)``
     returns a ``RawKernel``.
+
+    Parameters
+    ----------
+    code : str
+        HIP-dialect source.
+    options : tuple of str, optional
+        Compiler options.
+    name_expressions : sequence of str, optional
+        Template instantiations to compile ("k<float>").
     """
 
     def __init__(self, *, code, options=(), name_expressions=()):
@@ -288,6 +297,17 @@ class RawModule:
         return mod
 
     def get_function(self, name):
+        """The kernel ``name`` of this module, as a ``RawKernel``.
+
+        Parameters
+        ----------
+        name : str
+            A kernel name or one of the module's name expressions.
+
+        Returns
+        -------
+        RawKernel
+        """
         return RawKernel(self.code, name, self.options, _module=self)
 
 
@@ -313,7 +333,18 @@ class RawKernel:
     >>> x = garray.ones(5, dtype="float32")
     >>> k((1,), (32,), (x, 3.0, 5))
 
-    See also cupy.RawKernel.
+    Parameters
+    ----------
+    code : str
+        HIP-dialect source.
+    name : str
+        The kernel's (or name expression's) name.
+    options : tuple of str, optional
+        Compiler options.
+
+    See Also
+    --------
+    cupy.RawKernel
     """
 
     def __init__(self, code, name, options=(), *, _module=None):
@@ -344,7 +375,18 @@ class RawKernel:
         return None if self._params is None else len(self._params)
 
     def compile(self, device=None):
-        """Compile now (else on first launch); raises garray.CompileError with the log."""
+        """Compile now (else on first launch); raises garray.CompileError with the log.
+
+        Parameters
+        ----------
+        device : Device or str, optional
+            The device to compile for (the current one by default).
+
+        Returns
+        -------
+        object
+            The compiled module on that device (backend-specific; kept for launches).
+        """
         return self._raw._module(get_device(device), (self.name,))
 
     def _addresses(self, args, keep):

@@ -88,6 +88,31 @@ class ReductionKernel(_UserKernel):
     is not combined into non-empty reductions (CuPy starts each thread from it, which is
     the same for a true identity); one thread reduces each output (pairwise, see Note
     [ReductionKernel] in garray/_reduction_kernel.py).
+
+    Parameters
+    ----------
+    in_params : str
+        CuPy-style input parameters.
+    out_params : str
+        CuPy-style output parameters.
+    map_expr : str
+        The per-element expression.
+    reduce_expr : str
+        Combines accumulators a and b.
+    post_map_expr : str
+        Writes the outputs from a.
+    identity : str or None
+        C expression of the empty reduction's value.
+    name : str, optional
+        The kernel's name.
+    reduce_type : str or dtype, optional
+        The accumulator type.
+    reduce_dims : bool, optional
+        Merge contiguous axes before the launch.
+    preamble : str, optional
+        Code at file scope before the kernel.
+    options : tuple of str, optional
+        Compiler options.
     """
 
     _kind = "ReductionKernel"

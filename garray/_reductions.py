@@ -177,28 +177,162 @@ def _ufunc(name):
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, where=True):
-    """Sum of the elements over ``axis``. See also numpy.sum.
+    """Sum of the elements over ``axis``.
 
     Booleans and signed integers sum in int64, unsigned integers in uint64, floats and
     complex in their own dtype (pairwise, as NumPy); ``dtype=`` casts the input first.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        The sums (int64 for bool and signed integers, uint64 for unsigned, the input's
+        dtype otherwise, or dtype), on the input's device; 0-d when every axis is
+        reduced.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.sum(x, 0)`` raises TypeError where NumPy takes the axis
+    by position (``x.sum(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.sum
     """
     return reduce("sum", x, axis, keepdims, dtype, out, initial, where, "add", "sum")
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, where=True):
-    """Product of the elements over ``axis`` (dtypes as ``sum``). See also numpy.prod."""
+    """Product of the elements over ``axis`` (dtypes as ``sum``).
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        The products (dtypes as sum), on the input's device; 0-d when every axis is
+        reduced.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.prod(x, 0)`` raises TypeError where NumPy takes the axis
+    by position (``x.prod(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.prod
+    """
     return reduce("prod", x, axis, keepdims, dtype, out, initial, where, "multiply",
                   "prod")
 
 
 def max(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
     """Largest element over ``axis``; NaN propagates; an empty axis raises ValueError
-    unless ``initial`` is given. See also numpy.max."""
+    unless ``initial`` is given.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        The maxima, in the input's dtype, on its device; 0-d when every axis is reduced.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.max(x, 0)`` raises TypeError where NumPy takes the axis
+    by position (``x.max(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.max
+    """
     return reduce("max", x, axis, keepdims, None, out, initial, where, "maximum", "max")
 
 
 def min(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
-    """Smallest element over ``axis``; NaN propagates. See also numpy.min."""
+    """Smallest element over ``axis``; NaN propagates.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        The minima, in the input's dtype, on its device; 0-d when every axis is reduced.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.min(x, 0)`` raises TypeError where NumPy takes the axis
+    by position (``x.min(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.min
+    """
     return reduce("min", x, axis, keepdims, None, out, initial, where, "minimum", "min")
 
 
@@ -219,62 +353,338 @@ def _arg(name, x, axis, keepdims, out):
 
 def argmax(x, /, *, axis=None, keepdims=False, out=None):
     """Index of the first largest element along ``axis`` (of the flattened array when
-    None); NaN counts as largest. See also numpy.argmax."""
+    None); NaN counts as largest.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        int64 indices, on the input's device; 0-d for axis=None.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.argmax(x, 0)`` raises TypeError where NumPy takes the
+    axis by position (``x.argmax(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.argmax
+    """
     return _arg("argmax", x, axis, keepdims, out)
 
 
 def argmin(x, /, *, axis=None, keepdims=False, out=None):
     """Index of the first smallest element along ``axis``; NaN counts as smallest.
-    See also numpy.argmin."""
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        int64 indices, on the input's device; 0-d for axis=None.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.argmin(x, 0)`` raises TypeError where NumPy takes the
+    axis by position (``x.argmin(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.argmin
+    """
     return _arg("argmin", x, axis, keepdims, out)
 
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):
-    """Number of nonzero elements over ``axis`` (int64). See also numpy.count_nonzero."""
+    """Number of nonzero elements over ``axis`` (int64).
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+
+    Returns
+    -------
+    ndarray
+        int64 counts, on the input's device; 0-d when every axis is reduced (NumPy: a
+        Python int).
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.count_nonzero(x, 0)`` raises TypeError where NumPy takes
+    the axis by position.
+
+    See Also
+    --------
+    numpy.count_nonzero
+    """
     return reduce("count_nonzero", x, axis, keepdims, api="count_nonzero")
 
 
 def all(x, /, *, axis=None, keepdims=False, out=None, where=True):
-    """True where every element over ``axis`` is nonzero. See also numpy.all."""
+    """True where every element over ``axis`` is nonzero.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        bool, on the input's device; 0-d when every axis is reduced.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.all(x, 0)`` raises TypeError where NumPy takes the axis
+    by position (``x.all(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.all
+    """
     return reduce("all", x, axis, keepdims, None, out, None, where, api="all")
 
 
 def any(x, /, *, axis=None, keepdims=False, out=None, where=True):
-    """True where some element over ``axis`` is nonzero. See also numpy.any."""
+    """True where some element over ``axis`` is nonzero.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        bool, on the input's device; 0-d when every axis is reduced.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.any(x, 0)`` raises TypeError where NumPy takes the axis
+    by position (``x.any(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.any
+    """
     return reduce("any", x, axis, keepdims, None, out, None, where, api="any")
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False, out=None):
     """Inclusive running sum along ``axis`` (required for arrays of more than one
     dimension); ``include_initial`` puts the zero first. Dtypes as ``sum``.
-    See also numpy.cumulative_sum."""
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axis : int, optional
+        The axis; may be omitted only for 0-d and 1-d input.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    include_initial : bool, optional
+        Put the initial value (0 for sums, 1 for products) first, so the axis grows by
+        one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running sums (dtypes as sum).
+
+    See Also
+    --------
+    numpy.cumulative_sum
+    """
     return scan("sum", x, axis, dtype, out, include_initial, "cumulative_sum",
                 flatten_none=False)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False, out=None):
-    """Inclusive running product along ``axis``. See also numpy.cumulative_prod."""
+    """Inclusive running product along ``axis``.
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axis : int, optional
+        The axis; may be omitted only for 0-d and 1-d input.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    include_initial : bool, optional
+        Put the initial value (0 for sums, 1 for products) first, so the axis grows by
+        one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running products (dtypes as sum).
+
+    See Also
+    --------
+    numpy.cumulative_prod
+    """
     return scan("prod", x, axis, dtype, out, include_initial, "cumulative_prod",
                 flatten_none=False)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
-    """Running sum along ``axis`` (of the flattened array when None). See also
-    numpy.cumsum."""
+    """Running sum along ``axis`` (of the flattened array when None).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running sums (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.cumsum
+    """
     return scan("sum", a, axis, dtype, out, api="cumsum")
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    """Running product along ``axis`` (of the flattened array when None). See also
-    numpy.cumprod."""
+    """Running product along ``axis`` (of the flattened array when None).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running products (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.cumprod
+    """
     return scan("prod", a, axis, dtype, out, api="cumprod")
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
-    """Running sum treating NaN as zero. See also numpy.nancumsum."""
+    """Running sum treating NaN as zero.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running sums (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.nancumsum
+    """
     return scan("nansum", a, axis, dtype, out, api="nancumsum")
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
-    """Running product treating NaN as one. See also numpy.nancumprod."""
+    """Running product treating NaN as one.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running products (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.nancumprod
+    """
     return scan("nanprod", a, axis, dtype, out, api="nancumprod")

@@ -68,7 +68,24 @@ class dtype(metaclass=_DtypeType):  # noqa: N801 - NumPy's name
         >>> garray.dtype("f4").itemsize, garray.dtype(int).kind
         (4, 'i')
 
-    See also numpy.dtype.
+    Parameters
+    ----------
+    obj : any
+        A dtype spelling.
+    align : bool, optional
+        As NumPy's (structured dtypes only).
+    copy : bool, optional
+        As NumPy's.
+    metadata : dict, optional
+        As NumPy's.
+
+    Returns
+    -------
+    numpy.dtype
+
+    See Also
+    --------
+    numpy.dtype
     """
 
     def __new__(cls, obj, align=False, copy=False, metadata=None):
@@ -86,7 +103,20 @@ def issubdtype(arg1, arg2):
     """Whether dtype (or scalar type) ``arg1`` is ``arg2`` or below it in NumPy's
     hierarchy (``issubdtype(garray.float32, garray.floating)`` is True).
 
-    See also numpy.issubdtype.
+    Parameters
+    ----------
+    arg1 : dtype or type
+        The dtype or scalar type tested.
+    arg2 : dtype or type
+        The dtype or abstract type (garray.floating...).
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    numpy.issubdtype
     """
     return numpy.issubdtype(arg1, arg2)
 
@@ -97,7 +127,24 @@ _TYPECODES_BY_SIZE = "GDFgdfQqLlIiHhBb?"
 def mintypecode(typechars, typeset="GDFgdf", default="d"):
     """The type character of ``typeset`` that every one of ``typechars`` (characters,
     arrays or dtypes) casts to safely, the smallest first; ``default`` when none is in
-    the set. See also numpy.mintypecode.
+    the set.
+
+    Parameters
+    ----------
+    typechars : sequence
+        Type characters, arrays or dtypes.
+    typeset : str, optional
+        The candidate characters.
+    default : str, optional
+        The answer when none fits.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    numpy.mintypecode
     """
     chars = set()
     for t in typechars:

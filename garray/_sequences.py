@@ -35,7 +35,33 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
     >>> garray.logspace(0, 3, 4)
     array([   1.,   10.,  100., 1000.])
 
-    See also numpy.logspace.
+    Parameters
+    ----------
+    start : float
+        base ** start is the first sample.
+    stop : float
+        base ** stop is the last sample.
+    num : int, optional
+        Number of samples.
+    endpoint : bool, optional
+        Whether the last sample is included.
+    base : float, optional
+        The log base.
+    dtype : dtype, optional
+        The result's dtype.
+    axis : int, optional
+        Accepted for NumPy's signature (scalar bounds: 0).
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+        1-d.
+
+    See Also
+    --------
+    numpy.logspace
     """
     _check_bound(start, "start")
     _check_bound(stop, "stop")
@@ -52,7 +78,31 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=
     >>> garray.geomspace(1, 1000, 4)
     array([   1.,   10.,  100., 1000.])
 
-    See also numpy.geomspace.
+    Parameters
+    ----------
+    start : float
+        First sample.
+    stop : float
+        Last sample (excluded without endpoint).
+    num : int, optional
+        Number of samples.
+    endpoint : bool, optional
+        Whether stop is included.
+    dtype : dtype, optional
+        The result's dtype.
+    axis : int, optional
+        Accepted for NumPy's signature (scalar bounds: 0).
+    device : Device or str, optional
+        Where the result lives (the current device by default).
+
+    Returns
+    -------
+    ndarray
+        1-d.
+
+    See Also
+    --------
+    numpy.geomspace
     """
     lo, hi = _check_bound(start, "start"), _check_bound(stop, "stop")
     if lo == 0 or hi == 0:
@@ -97,22 +147,82 @@ def _cos_window(M, name, coeffs):
 
 
 def hanning(M):
-    """The Hann window of M points. See also numpy.hanning."""
+    """The Hann window of M points.
+
+    Parameters
+    ----------
+    M : int
+        Number of points (an empty array for M < 1).
+
+    Returns
+    -------
+    ndarray
+        float64.
+
+    See Also
+    --------
+    numpy.hanning
+    """
     return _cos_window(M, "hanning", (0.5, 0.5))
 
 
 def hamming(M):
-    """The Hamming window of M points. See also numpy.hamming."""
+    """The Hamming window of M points.
+
+    Parameters
+    ----------
+    M : int
+        Number of points (an empty array for M < 1).
+
+    Returns
+    -------
+    ndarray
+        float64.
+
+    See Also
+    --------
+    numpy.hamming
+    """
     return _cos_window(M, "hamming", (0.54, 0.46))
 
 
 def blackman(M):
-    """The Blackman window of M points. See also numpy.blackman."""
+    """The Blackman window of M points.
+
+    Parameters
+    ----------
+    M : int
+        Number of points (an empty array for M < 1).
+
+    Returns
+    -------
+    ndarray
+        float64.
+
+    See Also
+    --------
+    numpy.blackman
+    """
     return _cos_window(M, "blackman", (0.42, 0.5, 0.08))
 
 
 def bartlett(M):
-    """The Bartlett (triangular) window of M points. See also numpy.bartlett."""
+    """The Bartlett (triangular) window of M points.
+
+    Parameters
+    ----------
+    M : int
+        Number of points (an empty array for M < 1).
+
+    Returns
+    -------
+    ndarray
+        float64.
+
+    See Also
+    --------
+    numpy.bartlett
+    """
     n, special = _window_n(M, "bartlett")
     if special is not None:
         return special
@@ -122,10 +232,28 @@ def bartlett(M):
 
 def ediff1d(ary, to_end=None, to_begin=None):
     """Differences between consecutive elements of the flattened array, with optional
-    values before and after. See also numpy.ediff1d.
+    values before and after.
 
     >>> garray.ediff1d(garray.asarray([1, 2, 4]), to_begin=-9)
     array([-9,  1,  2])
+
+    Parameters
+    ----------
+    ary : ndarray or array_like
+        Input (flattened).
+    to_end : scalar or array_like, optional
+        Values appended.
+    to_begin : scalar or array_like, optional
+        Values prepended.
+
+    Returns
+    -------
+    ndarray
+        1-d, in ary's dtype.
+
+    See Also
+    --------
+    numpy.ediff1d
     """
     a = asarray(ary).reshape(-1)
     parts = [_ufuncs.subtract(a[1:], a[:-1])]

@@ -88,27 +88,84 @@ def _unique(x, want_index, want_inverse, want_counts, equal_nan):
 
 
 def unique_values(x, /):
-    """The distinct values of ``x``, sorted (NaNs distinct). See also
-    numpy.unique_values."""
+    """The distinct values of ``x``, sorted (NaNs distinct).
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+
+    Returns
+    -------
+    ndarray
+        1-d.
+
+    See Also
+    --------
+    numpy.unique_values
+    """
     return _unique(_array(x, "unique_values"), False, False, False, False)["values"]
 
 
 def unique_counts(x, /):
-    """(values, counts) of the distinct values of ``x``. See also numpy.unique_counts."""
+    """(values, counts) of the distinct values of ``x``.
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+
+    Returns
+    -------
+    tuple of ndarray
+        A named tuple (values, counts).
+
+    See Also
+    --------
+    numpy.unique_counts
+    """
     r = _unique(_array(x, "unique_counts"), False, False, True, False)
     return UniqueCountsResult(r["values"], r["counts"])
 
 
 def unique_inverse(x, /):
-    """(values, inverse_indices): x == values[inverse_indices]. See also
-    numpy.unique_inverse."""
+    """(values, inverse_indices): x == values[inverse_indices].
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+
+    Returns
+    -------
+    tuple of ndarray
+        A named tuple (values, inverse_indices).
+
+    See Also
+    --------
+    numpy.unique_inverse
+    """
     r = _unique(_array(x, "unique_inverse"), False, True, False, False)
     return UniqueInverseResult(r["values"], r["inverse"])
 
 
 def unique_all(x, /):
     """(values, indices, inverse_indices, counts) of the distinct values of ``x``.
-    See also numpy.unique_all."""
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+
+    Returns
+    -------
+    tuple of ndarray
+        A named tuple (values, indices, inverse_indices, counts).
+
+    See Also
+    --------
+    numpy.unique_all
+    """
     r = _unique(_array(x, "unique_all"), True, True, True, False)
     return UniqueAllResult(r["values"], r["indices"],
                                                        r["inverse"], r["counts"])
@@ -117,7 +174,34 @@ def unique_all(x, /):
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
            *, equal_nan=True, sorted=True):
     """NumPy's unique: the sorted distinct values, optionally with first indices,
-    inverse and counts; ``axis`` finds distinct slices. See also numpy.unique."""
+    inverse and counts; ``axis`` finds distinct slices.
+
+    Parameters
+    ----------
+    ar : ndarray or array_like
+        Input array.
+    return_index : bool, optional
+        Also return the index of each value's first occurrence.
+    return_inverse : bool, optional
+        Also return the indices that rebuild ar from the values.
+    return_counts : bool, optional
+        Also return the number of occurrences of each value.
+    axis : int or None, optional
+        Find distinct slices along this axis (None: the flattened array).
+    equal_nan : bool, optional
+        Count all NaNs as one value.
+    sorted : bool, optional
+        Accepted for NumPy's signature (the values are always sorted).
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        The values, then the arrays asked for (int64 indices and counts).
+
+    See Also
+    --------
+    numpy.unique
+    """
     ar = _array(ar, "unique")
     # sorted=False lets NumPy return any order; the sorted result satisfies it
     if axis is not None:
@@ -176,7 +260,29 @@ def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_na
 
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """Whether each element of ``element`` is in ``test_elements`` (shape of element).
-    See also numpy.isin."""
+
+    Parameters
+    ----------
+    element : ndarray or array_like
+        The values to look up.
+    test_elements : ndarray or array_like
+        The values to look for (flattened).
+    assume_unique : bool, optional
+        Whether both are unique.
+    invert : bool, optional
+        Return the negation.
+    kind : {None, 'sort', 'table'}, optional
+        Accepted for NumPy's signature.
+
+    Returns
+    -------
+    ndarray
+        bool, of element's shape.
+
+    See Also
+    --------
+    numpy.isin
+    """
     from ._sorting import searchsorted, sort
     from ._elementwise import clip
     if kind not in (None, "sort", "table"):
@@ -198,7 +304,28 @@ def _flat_unique(a, assume_unique, name):
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """The sorted values in both arrays. See also numpy.intersect1d."""
+    """The sorted values in both arrays.
+
+    Parameters
+    ----------
+    ar1 : ndarray or array_like
+        First array (flattened).
+    ar2 : ndarray or array_like
+        Second array (flattened).
+    assume_unique : bool, optional
+        Whether both are already unique.
+    return_indices : bool, optional
+        Also return the indices of the values in ar1 and ar2.
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        The sorted common values (and the two index arrays).
+
+    See Also
+    --------
+    numpy.intersect1d
+    """
     from ._sorting import searchsorted
     a = _array(ar1, "ar1").reshape(-1)
     b = _array(ar2, "ar2").reshape(-1)
@@ -225,7 +352,24 @@ def _sorted(x):
 
 
 def union1d(ar1, ar2):
-    """The sorted values in either array. See also numpy.union1d."""
+    """The sorted values in either array.
+
+    Parameters
+    ----------
+    ar1 : ndarray or array_like
+        First array (flattened).
+    ar2 : ndarray or array_like
+        Second array (flattened).
+
+    Returns
+    -------
+    ndarray
+        1-d, sorted.
+
+    See Also
+    --------
+    numpy.union1d
+    """
     from ._joining import concatenate
     return unique(concatenate([_array(ar1, "ar1").reshape(-1),
                                _array(ar2, "ar2").reshape(-1)]))
@@ -233,13 +377,50 @@ def union1d(ar1, ar2):
 
 def setdiff1d(ar1, ar2, assume_unique=False):
     """The values of ar1 not in ar2 (sorted and unique unless assume_unique).
-    See also numpy.setdiff1d."""
+
+    Parameters
+    ----------
+    ar1 : ndarray or array_like
+        First array (flattened).
+    ar2 : ndarray or array_like
+        Second array (flattened).
+    assume_unique : bool, optional
+        Whether both are already unique.
+
+    Returns
+    -------
+    ndarray
+        1-d.
+
+    See Also
+    --------
+    numpy.setdiff1d
+    """
     u1 = _flat_unique(ar1, assume_unique, "ar1")
     return u1[isin(u1, _array(ar2, "ar2"), invert=True)]
 
 
 def setxor1d(ar1, ar2, assume_unique=False):
-    """The sorted values in exactly one of the arrays. See also numpy.setxor1d."""
+    """The sorted values in exactly one of the arrays.
+
+    Parameters
+    ----------
+    ar1 : ndarray or array_like
+        First array (flattened).
+    ar2 : ndarray or array_like
+        Second array (flattened).
+    assume_unique : bool, optional
+        Whether both are already unique.
+
+    Returns
+    -------
+    ndarray
+        1-d, sorted.
+
+    See Also
+    --------
+    numpy.setxor1d
+    """
     from ._joining import concatenate
     from ._sorting import sort
     aux = sort(concatenate([_flat_unique(ar1, assume_unique, "ar1"),

@@ -23,8 +23,23 @@ def tile(A, reps, /):
 
     >>> garray.tile(garray.asarray([1, 2]), 2)
     array([1, 2, 1, 2])
+     Array API's tile(x, repetitions).
 
-    See also numpy.tile and the Array API's tile(x, repetitions).
+    Parameters
+    ----------
+    A : ndarray or array_like
+        Input array.
+    reps : int or tuple of int
+        Repetitions per axis.
+
+    Returns
+    -------
+    ndarray
+        A new array in A's dtype.
+
+    See Also
+    --------
+    numpy.tile : NumPy's; the Array API's is ``tile(x, repetitions)``, the same call.
     """
     A = as_array(A, "A")
     reps = int_tuple(reps, "reps")
@@ -43,7 +58,24 @@ def tile(A, reps, /):
 
 def resize(a, new_shape):
     """A new array of ``new_shape`` filled with ``a``'s elements repeated cyclically (C
-    order); zeros when ``a`` is empty. See also numpy.resize (not ndarray.resize)."""
+    order); zeros when ``a`` is empty (this is numpy.resize, not ndarray.resize).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array.
+    new_shape : int or tuple of int
+        The result's shape.
+
+    Returns
+    -------
+    ndarray
+        A new array in a's dtype.
+
+    See Also
+    --------
+    numpy.resize
+    """
     a = as_array(a, "a")
     shape = int_tuple(new_shape, "new_shape")
     size = 1
@@ -72,18 +104,62 @@ _S = slice(None)
 
 
 def atleast_1d(*arys):
-    """Views with at least one axis (0-d -> shape (1,)). See also numpy.atleast_1d."""
+    """Views with at least one axis (0-d -> shape (1,)).
+
+    Parameters
+    ----------
+    *arys : ndarray or array_like
+        One or more arrays.
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        One view per input (a single array for one input).
+
+    See Also
+    --------
+    numpy.atleast_1d
+    """
     return _atleast(arys, 1, {0: (None,)})
 
 
 def atleast_2d(*arys):
-    """Views with at least two axes (1-d (N,) -> (1, N)). See also numpy.atleast_2d."""
+    """Views with at least two axes (1-d (N,) -> (1, N)).
+
+    Parameters
+    ----------
+    *arys : ndarray or array_like
+        One or more arrays.
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        One view per input (a single array for one input).
+
+    See Also
+    --------
+    numpy.atleast_2d
+    """
     return _atleast(arys, 2, {0: (None, None), 1: (None, _S)})
 
 
 def atleast_3d(*arys):
-    """Views with at least three axes ((N,) -> (1, N, 1), (M, N) -> (M, N, 1)). See also
-    numpy.atleast_3d."""
+    """Views with at least three axes ((N,) -> (1, N, 1), (M, N) -> (M, N, 1)).
+
+    Parameters
+    ----------
+    *arys : ndarray or array_like
+        One or more arrays.
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        One view per input (a single array for one input).
+
+    See Also
+    --------
+    numpy.atleast_3d
+    """
     return _atleast(arys, 3, {0: (None, None, None), 1: (None, _S, None),
                               2: (_S, _S, None)})
 
@@ -93,7 +169,23 @@ def ravel(a, order="C"):
 
     ``order``: 'C' (row-major), 'F' (column-major), 'A' (F when ``a`` is
     Fortran-contiguous and not C-contiguous), 'K' (axes by decreasing absolute stride,
-    each read in its own direction, as NumPy does). See also numpy.ravel.
+    each read in its own direction, as NumPy does).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array.
+    order : {'C', 'F', 'A', 'K'}, optional
+        The order the elements are read in.
+
+    Returns
+    -------
+    ndarray
+        1-d: a view when the layout allows, else a copy.
+
+    See Also
+    --------
+    numpy.ravel
     """
     a = as_array(a, "a")
     if order not in ("C", "F", "A", "K", None):
@@ -113,7 +205,26 @@ def ravel(a, order="C"):
 
 
 def swapaxes(a, axis1, axis2):
-    """``a`` with two axes interchanged (a view). See also numpy.swapaxes."""
+    """``a`` with two axes interchanged (a view).
+
+    Parameters
+    ----------
+    a : ndarray
+        Input array.
+    axis1 : int
+        First axis.
+    axis2 : int
+        Second axis.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.swapaxes
+    """
     a = as_array(a, "a")
     i = norm_axis(axis1, a.ndim, "axis1")
     j = norm_axis(axis2, a.ndim, "axis2")
@@ -124,7 +235,26 @@ def swapaxes(a, axis1, axis2):
 
 def rollaxis(a, axis, start=0):
     """Move ``axis`` backwards until it lies before position ``start`` (a view; prefer
-    moveaxis). See also numpy.rollaxis."""
+    moveaxis).
+
+    Parameters
+    ----------
+    a : ndarray
+        Input array.
+    axis : int
+        The axis to move.
+    start : int, optional
+        The position it moves before.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.rollaxis
+    """
     a = as_array(a, "a")
     n = a.ndim
     axis = norm_axis(axis, n)
@@ -148,7 +278,26 @@ def _flip(m, axis):
 
 def rot90(m, k=1, axes=(0, 1)):
     """``m`` rotated by 90 degrees ``k`` times in the plane of ``axes``, from the first
-    towards the second (a view). See also numpy.rot90."""
+    towards the second (a view).
+
+    Parameters
+    ----------
+    m : ndarray or array_like
+        Input array.
+    k : int, optional
+        Number of quarter turns.
+    axes : tuple of two int, optional
+        The plane of the rotation.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.rot90
+    """
     m = as_array(m, "m")
     axes = tuple(axes)
     if len(axes) != 2:
@@ -172,8 +321,22 @@ def rot90(m, k=1, axes=(0, 1)):
 
 
 def fliplr(m):
-    """Reverse the columns (axis 1) of an array with >= 2 axes (a view). See also
-    numpy.fliplr."""
+    """Reverse the columns (axis 1) of an array with >= 2 axes (a view).
+
+    Parameters
+    ----------
+    m : ndarray or array_like
+        Input array.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.fliplr
+    """
     m = as_array(m, "m")
     if m.ndim < 2:
         raise ValueError("m: Input must be >= 2-d.")
@@ -181,8 +344,22 @@ def fliplr(m):
 
 
 def flipud(m):
-    """Reverse the rows (axis 0) of an array with >= 1 axis (a view). See also
-    numpy.flipud."""
+    """Reverse the rows (axis 0) of an array with >= 1 axis (a view).
+
+    Parameters
+    ----------
+    m : ndarray or array_like
+        Input array.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.flipud
+    """
     m = as_array(m, "m")
     if m.ndim < 1:
         raise ValueError("m: Input must be >= 1-d.")
@@ -195,7 +372,25 @@ def flipud(m):
 def array_split(ary, indices_or_sections, axis=0):
     """Split into sub-arrays (views) along ``axis``: ``indices_or_sections`` is a count
     (the first ``len % count`` parts get one extra element) or the split positions.
-    See also numpy.array_split."""
+
+    Parameters
+    ----------
+    ary : ndarray or array_like
+        The array to split.
+    indices_or_sections : int or sequence of int
+        A number of equal parts, or the positions to split at.
+    axis : int, optional
+        The axis to split along.
+
+    Returns
+    -------
+    list of ndarray
+        Views of ary.
+
+    See Also
+    --------
+    numpy.array_split
+    """
     ary = as_array(ary, "ary")
     try:
         total = ary.shape[axis]
@@ -220,7 +415,26 @@ def array_split(ary, indices_or_sections, axis=0):
 
 def split(ary, indices_or_sections, axis=0):
     """Split into equal sub-arrays (a count that divides the axis) or at positions
-    (views). See also numpy.split."""
+    (views).
+
+    Parameters
+    ----------
+    ary : ndarray or array_like
+        The array to split.
+    indices_or_sections : int or sequence of int
+        A number of equal parts, or the positions to split at.
+    axis : int, optional
+        The axis to split along.
+
+    Returns
+    -------
+    list of ndarray
+        Views of ary.
+
+    See Also
+    --------
+    numpy.split
+    """
     ary = as_array(ary, "ary")
     try:
         len(indices_or_sections)
@@ -233,7 +447,24 @@ def split(ary, indices_or_sections, axis=0):
 
 
 def hsplit(ary, indices_or_sections):
-    """split along axis 1 (axis 0 for 1-d arrays). See also numpy.hsplit."""
+    """split along axis 1 (axis 0 for 1-d arrays).
+
+    Parameters
+    ----------
+    ary : ndarray or array_like
+        The array to split.
+    indices_or_sections : int or sequence of int
+        A number of equal parts, or the positions to split at.
+
+    Returns
+    -------
+    list of ndarray
+        Views of ary.
+
+    See Also
+    --------
+    numpy.hsplit
+    """
     ary = as_array(ary, "ary")
     if ary.ndim == 0:
         raise ValueError("ary: hsplit only works on arrays of 1 or more dimensions")
@@ -241,7 +472,24 @@ def hsplit(ary, indices_or_sections):
 
 
 def vsplit(ary, indices_or_sections):
-    """split along axis 0 of an array with >= 2 axes. See also numpy.vsplit."""
+    """split along axis 0 of an array with >= 2 axes.
+
+    Parameters
+    ----------
+    ary : ndarray or array_like
+        The array to split.
+    indices_or_sections : int or sequence of int
+        A number of equal parts, or the positions to split at.
+
+    Returns
+    -------
+    list of ndarray
+        Views of ary.
+
+    See Also
+    --------
+    numpy.vsplit
+    """
     ary = as_array(ary, "ary")
     if ary.ndim < 2:
         raise ValueError("ary: vsplit only works on arrays of 2 or more dimensions")
@@ -249,7 +497,24 @@ def vsplit(ary, indices_or_sections):
 
 
 def dsplit(ary, indices_or_sections):
-    """split along axis 2 of an array with >= 3 axes. See also numpy.dsplit."""
+    """split along axis 2 of an array with >= 3 axes.
+
+    Parameters
+    ----------
+    ary : ndarray or array_like
+        The array to split.
+    indices_or_sections : int or sequence of int
+        A number of equal parts, or the positions to split at.
+
+    Returns
+    -------
+    list of ndarray
+        Views of ary.
+
+    See Also
+    --------
+    numpy.dsplit
+    """
     ary = as_array(ary, "ary")
     if ary.ndim < 3:
         raise ValueError("ary: dsplit only works on arrays of 3 or more dimensions")
@@ -265,7 +530,25 @@ def trim_zeros(filt, trim="fb", axis=None):
 
     The box is found on the device: per axis, argmax of the any-nonzero mask from each
     end; only those indices come to the host.  A 1-d list or tuple gives a list or tuple,
-    as NumPy's. See also numpy.trim_zeros.
+    as NumPy's.
+
+    Parameters
+    ----------
+    filt : ndarray, list or tuple
+        Input.
+    trim : str, optional
+        'f' (leading), 'b' (trailing) or 'fb' (both).
+    axis : int, tuple of int or None, optional
+        The axes to trim (all by default).
+
+    Returns
+    -------
+    ndarray, list or tuple
+        A view (a list or tuple for a list or tuple input).
+
+    See Also
+    --------
+    numpy.trim_zeros
     """
     from . import _reductions
     x = as_array(filt, "filt")
@@ -301,7 +584,26 @@ def copyto(dst, src, casting="same_kind", where=True):
     """Copy ``src`` (broadcast) into ``dst`` in place, where ``where`` is True.
 
     ``casting`` limits the cast from src's dtype to dst's (NumPy's rules; Python scalars
-    are checked by value as NumPy 2 does). See also numpy.copyto.
+    are checked by value as NumPy 2 does).
+
+    Parameters
+    ----------
+    dst : ndarray
+        The garray array written in place.
+    src : ndarray, array_like or scalar
+        The values, broadcast to dst's shape.
+    casting : str, optional
+        NumPy's rule for the cast from src's dtype to dst's.
+    where : array_like of bool, optional
+        Where to copy (broadcast to dst's shape).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.copyto
     """
     from ._elementwise import where as _where
     if not isinstance(dst, ndarray):
@@ -339,8 +641,22 @@ def copyto(dst, src, casting="same_kind", where=True):
 
 
 def matrix_transpose(x, /):
-    """Transpose the last two axes (a view; at least 2 axes). See also
-    numpy.matrix_transpose."""
+    """Transpose the last two axes (a view; at least 2 axes).
+
+    Parameters
+    ----------
+    x : ndarray
+        An array of at least two axes.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.matrix_transpose
+    """
     if not isinstance(x, ndarray):
         raise TypeError(f"matrix_transpose: expected a garray.ndarray, got {type(x).__name__}")
     if x.ndim < 2:

@@ -204,7 +204,29 @@ def sort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=True)
 
     Example: ``garray.sort(garray.asarray([3, 1, 2]))`` -> ``[1, 2, 3]``.
 
-    See also numpy.sort.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    kind : str, optional
+        Accepted for NumPy's signature (always a stable radix sort).
+    order : None
+        Structured arrays are not supported; must be None.
+    descending : bool, optional
+        Sort in descending order.
+    stable : bool, optional
+        Accepted for the Array API (always stable).
+
+    Returns
+    -------
+    ndarray
+        A sorted copy in a's dtype, on its device.
+
+    See Also
+    --------
+    numpy.sort
     """
     return _sort(a, axis, kind, order, descending, stable, False, "sort")
 
@@ -216,7 +238,29 @@ def argsort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=Tr
 
     Example: ``garray.argsort(garray.asarray([3, 1, 2]))`` -> ``[1, 2, 0]``.
 
-    See also numpy.argsort.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    kind : str, optional
+        Accepted for NumPy's signature (always a stable sort).
+    order : None
+        Structured arrays are not supported; must be None.
+    descending : bool, optional
+        Sort in descending order (ties keep input order).
+    stable : bool, optional
+        Accepted for the Array API (always stable).
+
+    Returns
+    -------
+    ndarray
+        int64 indices of a's shape.
+
+    See Also
+    --------
+    numpy.argsort
     """
     return _sort(a, axis, kind, order, descending, stable, True, "argsort")
 
@@ -230,7 +274,25 @@ def searchsorted(a, v, /, side="left", sorter=None):
 
     Example: ``garray.searchsorted(garray.asarray([1, 2, 3]), 2)`` -> ``1``.
 
-    See also numpy.searchsorted.
+    Parameters
+    ----------
+    a : ndarray
+        A sorted 1-d array.
+    v : ndarray, array_like or scalar
+        The values to insert.
+    side : {'left', 'right'}, optional
+        Before or after equal elements.
+    sorter : ndarray, optional
+        int64 indices that sort a.
+
+    Returns
+    -------
+    ndarray
+        int64 indices of v's shape (0-d for a scalar v).
+
+    See Also
+    --------
+    numpy.searchsorted
     """
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
@@ -269,7 +331,21 @@ def lexsort(keys, axis=-1):
 
     Example: ``garray.lexsort((b, a))`` sorts by ``a``, ties by ``b``.
 
-    See also numpy.lexsort.
+    Parameters
+    ----------
+    keys : sequence of ndarray or ndarray
+        The keys (the last is the primary one).
+    axis : int, optional
+        The axis to sort along.
+
+    Returns
+    -------
+    ndarray
+        int64 indices.
+
+    See Also
+    --------
+    numpy.lexsort
     """
     ks = [keys[i] for i in range(keys.shape[0])] if isinstance(keys, ndarray) else \
         [_array(k, "lexsort") for k in keys]
@@ -308,7 +384,27 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
     garray sorts the whole axis (a valid partition).
 
-    See also numpy.partition.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    kth : int or sequence of int
+        The position(s) to partition at.
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    kind : str, optional
+        Accepted for NumPy's signature (garray sorts the whole axis).
+    order : None
+        Structured arrays are not supported; must be None.
+
+    Returns
+    -------
+    ndarray
+        A new array in a's dtype.
+
+    See Also
+    --------
+    numpy.partition
     """
     a = _array(a, "partition")
     if a.ndim == 0 and axis is not None:
@@ -321,7 +417,27 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition ``a`` (see ``partition``); garray sorts the whole axis.
 
-    See also numpy.argpartition.
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    kth : int or sequence of int
+        The position(s) to partition at.
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    kind : str, optional
+        Accepted for NumPy's signature (garray sorts the whole axis).
+    order : None
+        Structured arrays are not supported; must be None.
+
+    Returns
+    -------
+    ndarray
+        int64 indices of a's shape.
+
+    See Also
+    --------
+    numpy.argpartition
     """
     a = _array(a, "argpartition")
     if a.ndim == 0 and axis is not None:

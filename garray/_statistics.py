@@ -112,7 +112,40 @@ def _mean_dtype(x, dtype, name):
 def mean(x, /, *, axis=None, keepdims=False, dtype=None, out=None, where=True):
     """Arithmetic mean over ``axis``: bool and integers in float64, other dtypes in
     their own (``dtype=`` casts the input first); an empty slice is NaN with a
-    RuntimeWarning. See also numpy.mean."""
+    RuntimeWarning.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        float64 for bool and integer input, the input's (or dtype's) dtype otherwise;
+        0-d when every axis is reduced.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.mean(x, 0)`` raises TypeError where NumPy takes the axis
+    by position (``x.mean(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.mean
+    """
     x = _array(x, "mean")
     axes = normalize_axes(axis, x.ndim, "mean")
     dt = _mean_dtype(x, dtype, "mean")
@@ -166,25 +199,154 @@ def var(x, /, *, axis=None, correction=None, ddof=0, keepdims=False, dtype=None,
         where=True):
     """Variance ``sum(|x - mean|**2) / (n - ddof)`` over ``axis`` (``correction`` is
     the Array API spelling of ``ddof``); complex input gives a real result.
-    See also numpy.var."""
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    correction : int or float, optional
+        The Array API's name for ddof (not both).
+    ddof : int or float, optional
+        Delta degrees of freedom: the divisor is n - ddof.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        Real: float64 for bool and integers, the real dtype of floating and complex
+        input.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.var(x, 0)`` raises TypeError where NumPy takes the axis
+    by position (``x.var(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.var
+    """
     return _var(x, axis, dtype, out, ddof, keepdims, where, correction, "var", False)
 
 
 def std(x, /, *, axis=None, correction=None, ddof=0, keepdims=False, dtype=None, out=None,
         where=True):
-    """Standard deviation: the square root of ``var``. See also numpy.std."""
+    """Standard deviation: the square root of ``var``.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    correction : int or float, optional
+        The Array API's name for ddof (not both).
+    ddof : int or float, optional
+        Delta degrees of freedom: the divisor is n - ddof.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        Real: float64 for bool and integers, the real dtype of floating and complex
+        input.
+
+    Notes
+    -----
+    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
+    are keyword-only: ``garray.std(x, 0)`` raises TypeError where NumPy takes the axis
+    by position (``x.std(0)``, the ndarray method, takes it).
+
+    See Also
+    --------
+    numpy.std
+    """
     return _var(x, axis, dtype, out, ddof, keepdims, where, correction, "std", True)
 
 
 # ---- the NaN-skipping reductions ----------------------------------------------------
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    """Sum treating NaN as zero (dtypes as ``sum``). See also numpy.nansum."""
+    """Sum treating NaN as zero (dtypes as ``sum``).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        Dtypes as sum.
+
+    See Also
+    --------
+    numpy.nansum
+    """
     return reduce("nansum", a, axis, keepdims, dtype, out, initial, where, _u.add, "nansum")
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    """Product treating NaN as one (dtypes as ``prod``). See also numpy.nanprod."""
+    """Product treating NaN as one (dtypes as ``prod``).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        Dtypes as prod.
+
+    See Also
+    --------
+    numpy.nanprod
+    """
     return reduce("nanprod", a, axis, keepdims, dtype, out, initial, where, _u.multiply,
                   "nanprod")
 
@@ -199,13 +361,63 @@ def _nanminmax(name, combine, a, axis, out, keepdims, initial, where):
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Smallest element ignoring NaN; an all-NaN slice gives NaN and a RuntimeWarning.
-    See also numpy.nanmin."""
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        In a's dtype.
+
+    See Also
+    --------
+    numpy.nanmin
+    """
     return _nanminmax("nanmin", _u.fmin, a, axis, out, keepdims, initial, where)
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Largest element ignoring NaN; an all-NaN slice gives NaN and a RuntimeWarning.
-    See also numpy.nanmax."""
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        In a's dtype.
+
+    See Also
+    --------
+    numpy.nanmax
+    """
     return _nanminmax("nanmax", _u.fmax, a, axis, out, keepdims, initial, where)
 
 
@@ -227,13 +439,55 @@ def _nanarg(name, a, axis, out, keepdims):
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the smallest element ignoring NaN; an all-NaN slice is a ValueError.
-    See also numpy.nanargmin."""
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+
+    Returns
+    -------
+    ndarray
+        int64 indices.
+
+    See Also
+    --------
+    numpy.nanargmin
+    """
     return _nanarg("nanargmin", a, axis, out, keepdims)
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the largest element ignoring NaN; an all-NaN slice is a ValueError.
-    See also numpy.nanargmax."""
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+
+    Returns
+    -------
+    ndarray
+        int64 indices.
+
+    See Also
+    --------
+    numpy.nanargmax
+    """
     return _nanarg("nanargmax", a, axis, out, keepdims)
 
 
@@ -259,7 +513,32 @@ def _nan_prepare(x, axes, where, name):
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Mean ignoring NaN; an all-NaN slice is NaN with a RuntimeWarning.
-    See also numpy.nanmean."""
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        Dtypes as mean.
+
+    See Also
+    --------
+    numpy.nanmean
+    """
     x = _array(a, "nanmean")
     if not _inexact(x):
         return mean(x, axis=axis, keepdims=keepdims, dtype=dtype, out=out, where=where)
@@ -303,14 +582,73 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            correction=None):
     """Variance ignoring NaN; slices with ``n - ddof <= 0`` non-NaN elements are NaN
-    with a RuntimeWarning. See also numpy.nanvar."""
+    with a RuntimeWarning.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    ddof : int or float, optional
+        Delta degrees of freedom: the divisor is n - ddof.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+    correction : int or float, optional
+        The Array API's name for ddof (not both).
+
+    Returns
+    -------
+    ndarray
+        Dtypes as var.
+
+    See Also
+    --------
+    numpy.nanvar
+    """
     return _nanvar(a, axis, dtype, out, ddof, keepdims, where, correction, "nanvar", False)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            correction=None):
     """Standard deviation ignoring NaN: the square root of ``nanvar``.
-    See also numpy.nanstd."""
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    ddof : int or float, optional
+        Delta degrees of freedom: the divisor is n - ddof.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+    correction : int or float, optional
+        The Array API's name for ddof (not both).
+
+    Returns
+    -------
+    ndarray
+        Dtypes as std.
+
+    See Also
+    --------
+    numpy.nanstd
+    """
     return _nanvar(a, axis, dtype, out, ddof, keepdims, where, correction, "nanstd", True)
 
 
@@ -318,7 +656,29 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range ``max - min`` over ``axis`` (integers wrap as NumPy's; bool is a
-    TypeError). See also numpy.ptp."""
+    TypeError).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+
+    Returns
+    -------
+    ndarray
+        In a's dtype.
+
+    See Also
+    --------
+    numpy.ptp
+    """
     x = _array(a, "ptp")
     hi = reduce("max", x, axis, keepdims, api="ptp")   # empty: NumPy's ValueError first
     lo = reduce("min", x, axis, keepdims, api="ptp")
@@ -336,7 +696,31 @@ def _axis_tuple(axis, ndim, name):
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """Weighted mean over ``axis``: ``sum(a * w) / sum(w)``; ``returned`` also gives the
-    sum of the weights. See also numpy.average."""
+    sum of the weights.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    weights : ndarray or array_like, optional
+        Weights, of a's shape or 1-d along a single axis; equal weights by default.
+    returned : bool, optional
+        Also return the sum of the weights.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+        The weighted mean (float64 for integer input), and with returned the weight sums
+        broadcast to its shape.
+
+    See Also
+    --------
+    numpy.average
+    """
     x = _array(a, "average")
     if axis is not None:
         axis = _axis_tuple(axis, x.ndim, "average")
@@ -377,7 +761,30 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE):
     """The n-th discrete difference along ``axis`` (``not_equal`` for bool), after
-    joining ``prepend`` and ``append``. See also numpy.diff."""
+    joining ``prepend`` and ``append``.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    n : int, optional
+        Number of times to difference.
+    axis : int, optional
+        The axis (the last by default).
+    prepend : array_like, optional
+        Values joined before a along axis first (scalars broadcast).
+    append : array_like, optional
+        Values joined after a along axis first.
+
+    Returns
+    -------
+    ndarray
+        Of a's shape less n along axis, in a's dtype.
+
+    See Also
+    --------
+    numpy.diff
+    """
     x = _array(a, "diff")
     if n == 0:
         return x
@@ -415,7 +822,29 @@ def _red_concat(parts, ax):
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True when every ``|a - b| <= atol + rtol * |b|`` (``isclose``, broadcast).
-    See also numpy.allclose."""
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    b : ndarray or array_like
+        Reference array, broadcast against a.
+    rtol : float, optional
+        Relative tolerance.
+    atol : float, optional
+        Absolute tolerance.
+    equal_nan : bool, optional
+        Whether NaN compares equal to NaN.
+
+    Returns
+    -------
+    bool
+        A Python bool (the one value read back from the device).
+
+    See Also
+    --------
+    numpy.allclose
+    """
     from ._elementwise import isclose
     a, b = _array(a, "allclose"), _array(b, "allclose")
     # NumPy compares in floating point: integers cannot wrap in a - b.
@@ -433,7 +862,26 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def array_equal(a1, a2, equal_nan=False):
     """True when a1 and a2 have the same shape and elements (``equal_nan``: NaN equals
-    NaN). See also numpy.array_equal."""
+    NaN).
+
+    Parameters
+    ----------
+    a1 : ndarray or array_like
+        First array.
+    a2 : ndarray or array_like
+        Second array.
+    equal_nan : bool, optional
+        Whether NaN compares equal to NaN.
+
+    Returns
+    -------
+    bool
+        A Python bool.
+
+    See Also
+    --------
+    numpy.array_equal
+    """
     try:
         a1, a2 = _array(a1, "array_equal"), _array(a2, "array_equal")
     except Exception:  # noqa: BLE001 - NumPy: what cannot be an array is not equal
@@ -453,7 +901,23 @@ def array_equal(a1, a2, equal_nan=False):
 
 def array_equiv(a1, a2):
     """True when a1 and a2 broadcast to one shape and are equal there.
-    See also numpy.array_equiv."""
+
+    Parameters
+    ----------
+    a1 : ndarray or array_like
+        First array.
+    a2 : ndarray or array_like
+        Second array.
+
+    Returns
+    -------
+    bool
+        A Python bool.
+
+    See Also
+    --------
+    numpy.array_equiv
+    """
     try:
         a1, a2 = _array(a1, "array_equiv"), _array(a2, "array_equiv")
     except Exception:  # noqa: BLE001

@@ -100,7 +100,31 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     ``full_matrices``: U (M, M) and Vh (N, N), else (M, K) and (K, N), K = min(M, N).
     Returns ``SVDResult(U, S, Vh)``, or S alone when ``compute_uv`` is False.
     Raises LinAlgError("SVD did not converge") (also for NaN input, as NumPy).
-    See also numpy.linalg.svd.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, N) matrices.
+    full_matrices : bool, optional
+        Full (True) or reduced U and Vh.
+    compute_uv : bool, optional
+        Return U and Vh too.
+    hermitian : bool, optional
+        Whether a is Hermitian.
+
+    Returns
+    -------
+    SVDResult or ndarray
+        (U, S, Vh), or S.
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.svd
     """
     ga = _ga()
     a, t, rt = _prepare(a, "svd", square=hermitian)
@@ -131,7 +155,26 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
 
 def svdvals(x, /):
     """Singular values of a stack of matrices, descending (``svd(x, compute_uv=False)``).
-    See also numpy.linalg.svdvals."""
+
+    Parameters
+    ----------
+    x : ndarray
+        (..., M, N) matrices.
+
+    Returns
+    -------
+    ndarray
+        Real singular values, descending.
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.svdvals
+    """
     return svd(x, compute_uv=False)
 
 
@@ -177,7 +220,30 @@ def lstsq(a, b, rcond=None):
     Returns NumPy's 4-tuple ``(x, residuals, rank, s)``: ``residuals`` holds the squared
     2-norm of each column's residual when ``rank == N < M``, else it is empty; singular
     values below ``rcond * s.max()`` count as zero (``rcond=None``: machine epsilon times
-    max(M, N)).  See also numpy.linalg.lstsq.
+    max(M, N)).
+
+    Parameters
+    ----------
+    a : ndarray
+        (M, N) coefficient matrix.
+    b : ndarray
+        (M,) or (M, K) right-hand sides.
+    rcond : float, optional
+        Relative cutoff for small singular values.
+
+    Returns
+    -------
+    tuple
+        (x, residuals, rank, s).
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.lstsq
     """
     ga = _ga()
     a = as_array(a, "a")
@@ -222,7 +288,32 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     values at or below ``rcond * max(s)`` count as zero.
 
     ``rtol`` is the Array API's name for ``rcond``; ``rtol=None`` means ``max(M, N) *
-    eps``; the default (neither given) is NumPy's 1e-15.  See also numpy.linalg.pinv.
+    eps``; the default (neither given) is NumPy's 1e-15.
+
+    Parameters
+    ----------
+    a : ndarray
+        (..., M, N) matrices.
+    rcond : float or ndarray, optional
+        Relative cutoff for small singular values.
+    hermitian : bool, optional
+        Whether a is Hermitian.
+    rtol : float or ndarray, optional
+        The Array API's name for rcond.
+
+    Returns
+    -------
+    ndarray
+        (..., N, M).
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.pinv
     """
     ga = _ga()
     a = as_array(a, "a")
@@ -254,7 +345,31 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """Rank of a stack of matrices: the number of singular values above ``tol``
     (default ``max(s) * rtol``, ``rtol`` default ``max(M, N) * eps``).  A 0-d or 1-d
     input has rank 1 unless it is all zeros (a Python int, as NumPy).
-    See also numpy.linalg.matrix_rank.
+
+    Parameters
+    ----------
+    A : ndarray
+        Matrices (..., M, N), or a 0-d or 1-d array.
+    tol : float or ndarray, optional
+        Absolute threshold.
+    hermitian : bool, optional
+        Whether A is Hermitian.
+    rtol : float or ndarray, optional
+        Relative threshold.
+
+    Returns
+    -------
+    ndarray or int
+        int64 ranks (a Python int for 0-d and 1-d input).
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.matrix_rank
     """
     ga = _ga()
     if rtol is not None and tol is not None:
@@ -296,7 +411,28 @@ def _matrix_norm(x, p):
 def cond(x, p=None):
     """Condition number of a stack of matrices in norm ``p`` (None/2/-2 from singular
     values; 1, -1, inf, -inf, 'fro', 'nuc' as ``norm(x, p) * norm(inv(x), p)``, a
-    singular matrix giving inf).  See also numpy.linalg.cond.
+    singular matrix giving inf).
+
+    Parameters
+    ----------
+    x : ndarray
+        (..., M, N) matrices.
+    p : {None, 1, -1, 2, -2, inf, -inf, 'fro', 'nuc'}, optional
+        The norm.
+
+    Returns
+    -------
+    ndarray
+        Real condition numbers, one per matrix.
+
+    Notes
+    -----
+    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
+    now (move the array with ``x.to_device('cpu')``).
+
+    See Also
+    --------
+    numpy.linalg.cond
     """
     ga = _ga()
     x = as_array(x, "x")

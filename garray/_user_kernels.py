@@ -327,6 +327,31 @@ class ElementwiseKernel(_UserKernel):
     seen only in scalar arguments takes the scalar's type (CuPy fails); a
     non-contiguous ``raw`` array is copied to a C-contiguous buffer (written back
     afterwards for ``raw`` outputs, not for ``raw`` inputs).
+
+    Parameters
+    ----------
+    in_params : str
+        CuPy-style input parameters ("T x, raw float32 y").
+    out_params : str
+        CuPy-style output parameters.
+    operation : str
+        HIP-dialect C++ run per element (index i).
+    name : str, optional
+        The kernel's name.
+    options : tuple of str, optional
+        Compiler options.
+    preamble : str, optional
+        Code at file scope before the kernel.
+    reduce_dims : bool, optional
+        Merge contiguous axes before the launch.
+    no_return : bool, optional
+        Return None from a call.
+    return_tuple : bool, optional
+        Always return a tuple of the outputs.
+    loop_prep : str, optional
+        Code before the element loop.
+    after_loop : str, optional
+        Code after the element loop.
     """
 
     _kind = "ElementwiseKernel"

@@ -157,6 +157,7 @@ _CALLS = [
     ("ufunc-sin", lambda a, s, i: numpy.sin(a)),
     ("ufunc-matmul", lambda a, s, i: numpy.matmul(a, s)),
     ("ufunc-mixed-int-float", lambda a, s, i: numpy.multiply(i, a)),
+    ("ufunc-list-operand", lambda a, s, i: numpy.subtract(a, [1.0, 2.0, 3.0])),
     ("ufunc-python-scalar", lambda a, s, i: numpy.power(a, 2)),
     ("ufunc-reduce", lambda a, s, i: numpy.maximum.reduce(a, axis=0)),
     ("ufunc-accumulate", lambda a, s, i: numpy.add.accumulate(i, axis=1)),
@@ -177,18 +178,24 @@ def test_numpy_functions_on_garray_arrays(xp, fn):
 
 
 @xp_compare()
-def test_numpy_array_and_garray_operands(xp):
-    # the garray run mixes a NumPy array with a garray array, in both orders
-    h = numpy.array([1.0, 2.0, 3.0])
+def test_numpy_scalars_with_garray_operands(xp):
     x = xp.asarray(numpy.array([0.5, -1.0, 4.0]))
-    return [h + x, x + h, h * x, h < x, numpy.float32(2) * x, x ** numpy.int8(2), h @ x]
+    return [numpy.float32(2) * x, x ** numpy.int8(2), numpy.float64(1.5) - x,
+            numpy.int64(3) < x, numpy.add(numpy.asarray(2.5, numpy.float32), x)]
 
 
-def test_numpy_array_operand_keeps_its_dtype():
-    # a NumPy array is strong, as a garray array of its dtype: float32 + int8 array
-    x = garray.ones(3, dtype="float32")
-    assert (numpy.ones(3, numpy.float64) + x).dtype == garray.float64
-    assert (x + numpy.ones(3, numpy.int8)).dtype == garray.float32
+@pytest.mark.parametrize("call", [
+    lambda h, g: h + g, lambda h, g: g + h, lambda h, g: h @ g, lambda h, g: h < g,
+    lambda h, g: numpy.add(g, h), lambda h, g: numpy.matmul(h, g),
+    lambda h, g: numpy.add(g, 1.0, out=garray.empty(3), where=h > 1),
+], ids=["h+g", "g+h", "h@g", "h<g", "add", "matmul", "where"])
+def test_numpy_array_next_to_a_garray_array_is_refused(call):
+    # as garray's functions refuse NumPy arrays (and CuPy does): no host array crosses
+    # to a device unseen; the message says how to copy it
+    h = numpy.array([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match=r"numpy\.\w+: .* is a numpy\.ndarray next to a "
+                                        r"garray\.ndarray; .*garray\.asarray"):
+        call(h, garray.ones(3))
 
 
 @xp_compare()
@@ -312,3 +319,27 @@ def test_the_protocol_methods_have_numpys_signatures():
     # NumPy calls them positionally with these names
     assert list(inspect.signature(garray.ndarray.__array_function__).parameters)[1:] == \
         ["func", "types", "args", "kwargs"]
+
+
+@pytest.mark.parametrize("mask_kind", ["garray", "list"])
+def test_ufunc_where_with_out(mask_kind):
+    m = numpy.array([[True, False, True], [False, False, True]])
+    mask = {"garray": garray.asarray(m), "list": m.tolist()}[mask_kind]
+    o = garray.full((2, 3), -9.0)
+    r = numpy.multiply(garray.asarray(A), 2.0, out=o, where=mask)
+    assert r is o
+    assert_xp_close(o, numpy.multiply(A, 2.0, out=numpy.full((2, 3), -9.0), where=m))
+
+
+def test_ufunc_where_without_out_has_numpys_values_where_the_mask_holds():
+    m = numpy.array([True, False, True])
+    r = numpy.add(garray.asarray([1.0, 2.0, 3.0]), 1.0, where=garray.asarray(m))
+    assert isinstance(r, garray.ndarray)
+    numpy.testing.assert_array_equal(r.get()[m], [2.0, 4.0])
+
+
+def test_ufunc_where_with_dtype_and_out():
+    o = garray.zeros(3, dtype="float32")
+    numpy.add(garray.asarray(numpy.array([1, 2, 3])), 1, out=o, dtype=numpy.float32,
+              where=garray.asarray([False, True, True]))
+    assert_xp_close(o, numpy.array([0.0, 3.0, 4.0], dtype=numpy.float32))

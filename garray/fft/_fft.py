@@ -158,6 +158,26 @@ def ifft(a, n=None, axis=-1, norm=None, out=None):
 
     Parameters, returns and errors as ``fft``; ``norm="backward"`` (default) scales by
     1/n.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input (real input is cast to complex: float32 to complex64, other real dtypes to
+        complex128; complex64 stays complex64).
+    n : int, optional
+        Length of the transformed axis: the input is cropped or zero-padded to n.
+    axis : int, optional
+        The axis to transform (the last by default).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Complex (complex64 for float32/complex64 input, else complex128), on the input's
+        device.
     """
     return _c2c(a, n, axis, norm, True, out, "ifft")
 
@@ -204,12 +224,25 @@ def fftn(a, s=None, axes=None, norm=None, out=None):
 
     Parameters
     ----------
-    a : array_like
-    s : sequence of ints, optional
-        Output lengths along ``axes`` (crop or zero-pad).
-    axes : sequence of ints, optional
-        Repeated axes are transformed repeatedly, as NumPy.
-    norm, out : as ``fft``.
+    a : ndarray or array_like
+        Input (real input is cast to complex: float32 to complex64, other real dtypes to
+        complex128; complex64 stays complex64).
+    s : sequence of int, optional
+        Output lengths along axes (crop or zero-pad); -1 or None entries keep the
+        input's length.
+    axes : sequence of int, optional
+        The axes to transform (all, or the last len(s), by default); repeated axes
+        transform repeatedly, as NumPy.
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Complex (complex64 for float32/complex64 input, else complex128), on the input's
+        device.
 
     Raises
     ------
@@ -223,18 +256,85 @@ def fftn(a, s=None, axes=None, norm=None, out=None):
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
     """N-dimensional inverse discrete Fourier transform (``numpy.fft.ifftn``); arguments as
-    ``fftn``."""
+    ``fftn``.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input (real input is cast to complex: float32 to complex64, other real dtypes to
+        complex128; complex64 stays complex64).
+    s : sequence of int, optional
+        Output lengths along axes (crop or zero-pad); -1 or None entries keep the
+        input's length.
+    axes : sequence of int, optional
+        The axes to transform (all, or the last len(s), by default); repeated axes
+        transform repeatedly, as NumPy.
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Complex (complex64 for float32/complex64 input, else complex128), on the input's
+        device.
+    """
     return _c2cn(a, s, axes, norm, True, out, "ifftn")
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """2-dimensional discrete Fourier transform (``numpy.fft.fft2``): ``fftn`` over the
-    last two axes by default."""
+    last two axes by default.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input (real input is cast to complex: float32 to complex64, other real dtypes to
+        complex128; complex64 stays complex64).
+    s : sequence of int, optional
+        Output lengths along axes (crop or zero-pad); -1 or None entries keep the
+        input's length.
+    axes : sequence of int, optional
+        The axes to transform (the last two by default).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Complex (complex64 for float32/complex64 input, else complex128), on the input's
+        device.
+    """
     return _c2cn(a, s, axes, norm, False, out, "fft2")
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """2-dimensional inverse discrete Fourier transform (``numpy.fft.ifft2``)."""
+    """2-dimensional inverse discrete Fourier transform (``numpy.fft.ifft2``).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input (real input is cast to complex: float32 to complex64, other real dtypes to
+        complex128; complex64 stays complex64).
+    s : sequence of int, optional
+        Output lengths along axes (crop or zero-pad); -1 or None entries keep the
+        input's length.
+    axes : sequence of int, optional
+        The axes to transform (the last two by default).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Complex (complex64 for float32/complex64 input, else complex128), on the input's
+        device.
+    """
     return _c2cn(a, s, axes, norm, True, out, "ifft2")
 
 
@@ -249,9 +349,23 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
 
     Parameters
     ----------
-    a : array_like
-        Real input (complex raises TypeError); float32 gives complex64.
-    n, axis, norm, out : as ``fft``.
+    a : ndarray or array_like
+        Real input (complex raises TypeError); float32 gives complex64, other real
+        dtypes complex128.
+    n : int, optional
+        Length of the transformed axis: the input is cropped or zero-padded to n.
+    axis : int, optional
+        The axis to transform (the last by default).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Complex (complex64 for float32/complex64 input, else complex128), on the input's
+        device.
 
     Notes
     -----
@@ -279,6 +393,24 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     The input is cropped or zero-padded to ``n//2 + 1`` values; the imaginary parts of
     the zero-frequency (and, for even n, the Nyquist) term are ignored, as NumPy.
     Returns float32 for complex64/float32 inputs, float64 otherwise.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Complex input (the non-negative frequency half of a Hermitian spectrum).
+    n : int, optional
+        Length of the real output (2 * (m - 1) by default).
+    axis : int, optional
+        The axis to transform (the last by default).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Real (float32 for complex64/float32 input, else float64), on the input's device.
     """
     a = _as(a)
     axis = _axis(a, axis)
@@ -297,6 +429,24 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
 def hfft(a, n=None, axis=-1, norm=None, out=None):
     """The FFT of a signal with Hermitian symmetry (``numpy.fft.hfft``): a real spectrum
     of length ``n`` (default ``2 * (m - 1)``); ``irfft(conj(a), n, axis, swapped norm)``.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        The non-negative frequency half of a Hermitian signal.
+    n : int, optional
+        Length of the real output (2 * (m - 1) by default).
+    axis : int, optional
+        The axis to transform (the last by default).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Real (float32 for complex64/float32 input, else float64), on the input's device.
     """
     a = _as(a)
     nrm = _swap_norm(norm)
@@ -307,7 +457,27 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
     """Inverse of ``hfft`` (``numpy.fft.ihfft``): ``conj(rfft(a, n, axis, swapped
-    norm))`` for a real input."""
+    norm))`` for a real input.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Real input.
+    n : int, optional
+        Length of the transformed axis: the input is cropped or zero-padded to n.
+    axis : int, optional
+        The axis to transform (the last by default).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Complex (complex64 for float32/complex64 input, else complex128), on the input's
+        device.
+    """
     a = _as(a)
     nrm = _swap_norm(norm)
     y = _garray().conj(rfft(a, n, axis, nrm))
@@ -318,7 +488,30 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
 
 def rfftn(a, s=None, axes=None, norm=None, out=None):
     """N-dimensional FFT of a real input (``numpy.fft.rfftn``): ``rfft`` over the last
-    axis of ``axes``, then ``fft`` over the others."""
+    axis of ``axes``, then ``fft`` over the others.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Real input (complex raises TypeError); float32 gives complex64, other real
+        dtypes complex128.
+    s : sequence of int, optional
+        Output lengths along axes (crop or zero-pad); -1 or None entries keep the
+        input's length.
+    axes : sequence of int, optional
+        The axes to transform (all, or the last len(s), by default); repeated axes
+        transform repeatedly, as NumPy.
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Complex (complex64 for float32/complex64 input, else complex128), on the input's
+        device.
+    """
     a = _as(a)
     _check_real(a, "rfftn")
     s, axes = _cook_nd(a, s, axes, fname="rfftn")
@@ -335,7 +528,27 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
 
 def irfftn(a, s=None, axes=None, norm=None, out=None):
     """Inverse of ``rfftn`` (``numpy.fft.irfftn``): ``ifft`` over all but the last axis of
-    ``axes``, then ``irfft`` (length ``s[-1]``, default ``2 * (m - 1)``)."""
+    ``axes``, then ``irfft`` (length ``s[-1]``, default ``2 * (m - 1)``).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Complex input (the non-negative frequency half of a Hermitian spectrum).
+    s : sequence of int, optional
+        Output lengths (the last: of the real output, 2 * (m - 1) by default).
+    axes : sequence of int, optional
+        The axes to transform (all, or the last len(s), by default); repeated axes
+        transform repeatedly, as NumPy.
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Real (float32 for complex64/float32 input, else float64), on the input's device.
+    """
     a = _as(a)
     s, axes = _cook_nd(a, s, axes, invreal=True, fname="irfftn")
     for n in s:
@@ -349,12 +562,53 @@ def irfftn(a, s=None, axes=None, norm=None, out=None):
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """2-dimensional FFT of a real input (``numpy.fft.rfft2``)."""
+    """2-dimensional FFT of a real input (``numpy.fft.rfft2``).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Real input (complex raises TypeError); float32 gives complex64, other real
+        dtypes complex128.
+    s : sequence of int, optional
+        Output lengths along axes (crop or zero-pad); -1 or None entries keep the
+        input's length.
+    axes : sequence of int, optional
+        The axes to transform (the last two by default).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Complex (complex64 for float32/complex64 input, else complex128), on the input's
+        device.
+    """
     return rfftn(a, s, axes, norm, out)
 
 
 def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Inverse of ``rfft2`` (``numpy.fft.irfft2``)."""
+    """Inverse of ``rfft2`` (``numpy.fft.irfft2``).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Complex input (the non-negative frequency half of a Hermitian spectrum).
+    s : sequence of int, optional
+        Output lengths (the last: of the real output, 2 * (m - 1) by default).
+    axes : sequence of int, optional
+        The axes to transform (the last two by default).
+    norm : {None, "backward", "ortho", "forward"}, optional
+        Scaling, as fft.
+    out : ndarray, optional
+        A garray array of the result's shape and dtype to write into.
+
+    Returns
+    -------
+    ndarray
+        Real (float32 for complex64/float32 input, else float64), on the input's device.
+    """
     return irfftn(a, s, axes, norm, out)
 
 
@@ -382,6 +636,22 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None):
     ``dtype=`` and ``device=`` keywords): ``[0, 1, ..., (n-1)//2, -(n//2), ..., -1] /
     (d n)``.
 
+    Parameters
+    ----------
+    n : int
+        The transform length.
+    d : float, optional
+        Sample spacing.
+    dtype : dtype, optional
+        A real floating dtype (float64 by default).
+    device : Device or str, optional
+        Where the result lives.
+
+    Returns
+    -------
+    ndarray
+        1-d of length n.
+
     Raises
     ------
     ValueError
@@ -398,7 +668,24 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None):
 
 def rfftfreq(n, d=1.0, *, dtype=None, device=None):
     """Sample frequencies of ``rfft`` (``numpy.fft.rfftfreq``): ``[0, 1, ..., n//2] /
-    (d n)``; ``dtype=`` and ``device=`` as the Array API."""
+    (d n)``; ``dtype=`` and ``device=`` as the Array API.
+
+    Parameters
+    ----------
+    n : int
+        The transform length.
+    d : float, optional
+        Sample spacing.
+    dtype : dtype, optional
+        A real floating dtype (float64 by default).
+    device : Device or str, optional
+        Where the result lives.
+
+    Returns
+    -------
+    ndarray
+        1-d of length n//2 + 1.
+    """
     g = _garray()
     n = _freq_n(n, "rfftfreq")
     dt = _freq_dtype(dtype)
@@ -424,10 +711,36 @@ def _shift(x, axes, sign):
 
 def fftshift(x, axes=None):
     """Shift the zero-frequency term to the centre (``numpy.fft.fftshift``): a roll by
-    ``n//2`` along each of ``axes`` (all by default)."""
+    ``n//2`` along each of ``axes`` (all by default).
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array.
+    axes : int or sequence of int, optional
+        The axes to shift (all by default).
+
+    Returns
+    -------
+    ndarray
+        A new array.
+    """
     return _shift(x, axes, 1)
 
 
 def ifftshift(x, axes=None):
-    """Inverse of ``fftshift`` (``numpy.fft.ifftshift``): a roll by ``-(n//2)``."""
+    """Inverse of ``fftshift`` (``numpy.fft.ifftshift``): a roll by ``-(n//2)``.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array.
+    axes : int or sequence of int, optional
+        The axes to shift (all by default).
+
+    Returns
+    -------
+    ndarray
+        A new array.
+    """
     return _shift(x, axes, -1)

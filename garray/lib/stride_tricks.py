@@ -22,7 +22,27 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
     >>> as_strided(a, shape=(4, 3), strides=(8, 8)).shape
     (4, 3)
 
-    See also numpy.lib.stride_tricks.as_strided.
+    Parameters
+    ----------
+    x : ndarray
+        The array whose memory is viewed.
+    shape : tuple of int, optional
+        The view's shape.
+    strides : tuple of int, optional
+        The view's byte strides.
+    subok : bool, optional
+        Keep a subclass.
+    writeable : bool, optional
+        Whether the view can be written.
+
+    Returns
+    -------
+    ndarray
+        A view.
+
+    See Also
+    --------
+    numpy.lib.stride_tricks.as_strided
     """
     x = as_array(x, "x")
     shape = x.shape if shape is None else int_tuple(shape, "shape")
@@ -33,7 +53,28 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
     """Every window of ``window_shape`` over ``x`` (over ``axis``, all axes when None),
     as a read-only view of shape x.shape - window + 1 followed by the window's shape.
-    See also numpy.lib.stride_tricks.sliding_window_view.
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    window_shape : int or tuple of int
+        The window's shape.
+    axis : int or tuple of int, optional
+        The axes the window moves along.
+    subok : bool, optional
+        Keep a subclass.
+    writeable : bool, optional
+        Whether the view can be written.
+
+    Returns
+    -------
+    ndarray
+        A read-only view (unless writeable).
+
+    See Also
+    --------
+    numpy.lib.stride_tricks.sliding_window_view
     """
     x = as_array(x, "x")
     window = int_tuple(window_shape, "window_shape")

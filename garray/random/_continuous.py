@@ -65,7 +65,30 @@ class _ContinuousMethods:
         """Exponential variates of mean 1 (``-log(u)``, u in (0, 1]; float32 is the
         float64 value rounded).  ``method`` is accepted for NumPy's signature ('zig' or
         'inv'); both give the same draws here.
-        See also numpy.random.Generator.standard_exponential."""
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        dtype : dtype, optional
+            float64 (default) or float32 (the float64 draw rounded).
+        method : str, optional
+            Accepted for NumPy's signature.
+        out : ndarray, optional
+            A garray array of the result's shape and dtype to fill (on the generator's
+            device).
+
+        Returns
+        -------
+        ndarray
+            float64 draws (float32 with dtype=float32) of the result shape, on the
+            generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.standard_exponential
+        """
         if method not in ("zig", "inv"):
             raise ValueError(f"method: expected 'zig' or 'inv', got {method!r}")
         dt = _float_dtype(dtype, "standard_exponential")
@@ -78,7 +101,23 @@ class _ContinuousMethods:
         >>> garray.random.default_rng(0).exponential(2.0, size=3).shape
         (3,)
 
-        See also numpy.random.Generator.exponential."""
+        Parameters
+        ----------
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.exponential
+        """
         # Packed like standard_exponential (its draws times scale, bit for bit); an array
         # scale multiplies the standard draws with garray's own multiply.
         s = _param(scale, "scale")
@@ -91,36 +130,150 @@ class _ContinuousMethods:
     def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None):
         """Gamma variates of scale 1 (Marsaglia-Tsang; shape < 1 by the u**(1/shape)
         boost; shape 0 gives 0).  float32 is the float64 value rounded.
-        See also numpy.random.Generator.standard_gamma."""
+
+        Parameters
+        ----------
+        shape : float or array_like of floats
+            Shape (k), non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        dtype : dtype, optional
+            float64 (default) or float32 (the float64 draw rounded).
+        out : ndarray, optional
+            A garray array of the result's shape and dtype to fill (on the generator's
+            device).
+
+        Returns
+        -------
+        ndarray
+            float64 draws (float32 with dtype=float32) of the result shape, on the
+            generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.standard_gamma
+        """
         dt = _float_dtype(dtype, "standard_gamma")
         return self._continuous("standard_gamma", size, ((shape, "shape", "nonneg"),),
                                 dt, out)
 
     def gamma(self, shape, scale=1.0, size=None):
         """Gamma variates ``scale * G(shape)`` (float64).
-        See also numpy.random.Generator.gamma."""
+
+        Parameters
+        ----------
+        shape : float or array_like of floats
+            Shape (k), non-negative.
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.gamma
+        """
         return self._continuous("gamma", size, ((shape, "shape", "nonneg"),
                                                 (scale, "scale", "nonneg")))
 
     def beta(self, a, b, size=None):
         """Beta variates ``X / (X + Y)`` for gammas X ~ G(a), Y ~ G(b) (from their
         logarithms when a or b is below 1, so tiny parameters do not give 0 / 0).
-        See also numpy.random.Generator.beta."""
+
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Alpha, positive.
+        b : float or array_like of floats
+            Beta, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.beta
+        """
         return self._continuous("beta", size, ((a, "a", "positive"), (b, "b", "positive")))
 
     def chisquare(self, df, size=None):
         """Chi-square variates ``2 * G(df / 2)``.
-        See also numpy.random.Generator.chisquare."""
+
+        Parameters
+        ----------
+        df : float or array_like of floats
+            Degrees of freedom, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.chisquare
+        """
         return self._continuous("chisquare", size, ((df, "df", "positive"),))
 
     def standard_t(self, df, size=None):
         """Student's t variates ``Z / sqrt(chi2(df) / df)``.
-        See also numpy.random.Generator.standard_t."""
+
+        Parameters
+        ----------
+        df : float or array_like of floats
+            Degrees of freedom, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.standard_t
+        """
         return self._continuous("standard_t", size, ((df, "df", "positive"),))
 
     def f(self, dfnum, dfden, size=None):
         """F variates ``(chi2(dfnum) / dfnum) / (chi2(dfden) / dfden)``.
-        See also numpy.random.Generator.f."""
+
+        Parameters
+        ----------
+        dfnum : float or array_like of floats
+            Degrees of freedom of the numerator, positive.
+        dfden : float or array_like of floats
+            Degrees of freedom of the denominator, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.f
+        """
         return self._continuous("f", size, ((dfnum, "dfnum", "positive"),
                                             (dfden, "dfden", "positive")))
 
@@ -128,57 +281,235 @@ class _ContinuousMethods:
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
         """``exp(mean + sigma * Z)``, Z standard normal.
-        See also numpy.random.Generator.lognormal."""
+
+        Parameters
+        ----------
+        mean : float or array_like of floats
+            Mean (of the underlying normal for lognormal), positive for wald.
+        sigma : float or array_like of floats
+            Standard deviation of the underlying normal, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.lognormal
+        """
         return self._continuous("lognormal", size, ((mean, "mean", None),
                                                     (sigma, "sigma", "nonneg")))
 
     def laplace(self, loc=0.0, scale=1.0, size=None):
         """Double-exponential variates ``loc +- scale * E``.
-        See also numpy.random.Generator.laplace."""
+
+        Parameters
+        ----------
+        loc : float or array_like of floats
+            Location (the mean for normal, logistic, laplace; the mode for gumbel).
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.laplace
+        """
         return self._continuous("laplace", size, ((loc, "loc", None),
                                                   (scale, "scale", "nonneg")))
 
     def logistic(self, loc=0.0, scale=1.0, size=None):
         """Logistic variates ``loc + scale * log(u / (1 - u))``, u in (0, 1).
-        See also numpy.random.Generator.logistic."""
+
+        Parameters
+        ----------
+        loc : float or array_like of floats
+            Location (the mean for normal, logistic, laplace; the mode for gumbel).
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.logistic
+        """
         return self._continuous("logistic", size, ((loc, "loc", None),
                                                    (scale, "scale", "nonneg")))
 
     def gumbel(self, loc=0.0, scale=1.0, size=None):
         """Gumbel variates ``loc - scale * log(-log(u))``, u in (0, 1).
-        See also numpy.random.Generator.gumbel."""
+
+        Parameters
+        ----------
+        loc : float or array_like of floats
+            Location (the mean for normal, logistic, laplace; the mode for gumbel).
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.gumbel
+        """
         return self._continuous("gumbel", size, ((loc, "loc", None),
                                                  (scale, "scale", "nonneg")))
 
     def weibull(self, a, size=None):
         """Weibull variates ``E**(1/a)`` (a = 0 gives 0, as NumPy).
-        See also numpy.random.Generator.weibull."""
+
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Shape, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.weibull
+        """
         return self._continuous("weibull", size, ((a, "a", "nonneg"),))
 
     def pareto(self, a, size=None):
         """Pareto II (Lomax) variates ``exp(E / a) - 1``, NumPy's convention.
-        See also numpy.random.Generator.pareto."""
+
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Shape, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.pareto
+        """
         return self._continuous("pareto", size, ((a, "a", "positive"),))
 
     def rayleigh(self, scale=1.0, size=None):
         """Rayleigh variates ``scale * sqrt(-2 log u)``.
-        See also numpy.random.Generator.rayleigh."""
+
+        Parameters
+        ----------
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.rayleigh
+        """
         return self._continuous("rayleigh", size, ((scale, "scale", "nonneg"),))
 
     def standard_cauchy(self, size=None):
         """Cauchy variates, the ratio of two standard normals.
-        See also numpy.random.Generator.standard_cauchy."""
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.standard_cauchy
+        """
         return self._continuous("standard_cauchy", size, ())
 
     def power(self, a, size=None):
         """Power-function variates ``u**(1/a)`` in (0, 1].
-        See also numpy.random.Generator.power."""
+
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Shape, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.power
+        """
         return self._continuous("power", size, ((a, "a", "positive"),))
 
     def vonmises(self, mu, kappa, size=None):
         """von Mises variates on [-pi, pi] (NumPy's Best-Fisher sampler and its cut-offs:
         uniform below kappa 1e-8, wrapped normal above 1e6).
-        See also numpy.random.Generator.vonmises."""
+
+        Parameters
+        ----------
+        mu : float or array_like of floats
+            Mode (centre) in radians.
+        kappa : float or array_like of floats
+            Concentration, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.vonmises
+        """
         return self._continuous("vonmises", size, ((mu, "mu", None),
                                                    (kappa, "kappa", "nonneg")))
 
@@ -189,7 +520,27 @@ class _ContinuousMethods:
         >>> garray.random.default_rng(0).triangular(0.0, 1.0, 3.0, size=2).shape
         (2,)
 
-        See also numpy.random.Generator.triangular."""
+        Parameters
+        ----------
+        left : float or array_like of floats
+            Lower limit.
+        mode : float or array_like of floats
+            Peak, between left and right.
+        right : float or array_like of floats
+            Upper limit, above left.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.triangular
+        """
         import garray
         vals = [_param(v, n) for v, n in ((left, "left"), (mode, "mode"), (right, "right"))]
         lo, mo, hi = vals
@@ -210,7 +561,25 @@ class _ContinuousMethods:
         >>> garray.random.default_rng(0).wald(1.0, 2.0, size=2).dtype
         dtype('float64')
 
-        See also numpy.random.Generator.wald."""
+        Parameters
+        ----------
+        mean : float or array_like of floats
+            Mean (of the underlying normal for lognormal), positive for wald.
+        scale : float or array_like of floats
+            Scale, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.wald
+        """
         return self._continuous("wald", size, ((mean, "mean", "positive"),
                                                (scale, "scale", "positive")))
 
@@ -223,7 +592,23 @@ class _ContinuousMethods:
         stick-breaking), and garray's reductions normalise: ``exp(l - max l) / sum``.
         A row whose alphas are all 0 is all 0, as in NumPy.
 
-        See also numpy.random.Generator.dirichlet."""
+        Parameters
+        ----------
+        alpha : sequence of floats
+            Concentration parameters, positive; the last axis of the result.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64, of shape size + (len(alpha),).
+
+        See Also
+        --------
+        numpy.random.Generator.dirichlet
+        """
         import garray
         a = _alpha(alpha)
         _check_nonneg(a, "alpha")

@@ -102,7 +102,23 @@ class _DiscreteMethods:
         >>> garray.random.default_rng(0).poisson(3.0, size=4).dtype
         dtype('int64')
 
-        See also numpy.random.Generator.poisson."""
+        Parameters
+        ----------
+        lam : float or array_like of floats
+            Expected number of events, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.poisson
+        """
         lam = _param(lam, "lam")
         _check(lam, "lam", lambda v: (v < 0) | _isnan(v),
                f"lam < 0 or lam {_is_nan_words(lam)}")
@@ -117,7 +133,25 @@ class _DiscreteMethods:
         >>> garray.random.default_rng(0).binomial(10, 0.5, size=3).shape
         (3,)
 
-        See also numpy.random.Generator.binomial."""
+        Parameters
+        ----------
+        n : int or array_like of ints (float for negative_binomial)
+            Number of trials (successes for negative_binomial), non-negative.
+        p : float or array_like of floats
+            Probability of success, in [0, 1] ((0, 1] for geometric, (0, 1) for logseries).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.binomial
+        """
         n, p = _count(n, "n"), _param(p, "p")
         _p_closed(p, "p")                       # NumPy's order: p before n
         _check(n, "n", lambda v: v < 0, "n < 0")
@@ -131,7 +165,23 @@ class _DiscreteMethods:
         >>> int(garray.random.default_rng(0).geometric(1.0))
         1
 
-        See also numpy.random.Generator.geometric."""
+        Parameters
+        ----------
+        p : float or array_like of floats
+            Probability of success, in [0, 1] ((0, 1] for geometric, (0, 1) for logseries).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.geometric
+        """
         p = _param(p, "p")
         _p_gt0(p, "p")
         return _draw_kind(self, "geometric", size, p)
@@ -143,7 +193,25 @@ class _DiscreteMethods:
         >>> garray.random.default_rng(0).negative_binomial(3, 0.5, size=2).dtype
         dtype('int64')
 
-        See also numpy.random.Generator.negative_binomial."""
+        Parameters
+        ----------
+        n : int or array_like of ints (float for negative_binomial)
+            Number of trials (successes for negative_binomial), non-negative.
+        p : float or array_like of floats
+            Probability of success, in [0, 1] ((0, 1] for geometric, (0, 1) for logseries).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.negative_binomial
+        """
         n, p = _param(n, "n"), _param(p, "p")
         _check(n, "n", _isnan, "n must not be NaN")
         _check(n, "n", lambda v: v <= 0, "n <= 0")
@@ -162,7 +230,23 @@ class _DiscreteMethods:
         >>> int(garray.random.default_rng(0).logseries(0.0))
         1
 
-        See also numpy.random.Generator.logseries."""
+        Parameters
+        ----------
+        p : float or array_like of floats
+            Probability of success, in [0, 1] ((0, 1] for geometric, (0, 1) for logseries).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.logseries
+        """
         p = _param(p, "p")
         _check(p, "p", lambda v: (v < 0) | (v >= 1) | _isnan(v),
                f"p < 0, p >= 1 or p {_is_nan_words(p)}")
@@ -177,7 +261,27 @@ class _DiscreteMethods:
         >>> int(garray.random.default_rng(0).hypergeometric(5, 0, 3))
         3
 
-        See also numpy.random.Generator.hypergeometric."""
+        Parameters
+        ----------
+        ngood : int or array_like of ints
+            Number of good items, non-negative.
+        nbad : int or array_like of ints
+            Number of bad items, non-negative.
+        nsample : int or array_like of ints
+            Number of items drawn, at most ngood + nbad.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.hypergeometric
+        """
         good, bad, ns = (_count(x, name) for x, name in
                          ((ngood, "ngood"), (nbad, "nbad"), (nsample, "nsample")))
         # NumPy's order of checks; its sampler limits ngood and nbad to 10**9.
@@ -199,7 +303,25 @@ class _DiscreteMethods:
         >>> garray.random.default_rng(0).noncentral_chisquare(3.0, 2.0, size=2).dtype
         dtype('float64')
 
-        See also numpy.random.Generator.noncentral_chisquare."""
+        Parameters
+        ----------
+        df : float or array_like of floats
+            Degrees of freedom, positive.
+        nonc : float or array_like of floats
+            Non-centrality, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.noncentral_chisquare
+        """
         df, nonc = _param(df, "df"), _param(nonc, "nonc")
         _check(df, "df", lambda v: v <= 0, "df <= 0")
         _check(nonc, "nonc", lambda v: v < 0, "nonc < 0")
@@ -212,7 +334,27 @@ class _DiscreteMethods:
         >>> garray.random.default_rng(0).noncentral_f(3.0, 10.0, 1.0, size=2).shape
         (2,)
 
-        See also numpy.random.Generator.noncentral_f."""
+        Parameters
+        ----------
+        dfnum : float or array_like of floats
+            Degrees of freedom of the numerator, positive.
+        dfden : float or array_like of floats
+            Degrees of freedom of the denominator, positive.
+        nonc : float or array_like of floats
+            Non-centrality, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.noncentral_f
+        """
         dfnum, dfden, nonc = (_param(x, name) for x, name in
                               ((dfnum, "dfnum"), (dfden, "dfden"), (nonc, "nonc")))
         _check(dfnum, "dfnum", lambda v: v <= 0, "dfnum <= 0")
@@ -227,7 +369,23 @@ class _DiscreteMethods:
         >>> int(garray.random.default_rng(0).zipf(2000.0))
         1
 
-        See also numpy.random.Generator.zipf."""
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Exponent, greater than 1.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.zipf
+        """
         a = _param(a, "a")
         _check(a, "a", lambda v: (v <= 1) | _isnan(v), f"a <= 1 or a {_is_nan_words(a)}")
         return _draw_kind(self, "zipf", size, a)
@@ -243,7 +401,25 @@ class _DiscreteMethods:
         >>> garray.random.default_rng(0).multinomial(20, [0.5, 0.5], size=3).shape
         (3, 2)
 
-        See also numpy.random.Generator.multinomial."""
+        Parameters
+        ----------
+        n : int or array_like of ints (float for negative_binomial)
+            Number of trials (successes for negative_binomial), non-negative.
+        pvals : sequence of floats
+            Probabilities of the categories (summing to 1); the last axis of the result.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 counts, of shape size + (len(pvals),).
+
+        See Also
+        --------
+        numpy.random.Generator.multinomial
+        """
         import garray
         n = _count(n, "n")
         pv = garray.asarray(pvals)

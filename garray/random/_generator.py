@@ -27,7 +27,14 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
     gives the same bits on every garray device (CPU, NVIDIA, AMD) and at any launch
     shape; the streams are not NumPy's (each distribution matches NumPy's in law).
 
-    See also numpy.random.Generator.
+    Parameters
+    ----------
+    bit_generator : Philox
+        The bit generator.
+
+    See Also
+    --------
+    numpy.random.Generator
     """
 
     def __init__(self, bit_generator):
@@ -52,21 +59,76 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
 
     def spawn(self, n_children):
         """Independent child generators (``SeedSequence.spawn`` of the bit generator's
-        seed sequence).  See also numpy.random.Generator.spawn."""
+        seed sequence).
+
+        Parameters
+        ----------
+        n_children : int
+            Number of children to spawn.
+
+        Returns
+        -------
+        list
+            n_children independent generators.
+
+        See Also
+        --------
+        numpy.random.Generator.spawn
+        """
         return [type(self)(bg) for bg in self._bit_generator.spawn(n_children)]
 
     # ---- uniform ---------------------------------------------------------------------
 
     def random(self, size=None, dtype=numpy.float64, out=None):
         """Floats uniform in [0, 1): float64 from 53 random bits, float32 from 24.
-        See also numpy.random.Generator.random."""
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        dtype : dtype, optional
+            float64 (default) or float32 (the float64 draw rounded).
+        out : ndarray, optional
+            A garray array of the result's shape and dtype to fill (on the generator's
+            device).
+
+        Returns
+        -------
+        ndarray
+            float64 draws (float32 with dtype=float32) of the result shape, on the
+            generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.random
+        """
         dt = _float_dtype(dtype, "random")
         shape, out = _target(size, dt, out)
         return _draw.uniform(self._bit_generator, shape, dt, out=out)
 
     def uniform(self, low=0.0, high=1.0, size=None):
         """``low + (high - low) * u`` with u uniform in [0, 1) (float64).
-        See also numpy.random.Generator.uniform."""
+
+        Parameters
+        ----------
+        low : float or array_like of floats
+            Lower bound (included).
+        high : float or array_like of floats
+            Upper bound (excluded).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.uniform
+        """
         lo, hi = _param(low, "low"), _param(high, "high")
         if isinstance(lo, float) and isinstance(hi, float):
             span = hi - lo
@@ -81,14 +143,55 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
 
     def standard_normal(self, size=None, dtype=numpy.float64, out=None):
         """Standard normal variates (Box-Muller on Philox blocks; float32 is the float64
-        draw rounded).  See also numpy.random.Generator.standard_normal."""
+        draw rounded).
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        dtype : dtype, optional
+            float64 (default) or float32 (the float64 draw rounded).
+        out : ndarray, optional
+            A garray array of the result's shape and dtype to fill (on the generator's
+            device).
+
+        Returns
+        -------
+        ndarray
+            float64 draws (float32 with dtype=float32) of the result shape, on the
+            generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.standard_normal
+        """
         dt = _float_dtype(dtype, "standard_normal")
         shape, out = _target(size, dt, out)
         return _draw.normal(self._bit_generator, shape, dt, out=out)
 
     def normal(self, loc=0.0, scale=1.0, size=None):
         """Normal variates ``loc + scale * z`` (float64).
-        See also numpy.random.Generator.normal."""
+
+        Parameters
+        ----------
+        loc : float or array_like of floats
+            Location (the mean for normal, logistic, laplace; the mode for gumbel).
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.normal
+        """
         mu, sigma = _param(loc, "loc"), _param(scale, "scale")
         _check_nonneg(sigma, "scale")
         if isinstance(mu, float) and isinstance(sigma, float):
@@ -102,7 +205,31 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
         """Integers uniform in [low, high) (``endpoint=True``: [low, high]), unbiased
         (Lemire's method), for every integer dtype and bool.  ``low`` and ``high`` may
         be arrays, broadcast as NumPy does (per-element kernel ``rng_int_arr``).
-        See also numpy.random.Generator.integers."""
+
+        Parameters
+        ----------
+        low : int or array_like of ints
+            Lowest integer drawn (or, with high=None, one above the highest, the lowest
+            being 0).
+        high : int or array_like of ints, optional
+            One above the highest integer drawn (the highest with endpoint=True).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        dtype : dtype, optional
+            The integer dtype of the result (int64 by default).
+        endpoint : bool, optional
+            Whether high is included (default False).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.Generator.integers
+        """
         dt = numpy.dtype(dtype)
         if dt.kind not in "biu":
             raise TypeError(f"Unsupported dtype {dt!r} for integers")
@@ -126,7 +253,20 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
 
     def bytes(self, length):
         """``length`` random bytes (Python ``bytes``, copied to the host).
-        See also numpy.random.Generator.bytes."""
+
+        Parameters
+        ----------
+        length : int
+            Number of bytes.
+
+        Returns
+        -------
+        bytes
+
+        See Also
+        --------
+        numpy.random.Generator.bytes
+        """
         n = operator.index(length)
         if n < 0:
             raise ValueError("length: negative dimensions are not allowed")
@@ -195,7 +335,20 @@ def default_rng(seed=None):
     """A Generator on a Philox bit generator seeded from ``seed`` (None, an int, a
     sequence of ints, a SeedSequence), or ``seed`` itself when it is a Generator, or a
     Generator around it when it is a bit generator.
-    See also numpy.random.default_rng."""
+
+    Parameters
+    ----------
+    seed : None, int, sequence of int, SeedSequence, bit generator or Generator, optional
+        The seed.
+
+    Returns
+    -------
+    Generator
+
+    See Also
+    --------
+    numpy.random.default_rng
+    """
     if isinstance(seed, Generator):
         return seed
     if hasattr(seed, "_reserve"):

@@ -122,7 +122,14 @@ class RandomState:
     >>> rs.rand(2, 3).shape
     (2, 3)
 
-    See also numpy.random.RandomState.
+    Parameters
+    ----------
+    seed : None, int, sequence of int or Philox, optional
+        The seed (see above).
+
+    See Also
+    --------
+    numpy.random.RandomState
     """
 
     def __init__(self, seed=None):
@@ -148,14 +155,41 @@ class RandomState:
 
     def seed(self, seed=None):
         """Reseed in place (NumPy's legacy seed rules; None draws OS entropy).
-        See also numpy.random.RandomState.seed."""
+
+        Parameters
+        ----------
+        seed : None, int, sequence of int, SeedSequence or bit generator, optional
+            Seed; None draws fresh entropy.
+
+        Returns
+        -------
+        None
+
+        See Also
+        --------
+        numpy.random.RandomState.seed
+        """
         self._gen = _generator_for(seed)
 
     def get_state(self, legacy=True):
         """The bit generator's state dict plus ``has_gauss``/``gauss`` (always 0).
         ``legacy=True`` cannot give NumPy's ('MT19937', ...) tuple: garray has no
         Mersenne Twister, so both settings return the dict.
-        See also numpy.random.RandomState.get_state."""
+
+        Parameters
+        ----------
+        legacy : bool, optional
+            Accepted for NumPy's signature; a Philox state has no legacy MT19937 tuple form.
+
+        Returns
+        -------
+        dict
+            The bit generator's state with NumPy's has_gauss/gauss keys.
+
+        See Also
+        --------
+        numpy.random.RandomState.get_state
+        """
         bg = self._gen.bit_generator
         if not hasattr(type(bg), "state"):
             raise NotImplementedError(
@@ -169,7 +203,20 @@ class RandomState:
     def set_state(self, state):
         """Restore a state dict from ``get_state``.  NumPy's MT19937 tuple (or dict)
         raises ValueError: it has no Philox equivalent.
-        See also numpy.random.RandomState.set_state."""
+
+        Parameters
+        ----------
+        state : dict
+            A state from get_state.
+
+        Returns
+        -------
+        None
+
+        See Also
+        --------
+        numpy.random.RandomState.set_state
+        """
         if isinstance(state, tuple):
             if state and isinstance(state[0], str) and state[0] == "MT19937":
                 raise _explain_mt19937()
@@ -201,33 +248,134 @@ class RandomState:
 
     def random_sample(self, size=None):
         """Floats uniform in [0, 1) (float64).
-        See also numpy.random.RandomState.random_sample."""
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.random_sample
+        """
         return self._delegate("random", size)
 
     def random(self, size=None):
-        """Floats uniform in [0, 1) (float64).  See also numpy.random.RandomState.random."""
+        """Floats uniform in [0, 1) (float64).
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.random
+        """
         return self._delegate("random", size)
 
     def rand(self, *args):
         """Floats uniform in [0, 1) of shape ``args`` (``rand()``: a 0-d array).
-        See also numpy.random.RandomState.rand."""
+
+        Parameters
+        ----------
+        *args : int
+            The result's shape (none: a 0-d array).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.rand
+        """
         return self._delegate("random", args)
 
     def randn(self, *args):
         """Standard normal floats of shape ``args`` (``randn()``: a 0-d array).
-        See also numpy.random.RandomState.randn."""
+
+        Parameters
+        ----------
+        *args : int
+            The result's shape (none: a 0-d array).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.randn
+        """
         return self._delegate("standard_normal", args)
 
     def randint(self, low, high=None, size=None, dtype=int):
         """Integers in [low, high) (``high=None``: [0, low)); ``dtype=int`` is int64.
-        See also numpy.random.RandomState.randint."""
+
+        Parameters
+        ----------
+        low : int or array_like of ints
+            Lowest integer drawn (or, with high=None, one above the highest, the lowest
+            being 0).
+        high : int or array_like of ints, optional
+            One above the highest integer drawn (the highest with endpoint=True).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        dtype : dtype, optional
+            The integer dtype of the result (int64 by default).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.randint
+        """
         if high is None:
             low, high = 0, low
         return self._delegate("integers", low, high, size, dtype, False)
 
     def random_integers(self, low, high=None, size=None):
         """Integers in [low, high] (``high=None``: [1, low]); deprecated, as in NumPy.
-        See also numpy.random.RandomState.random_integers."""
+
+        Parameters
+        ----------
+        low : int or array_like of ints
+            Lowest integer drawn (or, with high=None, one above the highest, the lowest
+            being 0).
+        high : int or array_like of ints, optional
+            One above the highest integer drawn (the highest with endpoint=True).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.random_integers
+        """
         if high is None:
             warnings.warn(f"This function is deprecated. Please call randint(1, {low} + 1) "
                           "instead", DeprecationWarning, stacklevel=2)
@@ -238,18 +386,71 @@ class RandomState:
         return self._delegate("integers", low, high, size, numpy.int64, True)
 
     def tomaxint(self, size=None):
-        """Integers in [0, 2**63 - 1] (int64).  See also numpy.random.RandomState.tomaxint."""
+        """Integers in [0, 2**63 - 1] (int64).
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.tomaxint
+        """
         return self._delegate("integers", 0, (1 << 63) - 1, size, numpy.int64, True)
 
     def bytes(self, length):
-        """``length`` random bytes.  See also numpy.random.RandomState.bytes."""
+        """``length`` random bytes.
+
+        Parameters
+        ----------
+        length : int
+            Number of bytes.
+
+        Returns
+        -------
+        bytes
+
+        See Also
+        --------
+        numpy.random.RandomState.bytes
+        """
         return self._delegate("bytes", length)
 
     # ---- sampling ----------------------------------------------------------------------
 
     def choice(self, a, size=None, replace=True, p=None):
         """A sample from the 1-d ``a`` (or ``arange(a)``), with or without replacement,
-        with probabilities ``p``.  See also numpy.random.RandomState.choice."""
+        with probabilities ``p``.
+
+        Parameters
+        ----------
+        a : int or array_like
+            The population: arange(a) for an integer, else the array (sampled along axis;
+            RandomState: 1-d only).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        replace : bool, optional
+            Draw with replacement (default).
+        p : array_like of floats, optional
+            Probabilities of the population's entries (uniform by default).
+
+        Returns
+        -------
+        ndarray
+            On the generator's device; the dtype of a (int64 for an integer a).
+
+        See Also
+        --------
+        numpy.random.RandomState.choice
+        """
         ndim = a.ndim if isinstance(a, (ndarray, numpy.ndarray)) else numpy.ndim(a)
         if ndim > 1:
             raise ValueError("a must be 1-dimensional")
@@ -262,164 +463,860 @@ class RandomState:
 
     def shuffle(self, x):
         """Shuffle ``x`` in place along its first axis.
-        See also numpy.random.RandomState.shuffle."""
+
+        Parameters
+        ----------
+        x : ndarray
+            A garray array, shuffled in place.
+
+        Returns
+        -------
+        None
+
+        See Also
+        --------
+        numpy.random.RandomState.shuffle
+        """
         return self._delegate("shuffle", x)
 
     def permutation(self, x):
         """A permuted ``arange(x)``, or a copy of ``x`` shuffled along its first axis.
-        See also numpy.random.RandomState.permutation."""
+
+        Parameters
+        ----------
+        x : int or array_like
+            An integer n (a permutation of arange(n)) or an array (permuted along an axis).
+
+        Returns
+        -------
+        ndarray
+            On the generator's device; the dtype of a (int64 for an integer a).
+
+        See Also
+        --------
+        numpy.random.RandomState.permutation
+        """
         return self._delegate("permutation", x)
 
     # ---- continuous distributions ------------------------------------------------------
 
     def uniform(self, low=0.0, high=1.0, size=None):
-        """Uniform on [low, high).  See also numpy.random.RandomState.uniform."""
+        """Uniform on [low, high).
+
+        Parameters
+        ----------
+        low : float or array_like of floats
+            Lower bound (included).
+        high : float or array_like of floats
+            Upper bound (excluded).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.uniform
+        """
         return self._delegate("uniform", low, high, size)
 
     def normal(self, loc=0.0, scale=1.0, size=None):
-        """Normal (Gaussian).  See also numpy.random.RandomState.normal."""
+        """Normal (Gaussian).
+
+        Parameters
+        ----------
+        loc : float or array_like of floats
+            Location (the mean for normal, logistic, laplace; the mode for gumbel).
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.normal
+        """
         return self._delegate("normal", loc, scale, size)
 
     def standard_normal(self, size=None):
-        """Standard normal.  See also numpy.random.RandomState.standard_normal."""
+        """Standard normal.
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.standard_normal
+        """
         return self._delegate("standard_normal", size)
 
     def standard_exponential(self, size=None):
-        """Exponential of mean 1.  See also numpy.random.RandomState.standard_exponential."""
+        """Exponential of mean 1.
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.standard_exponential
+        """
         return self._delegate("standard_exponential", size)
 
     def exponential(self, scale=1.0, size=None):
-        """Exponential of mean ``scale``.  See also numpy.random.RandomState.exponential."""
+        """Exponential of mean ``scale``.
+
+        Parameters
+        ----------
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.exponential
+        """
         return self._delegate("exponential", scale, size)
 
     def standard_gamma(self, shape, size=None):
-        """Gamma of scale 1.  See also numpy.random.RandomState.standard_gamma."""
+        """Gamma of scale 1.
+
+        Parameters
+        ----------
+        shape : float or array_like of floats
+            Shape (k), non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.standard_gamma
+        """
         return self._delegate("standard_gamma", shape, size)
 
     def gamma(self, shape, scale=1.0, size=None):
-        """Gamma.  See also numpy.random.RandomState.gamma."""
+        """Gamma.
+
+        Parameters
+        ----------
+        shape : float or array_like of floats
+            Shape (k), non-negative.
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.gamma
+        """
         return self._delegate("gamma", shape, scale, size)
 
     def beta(self, a, b, size=None):
-        """Beta.  See also numpy.random.RandomState.beta."""
+        """Beta.
+
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Alpha, positive.
+        b : float or array_like of floats
+            Beta, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.beta
+        """
         return self._delegate("beta", a, b, size)
 
     def chisquare(self, df, size=None):
-        """Chi-square.  See also numpy.random.RandomState.chisquare."""
+        """Chi-square.
+
+        Parameters
+        ----------
+        df : float or array_like of floats
+            Degrees of freedom, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.chisquare
+        """
         return self._delegate("chisquare", df, size)
 
     def noncentral_chisquare(self, df, nonc, size=None):
         """Noncentral chi-square.
-        See also numpy.random.RandomState.noncentral_chisquare."""
+
+        Parameters
+        ----------
+        df : float or array_like of floats
+            Degrees of freedom, positive.
+        nonc : float or array_like of floats
+            Non-centrality, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.noncentral_chisquare
+        """
         return self._delegate("noncentral_chisquare", df, nonc, size)
 
     def f(self, dfnum, dfden, size=None):
-        """F (Fisher-Snedecor).  See also numpy.random.RandomState.f."""
+        """F (Fisher-Snedecor).
+
+        Parameters
+        ----------
+        dfnum : float or array_like of floats
+            Degrees of freedom of the numerator, positive.
+        dfden : float or array_like of floats
+            Degrees of freedom of the denominator, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.f
+        """
         return self._delegate("f", dfnum, dfden, size)
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None):
-        """Noncentral F.  See also numpy.random.RandomState.noncentral_f."""
+        """Noncentral F.
+
+        Parameters
+        ----------
+        dfnum : float or array_like of floats
+            Degrees of freedom of the numerator, positive.
+        dfden : float or array_like of floats
+            Degrees of freedom of the denominator, positive.
+        nonc : float or array_like of floats
+            Non-centrality, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.noncentral_f
+        """
         return self._delegate("noncentral_f", dfnum, dfden, nonc, size)
 
     def standard_t(self, df, size=None):
-        """Student's t.  See also numpy.random.RandomState.standard_t."""
+        """Student's t.
+
+        Parameters
+        ----------
+        df : float or array_like of floats
+            Degrees of freedom, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.standard_t
+        """
         return self._delegate("standard_t", df, size)
 
     def standard_cauchy(self, size=None):
-        """Standard Cauchy.  See also numpy.random.RandomState.standard_cauchy."""
+        """Standard Cauchy.
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.standard_cauchy
+        """
         return self._delegate("standard_cauchy", size)
 
     def vonmises(self, mu, kappa, size=None):
-        """Von Mises on [-pi, pi].  See also numpy.random.RandomState.vonmises."""
+        """Von Mises on [-pi, pi].
+
+        Parameters
+        ----------
+        mu : float or array_like of floats
+            Mode (centre) in radians.
+        kappa : float or array_like of floats
+            Concentration, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.vonmises
+        """
         return self._delegate("vonmises", mu, kappa, size)
 
     def pareto(self, a, size=None):
-        """Pareto II (Lomax).  See also numpy.random.RandomState.pareto."""
+        """Pareto II (Lomax).
+
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Shape, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.pareto
+        """
         return self._delegate("pareto", a, size)
 
     def weibull(self, a, size=None):
-        """Weibull.  See also numpy.random.RandomState.weibull."""
+        """Weibull.
+
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Shape, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.weibull
+        """
         return self._delegate("weibull", a, size)
 
     def power(self, a, size=None):
-        """Power distribution on [0, 1].  See also numpy.random.RandomState.power."""
+        """Power distribution on [0, 1].
+
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Shape, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.power
+        """
         return self._delegate("power", a, size)
 
     def laplace(self, loc=0.0, scale=1.0, size=None):
-        """Laplace.  See also numpy.random.RandomState.laplace."""
+        """Laplace.
+
+        Parameters
+        ----------
+        loc : float or array_like of floats
+            Location (the mean for normal, logistic, laplace; the mode for gumbel).
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.laplace
+        """
         return self._delegate("laplace", loc, scale, size)
 
     def gumbel(self, loc=0.0, scale=1.0, size=None):
-        """Gumbel.  See also numpy.random.RandomState.gumbel."""
+        """Gumbel.
+
+        Parameters
+        ----------
+        loc : float or array_like of floats
+            Location (the mean for normal, logistic, laplace; the mode for gumbel).
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.gumbel
+        """
         return self._delegate("gumbel", loc, scale, size)
 
     def logistic(self, loc=0.0, scale=1.0, size=None):
-        """Logistic.  See also numpy.random.RandomState.logistic."""
+        """Logistic.
+
+        Parameters
+        ----------
+        loc : float or array_like of floats
+            Location (the mean for normal, logistic, laplace; the mode for gumbel).
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.logistic
+        """
         return self._delegate("logistic", loc, scale, size)
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
-        """Log-normal.  See also numpy.random.RandomState.lognormal."""
+        """Log-normal.
+
+        Parameters
+        ----------
+        mean : float or array_like of floats
+            Mean (of the underlying normal for lognormal), positive for wald.
+        sigma : float or array_like of floats
+            Standard deviation of the underlying normal, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.lognormal
+        """
         return self._delegate("lognormal", mean, sigma, size)
 
     def rayleigh(self, scale=1.0, size=None):
-        """Rayleigh.  See also numpy.random.RandomState.rayleigh."""
+        """Rayleigh.
+
+        Parameters
+        ----------
+        scale : float or array_like of floats
+            Scale, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.rayleigh
+        """
         return self._delegate("rayleigh", scale, size)
 
     def wald(self, mean, scale, size=None):
-        """Wald (inverse Gaussian).  See also numpy.random.RandomState.wald."""
+        """Wald (inverse Gaussian).
+
+        Parameters
+        ----------
+        mean : float or array_like of floats
+            Mean (of the underlying normal for lognormal), positive for wald.
+        scale : float or array_like of floats
+            Scale, positive.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.wald
+        """
         return self._delegate("wald", mean, scale, size)
 
     def triangular(self, left, mode, right, size=None):
-        """Triangular.  See also numpy.random.RandomState.triangular."""
+        """Triangular.
+
+        Parameters
+        ----------
+        left : float or array_like of floats
+            Lower limit.
+        mode : float or array_like of floats
+            Peak, between left and right.
+        right : float or array_like of floats
+            Upper limit, above left.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.triangular
+        """
         return self._delegate("triangular", left, mode, right, size)
 
     def dirichlet(self, alpha, size=None):
         """Dirichlet; legacy NumPy rejects ``alpha <= 0`` (the Generator allows 0).
-        See also numpy.random.RandomState.dirichlet."""
+
+        Parameters
+        ----------
+        alpha : sequence of floats
+            Concentration parameters, positive; the last axis of the result.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            float64, of shape size + (len(alpha),).
+
+        See Also
+        --------
+        numpy.random.RandomState.dirichlet
+        """
         if _any_true(alpha, lambda x: x <= 0):
             raise ValueError("alpha <= 0")
         return self._delegate("dirichlet", alpha, size)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8):
-        """Multivariate normal.  See also numpy.random.RandomState.multivariate_normal."""
+        """Multivariate normal.
+
+        Parameters
+        ----------
+        mean : array_like
+            Mean vector (1-d, of length N).
+        cov : array_like
+            Covariance matrix, symmetric positive semi-definite.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        check_valid : {'warn', 'raise', 'ignore'}, optional
+            What to do when cov is not positive semi-definite.
+        tol : float, optional
+            Tolerance of that check.
+
+        Returns
+        -------
+        ndarray
+            float64, of shape size + (N,).
+
+        See Also
+        --------
+        numpy.random.RandomState.multivariate_normal
+        """
         return self._delegate("multivariate_normal", mean, cov, size, check_valid, tol)
 
     # ---- discrete distributions --------------------------------------------------------
 
     def poisson(self, lam=1.0, size=None):
-        """Poisson (int64).  See also numpy.random.RandomState.poisson."""
+        """Poisson (int64).
+
+        Parameters
+        ----------
+        lam : float or array_like of floats
+            Expected number of events, non-negative.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.poisson
+        """
         return self._delegate("poisson", lam, size)
 
     def binomial(self, n, p, size=None):
-        """Binomial (int64).  See also numpy.random.RandomState.binomial."""
+        """Binomial (int64).
+
+        Parameters
+        ----------
+        n : int or array_like of ints (float for negative_binomial)
+            Number of trials (successes for negative_binomial), non-negative.
+        p : float or array_like of floats
+            Probability of success, in [0, 1] ((0, 1] for geometric, (0, 1) for logseries).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.binomial
+        """
         return self._delegate("binomial", n, p, size)
 
     def negative_binomial(self, n, p, size=None):
         """Negative binomial (int64).
-        See also numpy.random.RandomState.negative_binomial."""
+
+        Parameters
+        ----------
+        n : int or array_like of ints (float for negative_binomial)
+            Number of trials (successes for negative_binomial), non-negative.
+        p : float or array_like of floats
+            Probability of success, in [0, 1] ((0, 1] for geometric, (0, 1) for logseries).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.negative_binomial
+        """
         return self._delegate("negative_binomial", n, p, size)
 
     def geometric(self, p, size=None):
-        """Geometric on 1, 2, ... (int64).  See also numpy.random.RandomState.geometric."""
+        """Geometric on 1, 2, ... (int64).
+
+        Parameters
+        ----------
+        p : float or array_like of floats
+            Probability of success, in [0, 1] ((0, 1] for geometric, (0, 1) for logseries).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.geometric
+        """
         return self._delegate("geometric", p, size)
 
     def hypergeometric(self, ngood, nbad, nsample, size=None):
         """Hypergeometric (int64); legacy NumPy rejects ``nsample < 1`` (the Generator
-        allows 0).  See also numpy.random.RandomState.hypergeometric."""
+        allows 0).
+
+        Parameters
+        ----------
+        ngood : int or array_like of ints
+            Number of good items, non-negative.
+        nbad : int or array_like of ints
+            Number of bad items, non-negative.
+        nsample : int or array_like of ints
+            Number of items drawn, at most ngood + nbad.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.hypergeometric
+        """
         if _any_true(nsample, lambda x: x < 1):
             raise ValueError("nsample < 1 or nsample is NaN")
         return self._delegate("hypergeometric", ngood, nbad, nsample, size)
 
     def logseries(self, p, size=None):
-        """Logarithmic series (int64).  See also numpy.random.RandomState.logseries."""
+        """Logarithmic series (int64).
+
+        Parameters
+        ----------
+        p : float or array_like of floats
+            Probability of success, in [0, 1] ((0, 1] for geometric, (0, 1) for logseries).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.logseries
+        """
         return self._delegate("logseries", p, size)
 
     def zipf(self, a, size=None):
-        """Zipf (int64).  See also numpy.random.RandomState.zipf."""
+        """Zipf (int64).
+
+        Parameters
+        ----------
+        a : float or array_like of floats
+            Exponent, greater than 1.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 draws of the result shape, on the generator's device.
+
+        See Also
+        --------
+        numpy.random.RandomState.zipf
+        """
         return self._delegate("zipf", a, size)
 
     def multinomial(self, n, pvals, size=None):
-        """Multinomial counts (int64).  See also numpy.random.RandomState.multinomial."""
+        """Multinomial counts (int64).
+
+        Parameters
+        ----------
+        n : int or array_like of ints (float for negative_binomial)
+            Number of trials (successes for negative_binomial), non-negative.
+        pvals : sequence of floats
+            Probabilities of the categories (summing to 1); the last axis of the result.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+
+        Returns
+        -------
+        ndarray
+            int64 counts, of shape size + (len(pvals),).
+
+        See Also
+        --------
+        numpy.random.RandomState.multinomial
+        """
         return self._delegate("multinomial", n, pvals, size)
 
 
@@ -443,14 +1340,35 @@ def _global():
 
 
 def get_bit_generator():
-    """The bit generator of the global RandomState.
-    See also numpy.random.get_bit_generator."""
+    """The bit generator (a ``Philox``) of the global ``RandomState``.
+
+    Returns
+    -------
+    Philox
+
+    See Also
+    --------
+    numpy.random.get_bit_generator
+    """
     return _global()._gen.bit_generator
 
 
 def set_bit_generator(bitgen):
-    """Make the global RandomState draw from ``bitgen`` (a garray bit generator).
-    See also numpy.random.set_bit_generator."""
+    """Make the global ``RandomState`` draw from ``bitgen``.
+
+    Parameters
+    ----------
+    bitgen : Philox
+        A garray Philox bit generator (others raise TypeError).
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    numpy.random.set_bit_generator
+    """
     if not hasattr(bitgen, "_reserve"):
         raise TypeError(f"bitgen: expected a garray.random.Philox, got "
                         f"{type(bitgen).__name__}")

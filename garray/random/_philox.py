@@ -111,28 +111,37 @@ def _unpickle(cls):
 class Philox:
     """The Philox4x32-10 counter-based bit generator behind ``garray.random.Generator``.
 
-    Args:
-        seed: None (fresh entropy), an int or sequence of ints (through
-            ``SeedSequence``), or a seed sequence (garray's or NumPy's).  The key is
-            the first two uint32 words of ``seed_seq.generate_state(2)``.
-        counter: the starting position: an int in [0, 2**96) or four uint32 words
-            (c0, c1, c2, c3) with c3 == 0.  Default 0.
-        key: use this key directly (an int in [0, 2**64) or two uint32 words k0, k1);
-            ``seed`` must then be None and ``seed_seq`` is None (no spawning).
+    The numbers are not NumPy's: NumPy's Philox is the 4x64 variant.  Every garray device
+    gives the same numbers for the same seed.
 
-    Attributes:
-        lock: a ``threading.RLock`` held by every state change; code drawing from
-            this generator should take counters only through ``_reserve``.
+    Parameters
+    ----------
+    seed : None, int, sequence of int or SeedSequence, optional
+        None (fresh entropy), an int or sequence of ints (through ``SeedSequence``), or a
+        seed sequence (garray's or NumPy's).  The key is the first two uint32 words of
+        ``seed_seq.generate_state(2)``.
+    counter : int or sequence of int, optional
+        The starting position: an int in [0, 2**96) or four uint32 words (c0, c1, c2, c3)
+        with c3 == 0.  Default 0.
+    key : int or sequence of int, optional
+        Use this key directly (an int in [0, 2**64) or two uint32 words k0, k1); ``seed``
+        must then be None and ``seed_seq`` is None (no spawning).
 
-    The numbers are not NumPy's: NumPy's Philox is the 4x64 variant.  Every garray
-    device gives the same numbers for the same seed.
+    Attributes
+    ----------
+    lock : threading.RLock
+        Held by every state change; code drawing from this generator should take
+        counters only through ``_reserve``.
 
-    Example:
-        >>> bg = Philox(12345)
-        >>> bg.advance(10).state["state"]["counter"]
-        array([10,  0,  0,  0], dtype=uint32)
+    See Also
+    --------
+    numpy.random.Philox
 
-    See also numpy.random.Philox.
+    Examples
+    --------
+    >>> bg = garray.random.Philox(12345)
+    >>> bg.advance(10).state["state"]["counter"]
+    array([10,  0,  0,  0], dtype=uint32)
     """
 
     def __init__(self, seed=None, counter=None, key=None):
@@ -204,7 +213,21 @@ class Philox:
         uint64 garray array on the current device (0-d for ``size=None``); with
         ``output=False`` the words are skipped and None returned.
 
-        See also numpy.random.BitGenerator.random_raw.
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape.
+        output : bool, optional
+            False: skip the words and return None.
+
+        Returns
+        -------
+        ndarray or None
+            uint64.
+
+        See Also
+        --------
+        numpy.random.BitGenerator.random_raw
         """
         from . import _draw
         from ._generator_base import _shape
@@ -224,7 +247,19 @@ class Philox:
         Returns:
             self.
 
-        See also numpy.random.Philox.advance.
+        Parameters
+        ----------
+        delta : int
+            Number of 128-bit blocks to skip.
+
+        Returns
+        -------
+        Philox
+            self.
+
+        See Also
+        --------
+        numpy.random.Philox.advance
         """
         delta = _nonneg_int(delta, "delta")
         with self.lock:
@@ -238,7 +273,19 @@ class Philox:
         The new generator shares this one's ``seed_seq`` (as NumPy's does), so children
         spawned from either never repeat each other's spawn keys.
 
-        See also numpy.random.Philox.jumped.
+        Parameters
+        ----------
+        jumps : int, optional
+            Number of 2**64-block jumps.
+
+        Returns
+        -------
+        Philox
+            A new bit generator.
+
+        See Also
+        --------
+        numpy.random.Philox.jumped
         """
         jumps = _nonneg_int(jumps, "jumps")
         new = _unpickle(type(self))
@@ -257,7 +304,18 @@ class Philox:
             TypeError: the generator was built from ``key=`` (no seed sequence), or its
                 seed sequence cannot spawn.
 
-        See also numpy.random.BitGenerator.spawn.
+        Parameters
+        ----------
+        n_children : int
+            Number of children.
+
+        Returns
+        -------
+        list of Philox
+
+        See Also
+        --------
+        numpy.random.BitGenerator.spawn
         """
         n_children = operator.index(n_children)
         if n_children < 0:

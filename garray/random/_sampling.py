@@ -91,7 +91,21 @@ class _SamplingMethods:
 
         Example: ``default_rng(0).permutation(5)`` -> an int64 array holding 0..4.
 
-        See also numpy.random.Generator.permutation.
+        Parameters
+        ----------
+        x : int or array_like
+            An integer n (a permutation of arange(n)) or an array (permuted along an axis).
+        axis : int, optional
+            The axis along which to permute (0 by default).
+
+        Returns
+        -------
+        ndarray
+            On the generator's device; the dtype of a (int64 for an integer a).
+
+        See Also
+        --------
+        numpy.random.Generator.permutation
         """
         if isinstance(x, (int, numpy.integer)):
             return _order(self._bit_generator, max(int(x), 0), None)
@@ -105,7 +119,25 @@ class _SamplingMethods:
 
         The cast from x's dtype to out's must be safe (NumPy's rule).
 
-        See also numpy.random.Generator.permuted.
+        Parameters
+        ----------
+        x : array_like
+            The array to shuffle.
+        axis : int, optional
+            The axis along which each slice is shuffled independently (None: the flattened
+            array).
+        out : ndarray, optional
+            A garray array of the result's shape and dtype to fill (on the generator's
+            device).
+
+        Returns
+        -------
+        ndarray
+            On the generator's device; the dtype of a (int64 for an integer a).
+
+        See Also
+        --------
+        numpy.random.Generator.permuted
         """
         ga = _ga()
         arr = _device_array(x, "x")
@@ -142,7 +174,20 @@ class _SamplingMethods:
         memory from the device: use ``garray.asarray`` first); a tuple raises
         TypeError, as in NumPy.  Returns None.
 
-        See also numpy.random.Generator.shuffle.
+        Parameters
+        ----------
+        x : ndarray
+            A garray array, shuffled in place.
+        axis : int, optional
+            The axis along which to permute (0 by default).
+
+        Returns
+        -------
+        None
+
+        See Also
+        --------
+        numpy.random.Generator.shuffle
         """
         if isinstance(x, ndarray):
             if not x.flags.writeable:
@@ -188,7 +233,31 @@ class _SamplingMethods:
 
         Example: ``default_rng(0).choice(5, 3, replace=False)``.
 
-        See also numpy.random.Generator.choice.
+        Parameters
+        ----------
+        a : int or array_like
+            The population: arange(a) for an integer, else the array (sampled along axis;
+            RandomState: 1-d only).
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        replace : bool, optional
+            Draw with replacement (default).
+        p : array_like of floats, optional
+            Probabilities of the population's entries (uniform by default).
+        axis : int, optional
+            The axis of a to sample along.
+        shuffle : bool, optional
+            Shuffle the sample when drawing without replacement.
+
+        Returns
+        -------
+        ndarray
+            On the generator's device; the dtype of a (int64 for an integer a).
+
+        See Also
+        --------
+        numpy.random.Generator.choice
         """
         ga = _ga()
         pool, pop = _population(a, axis, size)
@@ -241,7 +310,30 @@ class _SamplingMethods:
         ``tol``.  The decompositions run on the CPU device only today: on a GPU device
         this raises NotImplementedError.
 
-        See also numpy.random.Generator.multivariate_normal.
+        Parameters
+        ----------
+        mean : array_like
+            Mean vector (1-d, of length N).
+        cov : array_like
+            Covariance matrix, symmetric positive semi-definite.
+        size : int or tuple of int, optional
+            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
+            array for scalar parameters (NumPy returns a Python scalar there).
+        check_valid : {'warn', 'raise', 'ignore'}, optional
+            What to do when cov is not positive semi-definite.
+        tol : float, optional
+            Tolerance of that check.
+        method : str, optional
+            Accepted for NumPy's signature.
+
+        Returns
+        -------
+        ndarray
+            float64, of shape size + (N,).
+
+        See Also
+        --------
+        numpy.random.Generator.multivariate_normal
         """
         ga = _ga()
         if method not in ("eigh", "svd", "cholesky"):

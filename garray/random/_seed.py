@@ -119,20 +119,28 @@ class SeedSequence:
     ``spawn_key`` and ``pool_size``, ``generate_state`` returns the same words as NumPy,
     and ``spawn`` builds the same tree.
 
-    Args:
-        entropy: None (128 fresh bits from ``secrets``), a non-negative int, or a
-            sequence / integer array of non-negative ints.
-        spawn_key: the child's path in a spawn tree (set by ``spawn``).
-        pool_size: number of uint32 words of pooled entropy, at least 4.
-        n_children_spawned: children already spawned (when rebuilding a saved one).
+    Parameters
+    ----------
+    entropy : None, int or sequence of int, optional
+        None (128 fresh bits from ``secrets``), a non-negative int, or a sequence or
+        integer array of non-negative ints.
+    spawn_key : tuple of int, optional
+        The child's path in a spawn tree (set by ``spawn``).
+    pool_size : int, optional
+        Number of uint32 words of pooled entropy, at least 4.
+    n_children_spawned : int, optional
+        Children already spawned (when rebuilding a saved one).
 
-    Example:
-        >>> ss = SeedSequence(12345)
-        >>> ss.generate_state(2)
-        array([2688385916, 3048105090], dtype=uint32)
-        >>> child_a, child_b = ss.spawn(2)
+    See Also
+    --------
+    numpy.random.SeedSequence
 
-    See also numpy.random.SeedSequence.
+    Examples
+    --------
+    >>> ss = garray.random.SeedSequence(12345)
+    >>> ss.generate_state(2)
+    array([2688385916, 3048105090], dtype=uint32)
+    >>> child_a, child_b = ss.spawn(2)
     """
 
     def __init__(self, entropy=None, *, spawn_key=(), pool_size=DEFAULT_POOL_SIZE,
@@ -185,7 +193,21 @@ class SeedSequence:
             >>> SeedSequence(0).generate_state(4, "uint64").shape
             (4,)
 
-        See also numpy.random.SeedSequence.generate_state.
+        Parameters
+        ----------
+        n_words : int
+            Number of words.
+        dtype : {uint32, uint64}, optional
+            The words' dtype.
+
+        Returns
+        -------
+        numpy.ndarray
+            A host array, as NumPy's.
+
+        See Also
+        --------
+        numpy.random.SeedSequence.generate_state
         """
         out_dtype = numpy.dtype(dtype)
         if out_dtype not in (numpy.dtype(numpy.uint32), numpy.dtype(numpy.uint64)):
@@ -209,7 +231,18 @@ class SeedSequence:
         """Return ``n_children`` new SeedSequences, each with this one's entropy and a
         spawn key extended by its child index; later calls continue the numbering.
 
-        See also numpy.random.SeedSequence.spawn.
+        Parameters
+        ----------
+        n_children : int
+            Number of children.
+
+        Returns
+        -------
+        list of SeedSequence
+
+        See Also
+        --------
+        numpy.random.SeedSequence.spawn
         """
         n_children = operator.index(n_children)
         if n_children < 0:

@@ -143,6 +143,22 @@ def correlate(in1, in2, mode="full", method="auto"):
     input in 'valid' mode the result is SciPy's (the correlation itself, reversed and
     conjugated from the swapped operands).
 
+    Parameters
+    ----------
+    in1 : ndarray
+        First input.
+    in2 : ndarray
+        Second input, of in1's ndim.
+    mode : {'full', 'valid', 'same'}, optional
+        The output size.
+    method : {'auto', 'direct', 'fft'}, optional
+        As convolve.
+
+    Returns
+    -------
+    ndarray
+        In the inputs' result_type.
+
     Raises
     ------
     ValueError, NotImplementedError
@@ -254,6 +270,24 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
     result from index ``in2.shape // 2`` (not ``correlate``'s ``(n - 1) // 2``), and in
     'valid' mode with in2 the larger input the result is the reversed correlation of the
     swapped inputs (for complex inputs the conjugate of ``correlate``'s result).
+
+    Parameters
+    ----------
+    in1 : ndarray
+        First 2-d input.
+    in2 : ndarray
+        Second 2-d input.
+    mode : {'full', 'valid', 'same'}, optional
+        The output size.
+    boundary : {'fill', 'wrap', 'symm'}, optional
+        How the edges are extended.
+    fillvalue : scalar, optional
+        The value for boundary='fill'.
+
+    Returns
+    -------
+    ndarray
+        2-d, in the inputs' result_type.
     """
     return _two_d("corr", in1, in2, mode, boundary, fillvalue, "correlate2d")
 
@@ -262,6 +296,22 @@ def choose_conv_method(in1, in2, mode="full", measure=False):
     """The method ``convolve``/``correlate`` use under 'auto': always ``'direct'``
     (garray's exact sums; SciPy's cost model for picking its FFT is not reproduced).
     Arguments are checked as SciPy checks them.
+
+    Parameters
+    ----------
+    in1 : ndarray
+        First input.
+    in2 : ndarray
+        Second input.
+    mode : {'full', 'valid', 'same'}, optional
+        As convolve.
+    measure : bool, optional
+        Not supported (NotImplementedError).
+
+    Returns
+    -------
+    str
+        'direct'.
 
     Raises
     ------
@@ -411,6 +461,22 @@ def oaconvolve(in1, in2, mode="full", axes=None):
     Parameters, returns and errors as ``fftconvolve``, which computes it: garray does not
     split the larger input into overlap-add blocks yet, so the result is SciPy's (to
     rounding) but the memory and time are those of one FFT of the full length.
+
+    Parameters
+    ----------
+    in1 : ndarray
+        First input.
+    in2 : ndarray
+        Second input, of in1's ndim.
+    mode : {'full', 'valid', 'same'}, optional
+        The output size.
+    axes : int or sequence of int, optional
+        The axes to convolve over (all by default).
+
+    Returns
+    -------
+    ndarray
+        As fftconvolve.
     """
     return fftconvolve(in1, in2, mode, axes)
 

@@ -1,0 +1,210 @@
+"""Sphinx configuration of garray's documentation site.
+
+Build (CI runs it with warnings as errors)::
+
+    python -m sphinx -W --keep-going -b html docs docs/_build/html
+
+The user guide is the Markdown pages of ``docs/`` (through myst-parser); the API reference
+is generated from the code at build time: ``docs/api/generated/`` is written here, one
+page per namespace, and is not committed.
+"""
+
+import importlib
+import inspect
+import os
+
+import garray   # the installed garray (the build documents what it imports)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+project = "garray"
+author = "the garray developers"
+copyright = "the garray developers"  # noqa: A001
+version = release = garray.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "numpydoc",
+    "myst_parser",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "notebooks/**", "**/.ipynb_checkpoints"]
+html_theme = "alabaster"
+html_title = f"garray {release}"
+html_static_path = []
+
+# Markdown: headings get anchors for `page.md#section` links.
+myst_heading_anchors = 3
+myst_enable_extensions = ["colon_fence"]
+
+# API reference: numpydoc renders the docstrings; class members are listed by the
+# generated pages themselves (numpydoc's own member tables would need stub pages).
+autosummary_generate = False
+autodoc_default_options = {"member-order": "alphabetical"}
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+numpydoc_validation_checks = set()   # tests/test_docstrings.py checks the docstrings
+
+suppress_warnings = []
+
+# ---- the API pages, generated from the code ------------------------------------------
+
+NAMESPACES = [
+    ("garray", "The main namespace (``import garray as np``)"),
+    ("garray.linalg", "garray.linalg"),
+    ("garray.fft", "garray.fft"),
+    ("garray.random", "garray.random"),
+    ("garray.signal", "garray.signal"),
+    ("garray.nn", "garray.nn"),
+    ("garray.lib.stride_tricks", "garray.lib.stride_tricks"),
+]
+
+# The main namespace is grouped by the module that defines each name.
+GROUPS = [
+    ("Array object, devices and memory", ("_core", "_device", "_errors")),
+    ("Data types", ("_dtypes", "_scalar_types")),
+    ("Array creation", ("_creation", "_array_utils", "_sequences", "_io")),
+    ("Elementwise functions (ufuncs)", ("ufunc", "_elementwise", "_math_extras",
+                                        "_bessel", "_bits", "_interp")),
+    ("Reductions and statistics", ("_reductions", "_statistics", "_quantiles",
+                                   "_histograms", "_covariance")),
+    ("Manipulation", ("_manipulation", "_joining", "_shaping", "_pad", "_diagonal")),
+    ("Indexing, searching, sorting and sets", ("_indexing", "_indexing_functions",
+                                               "_sorting", "_sets")),
+    ("Linear algebra products", ("_matmul", "_contract", "_einsum")),
+    ("Convolution", ("_signal",)),
+    ("User kernels", ("_raw", "_user_kernels", "_reduction_kernel", "kernels")),
+    ("Inquiry, printing and functional tools", ("_inquiry", "_printing", "_functional")),
+]
+
+
+# Names defined in garray/__init__.py itself, placed by hand.
+_BY_NAME = {"get_default_memory_pool": "_core", "transpose": "_manipulation"}
+
+_CONSTANTS = """\
+Constants and dtypes
+--------------------
+
+``garray.e``, ``garray.pi``, ``garray.inf``, ``garray.nan`` and ``garray.newaxis``
+(``None``) are NumPy's.  The 13 dtypes (``garray.bool``, ``int8``, ``int16``, ``int32``,
+``int64``, ``uint8`` ... ``uint64``, ``float32``, ``float64``, ``complex64``,
+``complex128``) and NumPy 2's other scalar type names (``intp``, ``double``,
+``floating``, ``number`` ...) are NumPy's own objects (``garray.float32 is
+numpy.float32``); ``garray.dtype`` (below) checks a dtype against the ones garray
+supports.  float16, longdouble, strings, datetimes, structured and object dtypes are not
+supported.
+
+"""
+
+
+def _module_key(obj):
+    if isinstance(obj, garray.ufunc):
+        return "ufunc"
+    name = getattr(obj, "__name__", None)
+    if getattr(obj, "__module__", None) == "garray" and name in _BY_NAME:
+        return _BY_NAME[name]
+    return (getattr(obj, "__module__", None) or "").rsplit(".", 1)[-1]
+
+
+def _public(mod):
+    names = getattr(mod, "__all__", None)
+    if names is None:
+        names = [n for n in dir(mod) if not n.startswith("_")]
+    out = []
+    for name in sorted(names):
+        obj = getattr(mod, name)
+        if inspect.ismodule(obj) or not callable(obj):
+            continue
+        if not isinstance(obj, garray.ufunc):
+            owner = getattr(obj, "__module__", None) or ""
+            if not (owner == "garray" or owner.startswith("garray.")):
+                continue      # NumPy's scalar types and dtype objects
+        out.append((name, obj))
+    return out
+
+
+def _entry(ns, name, obj):
+    full = f"{ns}.{name}"
+    if inspect.isclass(obj):
+        return [f".. autoclass:: {full}", "   :members:", "   :undoc-members:", ""]
+    if isinstance(obj, garray.ufunc):
+        # ufuncs have no Python signature: give autodoc the one they take
+        args = "x" if obj.nin == 1 else "x1, x2"
+        return [f".. autofunction:: {full}({args}, /, *, out=None)", ""]
+    return [f".. autofunction:: {full}", ""]
+
+
+def _section(title, ns, items, char="-"):
+    lines = [title, char * len(title), "", f".. currentmodule:: {ns}", "",
+             ".. autosummary::", ""]
+    lines += [f"   {name}" for name, _ in items] + [""]
+    for name, obj in items:
+        lines += _entry(ns, name, obj)
+    return lines
+
+
+def write_api_pages():
+    out_dir = os.path.join(HERE, "api", "generated")
+    os.makedirs(out_dir, exist_ok=True)
+    for ns, title in NAMESPACES:
+        mod = importlib.import_module(ns)
+        items = _public(mod)
+        lines = [f".. Generated by docs/conf.py from the code; not committed.", "",
+                 title, "=" * len(title), ""]
+        doc = inspect.getdoc(mod)
+        if doc:
+            lines += [doc.split("\n\n")[0], ""]
+        if ns == "garray":
+            lines += _CONSTANTS.split("\n")
+            rest = list(items)
+            for gtitle, keys in GROUPS:
+                group = [(n, o) for n, o in items if _module_key(o) in keys]
+                rest = [(n, o) for n, o in rest if _module_key(o) not in keys]
+                if group:
+                    lines += _section(gtitle, ns, group)
+            if rest:
+                lines += _section("Other functions", ns, rest)
+        else:
+            lines += _section("Functions and classes", ns, items)
+        text = "\n".join(lines) + "\n"
+        path = os.path.join(out_dir, f"{ns}.rst")
+        old = open(path).read() if os.path.exists(path) else None
+        if old != text:          # unchanged pages keep their mtime (incremental builds)
+            with open(path, "w") as f:
+                f.write(text)
+
+
+write_api_pages()
+
+
+def write_other_pages():
+    """A toctree of the top-level pages that index.rst does not list (pages added later,
+    e.g. by another change, appear in the site instead of failing the build)."""
+    with open(os.path.join(HERE, "index.rst")) as f:
+        index = f.read()
+    listed = {line.strip() for line in index.splitlines() if line.startswith("   ")}
+    pages = sorted(os.path.splitext(n)[0] for n in os.listdir(HERE)
+                   if n.endswith((".md", ".rst")) and n != "index.rst")
+    other = [p for p in pages if p not in listed]
+    lines = []
+    if other:
+        lines = [".. toctree::", "   :maxdepth: 1", "   :caption: More", ""]
+        lines += [f"   /{p}" for p in other]
+    os.makedirs(os.path.join(HERE, "api", "generated"), exist_ok=True)
+    path = os.path.join(HERE, "api", "generated", "_other_pages.rst.inc")
+    text = "\n".join(lines) + "\n"
+    if not os.path.exists(path) or open(path).read() != text:
+        with open(path, "w") as f:
+            f.write(text)
+
+
+write_other_pages()
+
+
+
+def setup(app):
+    return {"parallel_read_safe": True}
