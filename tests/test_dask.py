@@ -357,20 +357,24 @@ def test_reduction_dtypes(dtype):
 
 
 def test_garray_and_numpy_chunks():
-    """A graph mixing garray and NumPy chunks: ufuncs and operators move the NumPy chunk
-    to the garray operand's device (garray's NumPy protocol); garray's functions take
-    only garray arrays and say so, as CuPy's do (``to_backend("garray")`` converts)."""
+    """A graph mixing garray and NumPy chunks: garray never copies a host chunk to its
+    device implicitly (its NumPy protocol and its functions refuse a NumPy array next to
+    a garray one with a TypeError saying so, as CuPy does); ``to_backend("garray")``
+    converts explicitly."""
     h = numpy.arange(12.0).reshape(3, 4)
     g = da.from_array(garray.asarray(h, copy=True), chunks=2)
     n = da.from_array(h * 2, chunks=2)
-    for key, x, e in [("g + n", g + n, h + h * 2), ("n * g", n * g, h * h * 2),
-                      ("n @ g.T", n @ g.T, (h * 2) @ h.T)]:
+    for key, make in [("g + n", lambda: g + n), ("n * g", lambda: n * g),
+                      ("n @ g.T", lambda: n @ g.T),
+                      ("concatenate", lambda: da.concatenate([g, n]))]:
+        with pytest.raises(TypeError, match="numpy.ndarray") as info:
+            make().compute(scheduler="sync")
+        assert "garray.asarray" in str(info.value), key
+    ng = n.to_backend("garray")
+    for key, x, e in [("g + n", g + ng, h + h * 2), ("n @ g.T", ng @ g.T, (h * 2) @ h.T),
+                      ("concatenate", da.concatenate([g, ng]), numpy.concatenate([h, h * 2]))]:
         assert_garray_chunks(x, scheduler="sync")
         assert_xp_close(x.compute(scheduler="sync"), e, err_msg=key)
-    with pytest.raises(TypeError, match="expected a garray.ndarray"):
-        da.concatenate([g, n]).compute(scheduler="sync")
-    assert_xp_close(da.concatenate([g, n.to_backend("garray")]).compute(scheduler="sync"),
-                    numpy.concatenate([h, h * 2]))
 
 
 def _bad_reshape(b):
