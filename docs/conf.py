@@ -60,6 +60,7 @@ NAMESPACES = [
     ("garray.random", "garray.random"),
     ("garray.signal", "garray.signal"),
     ("garray.nn", "garray.nn"),
+    ("garray.special", "garray.special"),
     ("garray.lib.stride_tricks", "garray.lib.stride_tricks"),
 ]
 

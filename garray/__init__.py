@@ -91,6 +91,7 @@ from ._covariance import cov, corrcoef  # noqa: F401
 from ._signal import convolve, correlate  # noqa: F401
 from . import signal  # noqa: F401,E402  (garray.signal, as scipy.signal: convolutions)
 from . import fft  # noqa: F401,E402  (garray.fft, as numpy.fft)
+from . import special  # noqa: F401,E402  (garray.special: scipy.special's erf, gammaln ...)
 from . import config  # noqa: F401,E402  (garray.config.allow_tf32)
 from . import _dask_hook  # noqa: E402  (registers with Dask when both are imported)
 _dask_hook.install()

@@ -1,6 +1,12 @@
 import os
 import sys
 
+# SciPy reads SCIPY_ARRAY_API once, when it is first imported, and scikit-learn's
+# array_api_dispatch requires it: set it before any test module imports SciPy, so the
+# Array API consumer tests (test_sklearn.py, test_scipy_array_api.py) run in the same
+# process as the rest.  For NumPy inputs SciPy takes the same NumPy path either way.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))   # the xp helper module

@@ -1,8 +1,8 @@
 """numpydoc docstrings on every public callable of garray's namespaces.
 
 Each public callable of ``garray``, ``garray.linalg``, ``garray.fft``, ``garray.random``,
-``garray.signal``, ``garray.nn``, ``garray.lib.stride_tricks`` (and the public methods of
-``garray.ndarray`` and of the public classes of those namespaces) is parsed with
+``garray.signal``, ``garray.nn``, ``garray.special``, ``garray.lib.stride_tricks`` (and the
+public methods of ``garray.ndarray`` and of the public classes of those namespaces) is parsed with
 numpydoc's own parser (``numpydoc.docscrape``) and must have:
 
 - a summary line;
@@ -28,7 +28,7 @@ numpydoc_docscrape = pytest.importorskip(
 import garray  # noqa: E402
 
 NAMESPACES = ("garray", "garray.linalg", "garray.fft", "garray.random", "garray.signal",
-              "garray.nn", "garray.lib.stride_tricks")
+              "garray.nn", "garray.special", "garray.lib.stride_tricks")
 
 _NUMPYDOC_SECTIONS = {"Summary", "Extended Summary", "Parameters", "Returns", "Yields",
                       "Receives", "Raises", "Warns", "Other Parameters", "Attributes",
