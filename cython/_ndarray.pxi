@@ -608,6 +608,10 @@ cdef class ndarray(_ArrayOperators):
             return h.copy()
         return h
 
+    # Above NumPy's 0.0, as CuPy's 100: Dask picks the chunk library of a mixed pair by
+    # it (dask.array.routines._tensordot reads it without a default).
+    __array_priority__ = 100
+
     def __array_function__(self, func, types, args, kwargs):
         # numpy.<f>(..., garray arrays ...) runs garray.<f> (Note [NumPy protocols] in
         # garray/_protocols.py); a function garray lacks is a TypeError naming it.

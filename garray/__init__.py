@@ -93,6 +93,8 @@ from . import signal  # noqa: F401,E402  (garray.signal, as scipy.signal: convol
 from . import fft  # noqa: F401,E402  (garray.fft, as numpy.fft)
 from . import special  # noqa: F401,E402  (garray.special: scipy.special's erf, gammaln ...)
 from . import config  # noqa: F401,E402  (garray.config.allow_tf32)
+from . import _dask_hook  # noqa: E402  (registers with Dask when both are imported)
+_dask_hook.install()
 from . import _env
 if _env.flag("GARRAY_GPU_STUB"):
     # Test support: run garray's kernels on the stub GPU drivers (garray/testing/gpu_stub.py).

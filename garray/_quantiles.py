@@ -35,8 +35,9 @@ _OTHER_METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation"
 
 def _rows(a, axis, name):
     """a's reduced axes moved last and flattened: (rows (C-contiguous 2-d), kept shape,
-    the shape with the reduced axes as 1)."""
-    axes = normalize_axes(axis, a.ndim, name)
+    the shape with the reduced axes as 1).  ``axis`` may be a list: NumPy's median and
+    quantile family take any sequence of axes (its sum and mean do not)."""
+    axes = normalize_axes(tuple(axis) if isinstance(axis, list) else axis, a.ndim, name)
     kept = tuple(i for i in range(a.ndim) if i not in axes)
     moved = _core.permute_dims(a, kept + axes) if a.ndim else a
     kshape = tuple(a.shape[i] for i in kept)

@@ -271,6 +271,17 @@ def test_median(dtype, axis, keepdims):
                         numpy.nanmedian(h, axis=axis, keepdims=keepdims))
 
 
+@pytest.mark.parametrize("f", ["median", "nanmedian", "quantile", "nanpercentile"])
+@pytest.mark.parametrize("axis", [[0], [2, 0]])
+@xp_compare()
+def test_quantiles_take_a_list_of_axes(xp, f, axis):
+    # NumPy's median and quantile family take any sequence of axes (Dask's median passes
+    # a list); its sum and mean do not
+    a = xp.asarray(data((4, 5, 6), "float64", seed=19))
+    args = (0.25,) if "median" not in f else ()
+    return getattr(xp, f)(a, *args, axis=axis, keepdims=True)
+
+
 @for_all_dtypes(dtypes=NUMERIC)
 @pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint"])
 @pytest.mark.parametrize("axis", [None, 1, (0, 1)])
