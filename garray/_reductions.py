@@ -176,7 +176,7 @@ def _ufunc(name):
     return getattr(_ufuncs, name)
 
 
-def sum(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, where=True):
+def sum(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Sum of the elements over ``axis``.
 
     Booleans and signed integers sum in int64, unsigned integers in uint64, floats and
@@ -209,9 +209,8 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, 
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.sum(x, 0)`` raises TypeError where NumPy takes the axis
-    by position (``x.sum(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.sum(x, 0)`` as
+    ``numpy.sum``), with the Array API's keywords.
 
     See Also
     --------
@@ -220,7 +219,7 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, 
     return reduce("sum", x, axis, keepdims, dtype, out, initial, where, "add", "sum")
 
 
-def prod(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None, where=True):
+def prod(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """Product of the elements over ``axis`` (dtypes as ``sum``).
 
     Parameters
@@ -249,9 +248,8 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None,
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.prod(x, 0)`` raises TypeError where NumPy takes the axis
-    by position (``x.prod(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.prod(x, 0)`` as
+    ``numpy.prod``), with the Array API's keywords.
 
     See Also
     --------
@@ -261,7 +259,7 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False, out=None, initial=None,
                   "prod")
 
 
-def max(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
+def max(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Largest element over ``axis``; NaN propagates; an empty axis raises ValueError
     unless ``initial`` is given.
 
@@ -288,9 +286,8 @@ def max(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.max(x, 0)`` raises TypeError where NumPy takes the axis
-    by position (``x.max(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.max(x, 0)`` as
+    ``numpy.max``), with the Array API's keywords.
 
     See Also
     --------
@@ -299,7 +296,7 @@ def max(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
     return reduce("max", x, axis, keepdims, None, out, initial, where, "maximum", "max")
 
 
-def min(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
+def min(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
     """Smallest element over ``axis``; NaN propagates.
 
     Parameters
@@ -325,9 +322,8 @@ def min(x, /, *, axis=None, keepdims=False, out=None, initial=None, where=True):
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.min(x, 0)`` raises TypeError where NumPy takes the axis
-    by position (``x.min(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.min(x, 0)`` as
+    ``numpy.min``), with the Array API's keywords.
 
     See Also
     --------
@@ -351,7 +347,7 @@ def _arg(name, x, axis, keepdims, out):
     return reduce(name, x, axis, keepdims, out=out, api=name)
 
 
-def argmax(x, /, *, axis=None, keepdims=False, out=None):
+def argmax(x, /, axis=None, out=None, *, keepdims=False):
     """Index of the first largest element along ``axis`` (of the flattened array when
     None); NaN counts as largest.
 
@@ -374,9 +370,8 @@ def argmax(x, /, *, axis=None, keepdims=False, out=None):
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.argmax(x, 0)`` raises TypeError where NumPy takes the
-    axis by position (``x.argmax(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.argmax(x, 0)`` as
+    ``numpy.argmax``), with the Array API's keywords.
 
     See Also
     --------
@@ -385,7 +380,7 @@ def argmax(x, /, *, axis=None, keepdims=False, out=None):
     return _arg("argmax", x, axis, keepdims, out)
 
 
-def argmin(x, /, *, axis=None, keepdims=False, out=None):
+def argmin(x, /, axis=None, out=None, *, keepdims=False):
     """Index of the first smallest element along ``axis``; NaN counts as smallest.
 
     Parameters
@@ -407,9 +402,8 @@ def argmin(x, /, *, axis=None, keepdims=False, out=None):
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.argmin(x, 0)`` raises TypeError where NumPy takes the
-    axis by position (``x.argmin(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.argmin(x, 0)`` as
+    ``numpy.argmin``), with the Array API's keywords.
 
     See Also
     --------
@@ -418,7 +412,7 @@ def argmin(x, /, *, axis=None, keepdims=False, out=None):
     return _arg("argmin", x, axis, keepdims, out)
 
 
-def count_nonzero(x, /, *, axis=None, keepdims=False):
+def count_nonzero(x, /, axis=None, *, keepdims=False):
     """Number of nonzero elements over ``axis`` (int64).
 
     Parameters
@@ -438,9 +432,8 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.count_nonzero(x, 0)`` raises TypeError where NumPy takes
-    the axis by position.
+    Arguments in NumPy's positional order (``garray.count_nonzero(x, 0)`` as
+    ``numpy.count_nonzero``), with the Array API's keywords.
 
     See Also
     --------
@@ -449,7 +442,7 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
     return reduce("count_nonzero", x, axis, keepdims, api="count_nonzero")
 
 
-def all(x, /, *, axis=None, keepdims=False, out=None, where=True):
+def all(x, /, axis=None, out=None, keepdims=False, *, where=True):
     """True where every element over ``axis`` is nonzero.
 
     Parameters
@@ -473,9 +466,8 @@ def all(x, /, *, axis=None, keepdims=False, out=None, where=True):
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.all(x, 0)`` raises TypeError where NumPy takes the axis
-    by position (``x.all(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.all(x, 0)`` as
+    ``numpy.all``), with the Array API's keywords.
 
     See Also
     --------
@@ -484,7 +476,7 @@ def all(x, /, *, axis=None, keepdims=False, out=None, where=True):
     return reduce("all", x, axis, keepdims, None, out, None, where, api="all")
 
 
-def any(x, /, *, axis=None, keepdims=False, out=None, where=True):
+def any(x, /, axis=None, out=None, keepdims=False, *, where=True):
     """True where some element over ``axis`` is nonzero.
 
     Parameters
@@ -508,9 +500,8 @@ def any(x, /, *, axis=None, keepdims=False, out=None, where=True):
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.any(x, 0)`` raises TypeError where NumPy takes the axis
-    by position (``x.any(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.any(x, 0)`` as
+    ``numpy.any``), with the Array API's keywords.
 
     See Also
     --------

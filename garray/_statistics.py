@@ -109,7 +109,7 @@ def _mean_dtype(x, dtype, name):
     return dt
 
 
-def mean(x, /, *, axis=None, keepdims=False, dtype=None, out=None, where=True):
+def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean over ``axis``: bool and integers in float64, other dtypes in
     their own (``dtype=`` casts the input first); an empty slice is NaN with a
     RuntimeWarning.
@@ -138,9 +138,8 @@ def mean(x, /, *, axis=None, keepdims=False, dtype=None, out=None, where=True):
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.mean(x, 0)`` raises TypeError where NumPy takes the axis
-    by position (``x.mean(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.mean(x, 0)`` as
+    ``numpy.mean``), with the Array API's keywords.
 
     See Also
     --------
@@ -195,8 +194,8 @@ def _var(x, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
     return _store(r, out, name)
 
 
-def var(x, /, *, axis=None, correction=None, ddof=0, keepdims=False, dtype=None, out=None,
-        where=True):
+def var(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        correction=None):
     """Variance ``sum(|x - mean|**2) / (n - ddof)`` over ``axis`` (``correction`` is
     the Array API spelling of ``ddof``); complex input gives a real result.
 
@@ -228,9 +227,8 @@ def var(x, /, *, axis=None, correction=None, ddof=0, keepdims=False, dtype=None,
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.var(x, 0)`` raises TypeError where NumPy takes the axis
-    by position (``x.var(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.var(x, 0)`` as
+    ``numpy.var``), with the Array API's keywords.
 
     See Also
     --------
@@ -239,8 +237,8 @@ def var(x, /, *, axis=None, correction=None, ddof=0, keepdims=False, dtype=None,
     return _var(x, axis, dtype, out, ddof, keepdims, where, correction, "var", False)
 
 
-def std(x, /, *, axis=None, correction=None, ddof=0, keepdims=False, dtype=None, out=None,
-        where=True):
+def std(x, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        correction=None):
     """Standard deviation: the square root of ``var``.
 
     Parameters
@@ -271,9 +269,8 @@ def std(x, /, *, axis=None, correction=None, ddof=0, keepdims=False, dtype=None,
 
     Notes
     -----
-    Differences from NumPy: the Array API's signature, so ``axis`` and the other options
-    are keyword-only: ``garray.std(x, 0)`` raises TypeError where NumPy takes the axis
-    by position (``x.std(0)``, the ndarray method, takes it).
+    Arguments in NumPy's positional order (``garray.std(x, 0)`` as
+    ``numpy.std``), with the Array API's keywords.
 
     See Also
     --------

@@ -585,3 +585,53 @@ def test_real_imag_attributes(xp, dtype, layout):
 def test_imag_of_real_array_cannot_be_set(xp):
     a = make(xp, (3,), "float32")
     a.imag = 1.0
+
+
+# The reductions take NumPy's positional order beside the Array API's keywords:
+# numpy.sum(a, axis, dtype, out, keepdims, initial, where) and the like.
+_POSITIONAL_REDUCTIONS = [
+    ("sum", (1,)), ("sum", (0, "float32")), ("sum", (None, None, None, True)),
+    ("sum", (1, None, None, False, 10.0)),
+    ("prod", (0,)), ("prod", (1, "float64", None, True)),
+    ("mean", (0,)), ("mean", (1, "float32", None, True)),
+    ("std", (0,)), ("std", (1, None, None, 1)), ("std", (None, None, None, 1, True)),
+    ("var", (0,)), ("var", (0, "float32", None, 2)),
+    ("max", (0,)), ("max", (1, None, True)), ("max", (None, None, False, 100.0)),
+    ("min", (1,)), ("min", (0, None, True, -5.0)),
+    ("argmax", (0,)), ("argmin", (1,)),
+    ("all", (0,)), ("all", (1, None, True)), ("any", (0,)), ("any", (None, None, True)),
+    ("count_nonzero", (0,)),
+]
+
+
+@pytest.mark.parametrize("name, args", _POSITIONAL_REDUCTIONS,
+                         ids=[f"{n}{a}" for n, a in _POSITIONAL_REDUCTIONS])
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+@xp_compare()
+def test_reductions_take_numpys_positional_arguments(xp, name, args, dtype):
+    a = make(xp, (3, 4), dtype)
+    if name in ("all", "any", "count_nonzero"):
+        a = a > 5
+    return getattr(xp, name)(a, *args)
+
+
+@pytest.mark.parametrize("name", ["sum", "max", "mean", "std", "argmax", "all"])
+def test_reductions_positional_out(name):
+    h = make(numpy, (3, 4), "float64")
+    want = getattr(numpy, name)(h, 0)
+    o = garray.empty(want.shape, dtype=want.dtype)
+    pos = {"sum": (0, None, o), "max": (0, o), "mean": (0, None, o), "std": (0, None, o),
+           "argmax": (0, o), "all": (0, o)}[name]
+    r = getattr(garray, name)(garray.asarray(h), *pos)
+    assert r is o
+    assert_xp_close(o, want)
+
+
+def test_reductions_still_take_the_array_api_keywords():
+    x = make(garray, (3, 4), "float64")
+    h = make(numpy, (3, 4), "float64")
+    assert_xp_close(garray.sum(x, axis=1, keepdims=True), h.sum(axis=1, keepdims=True))
+    assert_xp_close(garray.std(x, axis=0, correction=1), h.std(axis=0, ddof=1))
+    assert_xp_close(garray.var(x, correction=0.5), numpy.var(h, ddof=0.5))
+    with pytest.raises(TypeError):
+        garray.argmax(x, 0, None, True)         # keepdims is keyword-only, as in NumPy
