@@ -492,10 +492,22 @@ def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *
     return _like_result(x, a, subok)
 
 
-cdef ndarray _require_array(object x, str argname):
+cdef ndarray _array_input(object x, str argname):
+    """An array argument: a garray array as it is, a Python scalar or (nested) sequence
+    converted onto the default device as NumPy converts array-likes; a NumPy array is
+    refused (TypeError) so that no host array crosses to a device unseen (use
+    garray.asarray), as everywhere in garray."""
     if isinstance(x, ndarray):
         return <ndarray>x
-    raise TypeError(f"{argname}: expected a garray.ndarray, got {type(x).__name__}")
+    if isinstance(x, numpy.ndarray):
+        raise TypeError(f"{argname}: expected a garray.ndarray, got numpy.ndarray (use "
+                        f"garray.asarray to copy it to a device)")
+    try:
+        return asarray(x)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"{argname}: {e}") from None
+
+
 
 
 def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None):

@@ -241,7 +241,7 @@ cdef ndarray _broadcast_view(ndarray a, Py_ssize_t* shape, int nd, str argname):
     return r
 
 
-def broadcast_to(ndarray x, shape):
+def broadcast_to(x, /, shape):
     """``x`` broadcast to ``shape`` as a read-only view (as NumPy's: its elements
     alias each other).
 
@@ -261,12 +261,13 @@ def broadcast_to(ndarray x, shape):
     --------
     numpy.broadcast_to
     """
+    cdef ndarray a = _array_input(x, "x")
     cdef Py_ssize_t s[MAX_NDIM]
     cdef int nd = _read_shape(shape, s, "shape")
-    _checked_size(s, nd, x._itemsize)
-    cdef ndarray r = _broadcast_view(x, s, nd, "x")
-    if r is x:
-        r = _view_same(x)
+    _checked_size(s, nd, a._itemsize)
+    cdef ndarray r = _broadcast_view(a, s, nd, "x")
+    if r is a:
+        r = _view_same(a)
     r._flags |= FLAG_READONLY
     return r
 
@@ -327,7 +328,7 @@ cdef ndarray _squeeze(ndarray a, object axis):
     return r
 
 
-def permute_dims(ndarray x, /, axes):
+def permute_dims(x, /, axes):
     """Permute the axes of ``x`` (a view).
 
     Parameters
@@ -346,10 +347,10 @@ def permute_dims(ndarray x, /, axes):
     --------
     numpy.permute_dims
     """
-    return _permute(x, axes)
+    return _permute(_array_input(x, "x"), axes)
 
 
-def reshape(ndarray x, /, shape, *, copy=None, order="C"):
+def reshape(x, /, shape, *, copy=None, order="C"):
     """``x`` with a new shape: a view when possible (Array API ``copy=`` semantics).
 
     Parameters
@@ -368,10 +369,10 @@ def reshape(ndarray x, /, shape, *, copy=None, order="C"):
     ndarray
         A view when possible, else a copy.
     """
-    return _reshape(x, shape, order, copy)
+    return _reshape(_array_input(x, "x"), shape, order, copy)
 
 
-def squeeze(ndarray x, /, axis=None):
+def squeeze(x, /, axis=None):
     """``x`` without length-1 axes (a view; ValueError for an axis whose length is not 1).
 
     Parameters
@@ -386,10 +387,10 @@ def squeeze(ndarray x, /, axis=None):
     ndarray
         A view.
     """
-    return _squeeze(x, axis)
+    return _squeeze(_array_input(x, "x"), axis)
 
 
-def expand_dims(ndarray x, /, axis=0):
+def expand_dims(x, /, axis=0):
     """Insert size-1 axes at ``axis`` (an int, or a tuple or list of ints; a view).
 
     Parameters
@@ -409,7 +410,8 @@ def expand_dims(ndarray x, /, axis=0):
     numpy.expand_dims
     """
     axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)   # NumPy takes lists
-    cdef int nd = x._nd + len(axes)
+    cdef ndarray arr = _array_input(x, "x")
+    cdef int nd = arr._nd + len(axes)
     new = sorted(_norm_axis(a, nd, "axis") for a in axes)
     if len(set(new)) != len(new):
         raise ValueError(f"axis: repeated axis in {axis}")
@@ -420,4 +422,4 @@ def expand_dims(ndarray x, /, axis=0):
         else:
             key.append(slice(None))
             src += 1
-    return _basic_index(x, tuple(key))
+    return _basic_index(arr, tuple(key))

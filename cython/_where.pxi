@@ -24,12 +24,19 @@ def where(condition, x1, x2, /):
     cdef _Iter it
     cdef void* args[6]
     cdef int nd, code
-    if not isinstance(condition, ndarray):
-        raise TypeError(f"where: condition must be a garray.ndarray, got "
-                        f"{type(condition).__name__}")
-    c = _cast_to(<ndarray>condition, 0)
+    c = _cast_to(_array_input(condition, "where: condition"), 0)
+    # sequences become arrays, as NumPy's array-likes; of two Python scalars the first
+    # takes its default dtype and the second promotes with it (numpy.where(c, 1, 0.5)
+    # is float64)
+    if isinstance(x1, (list, tuple, numpy.ndarray)):
+        x1 = _array_input(x1, "where: x1").to_device(c._device)
+    if isinstance(x2, (list, tuple, numpy.ndarray)):
+        x2 = _array_input(x2, "where: x2").to_device(c._device)
     if not isinstance(x1, ndarray) and not isinstance(x2, ndarray):
-        raise TypeError("where: at least one of x1, x2 must be a garray.ndarray")
+        if not _is_pyscalar(x1):
+            raise TypeError(f"where: expected an array or a Python scalar, got "
+                            f"{type(x1).__name__}")
+        x1 = asarray(x1, device=c._device)
     if isinstance(x1, ndarray) and isinstance(x2, ndarray):
         code = _promote[(<ndarray>x1)._code][(<ndarray>x2)._code]
     elif isinstance(x1, ndarray):

@@ -145,4 +145,6 @@ def transpose(x, axes=None):
     --------
     numpy.transpose
     """
+    from ._manip_common import as_array
+    x = as_array(x, "x")
     return x.transpose() if axes is None else permute_dims(x, axes)

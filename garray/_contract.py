@@ -65,7 +65,7 @@ def _axes_list(v, ndim, argname):
     return [norm_axis(x, ndim, argname) for x in seq]
 
 
-def tensordot(x1, x2, /, *, axes=2):
+def tensordot(x1, x2, /, axes=2):
     """Sum of products over the given axes: ``axes=N`` pairs the last N axes of x1 with
     the first N of x2; ``axes=(axes1, axes2)`` pairs the listed axes in order. The
     result has x1's remaining axes followed by x2's. One matmul over reshaped operands.

@@ -10,6 +10,7 @@ import numpy
 
 from . import _core, _dtypes, _ufuncs
 from ._core import asarray, empty, ndarray, zeros
+from ._manip_common import as_array
 
 __all__ = ["arange", "linspace", "eye", "meshgrid", "tril", "triu", "identity"]
 
@@ -319,9 +320,8 @@ def meshgrid(*arrays, indexing="xy"):
     """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing: must be 'xy' or 'ij', got {indexing!r}")
+    arrays = tuple(as_array(a, f"arrays[{i}]") for i, a in enumerate(arrays))
     for i, a in enumerate(arrays):
-        if not isinstance(a, ndarray):
-            raise TypeError(f"arrays[{i}]: expected a garray.ndarray, got {type(a).__name__}")
         if a.ndim != 1:
             raise ValueError(f"arrays[{i}]: must be 1-dimensional, got ndim={a.ndim}")
     if not arrays:
@@ -356,7 +356,7 @@ def _check_tri(x, k, argname="x"):
     return operator.index(k)
 
 
-def tril(x, /, *, k=0):
+def tril(x, /, k=0):
     """The lower triangle of the last two axes (zeros above diagonal k). See numpy.tril.
 
     Parameters
@@ -371,10 +371,11 @@ def tril(x, /, *, k=0):
     ndarray
         A new array.
     """
+    x = as_array(x, "x")
     return _core._tri_kernel(x, _check_tri(x, k), True)
 
 
-def triu(x, /, *, k=0):
+def triu(x, /, k=0):
     """The upper triangle of the last two axes (zeros below diagonal k). See numpy.triu.
 
     Parameters
@@ -389,4 +390,5 @@ def triu(x, /, *, k=0):
     ndarray
         A new array.
     """
+    x = as_array(x, "x")
     return _core._tri_kernel(x, _check_tri(x, k), False)

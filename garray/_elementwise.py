@@ -3,6 +3,7 @@ op table): clip, isclose, nan_to_num; and where (cython/_where.pxi).
 """
 
 from ._core import asarray, ndarray, where  # noqa: F401
+from ._manip_common import as_array
 from ._ufuncs import (abs, add, equal, greater, imag, isfinite, isinf, isnan, less,
                       less_equal, logical_and, logical_or, maximum, minimum, multiply, real,
                       subtract)
@@ -103,6 +104,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     ndarray
         In x's dtype (x itself with copy=False).
     """
+    x = as_array(x, "x")
     from ._dtypes import finfo, isdtype
     if not isdtype(x.dtype, ("real floating", "complex floating")):
         return x.copy() if copy else x

@@ -29,6 +29,7 @@ import numpy
 
 from . import _core
 from ._core import ndarray
+from ._manip_common import as_array
 
 __all__ = ["getitem", "setitem", "nonzero"]
 
@@ -254,6 +255,7 @@ def nonzero(x, /):
     --------
     numpy.nonzero
     """
+    x = as_array(x, "x")
     if not isinstance(x, ndarray):
         raise TypeError(f"nonzero: expected a garray.ndarray, got {type(x).__name__}")
     if x.ndim == 0:

@@ -13,7 +13,7 @@ import numpy
 from . import _core
 from ._core import ndarray
 from ._indexing import nonzero
-from ._manip_common import norm_axis as _norm_axis
+from ._manip_common import as_array, norm_axis as _norm_axis
 
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "putmask",
            "compress", "extract", "choose", "select", "flatnonzero", "argwhere", "where",
@@ -23,9 +23,7 @@ __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "putmask
 
 
 def _array(x, name):
-    if not isinstance(x, ndarray):
-        raise TypeError(f"{name}: expected a garray.ndarray, got {type(x).__name__}")
-    return x
+    return as_array(x, name)
 
 
 def _index_array(indices, like, name="indices"):

@@ -12,16 +12,13 @@ import operator
 
 from ._core import broadcast_shapes, broadcast_to, ndarray, permute_dims
 from ._joining import join
-from ._manip_common import norm_axis
+from ._manip_common import as_array, norm_axis
 
 __all__ = ["flip", "moveaxis", "unstack", "broadcast_arrays", "concat", "stack", "roll"]
 
 
 def _arrays(arrays, argname):
-    arrays = tuple(arrays)
-    for i, a in enumerate(arrays):
-        if not isinstance(a, ndarray):
-            raise TypeError(f"{argname}[{i}]: expected a garray.ndarray, got {type(a).__name__}")
+    arrays = tuple(as_array(a, f"{argname}[{i}]") for i, a in enumerate(arrays))
     if not arrays:
         raise ValueError(f"{argname}: need at least one array")
     devs = {a.device for a in arrays}
@@ -53,6 +50,7 @@ def flip(x, /, axis=None):
     --------
     numpy.flip
     """
+    x = as_array(x, "x")
     axes = range(x.ndim) if axis is None else (
         axis if isinstance(axis, tuple) else (axis,))
     axes = {_axis(a, x.ndim) for a in axes}
@@ -80,6 +78,7 @@ def moveaxis(x, source, destination, /):
     --------
     numpy.moveaxis
     """
+    x = as_array(x, "x")
     src = source if isinstance(source, tuple) else (source,)
     dst = destination if isinstance(destination, tuple) else (destination,)
     if len(src) != len(dst):
@@ -215,6 +214,7 @@ def roll(x, /, shift, axis=None):
     --------
     numpy.roll
     """
+    x = as_array(x, "x")
     if axis is None:
         return roll(x.reshape(-1), shift, axis=0).reshape(x.shape)
     shifts = shift if isinstance(shift, tuple) else (shift,)

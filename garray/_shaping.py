@@ -657,6 +657,7 @@ def matrix_transpose(x, /):
     --------
     numpy.matrix_transpose
     """
+    x = as_array(x, "x")
     if not isinstance(x, ndarray):
         raise TypeError(f"matrix_transpose: expected a garray.ndarray, got {type(x).__name__}")
     if x.ndim < 2:
