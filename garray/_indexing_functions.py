@@ -487,13 +487,13 @@ def where(condition, x=None, y=None, /):
 
     Parameters
     ----------
-    condition : ndarray
-        Booleans (a garray array).
-    x : ndarray or scalar, optional
+    condition : array_like
+        Booleans (a garray array, or a sequence converted onto the default device).
+    x : array_like or scalar, optional
         Values where condition holds.
-    y : ndarray or scalar, optional
-        Values elsewhere.  At least one of x and y must be a garray array (NumPy also
-        takes two scalars: garray raises TypeError).
+    y : array_like or scalar, optional
+        Values elsewhere.  Two Python scalars promote as NumPy's (``where(c, 1, 0.5)``
+        is float64).  A NumPy array is refused (TypeError): copy it with asarray.
 
     Returns
     -------
