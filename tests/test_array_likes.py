@@ -34,6 +34,12 @@ cases = [
  ("linalg.svd",([[1,2],[3,4]],)),("linalg.eigh",([[2,1],[1,2]],)),("linalg.qr",([[1,2],[3,4]],)),("linalg.matrix_rank",([[1,2],[3,4]],)),("linalg.pinv",([[1,2],[3,4]],)),
 ]
 
+# garray.linalg's solvers run on the CPU device only so far: elsewhere they raise a
+# NotImplementedError naming the function (issue: the cuSOLVER/hipSOLVER paths)
+_SOLVERS = {"linalg.inv", "linalg.det", "linalg.solve", "linalg.svd", "linalg.eigh",
+            "linalg.qr", "linalg.matrix_rank", "linalg.pinv"}
+_ON_GPU = garray.default_device().kind != "cpu"
+
 # where NumPy's own function does not convert a list (so there is nothing to compare)
 _NUMPY_NEEDS_ARRAYS = {"rollaxis", "split", "unstack"}
 
@@ -50,6 +56,10 @@ def _call(mod, name, args):
 def test_array_likes_are_taken_as_numpy_takes_them(name, args):
     with numpy.errstate(all="ignore"):
         want = _call(numpy, name, args)
+    if _ON_GPU and name in _SOLVERS:
+        with pytest.raises(NotImplementedError, match=f"garray.{name} on "):
+            _call(garray, name, args)
+        return
     got = _call(garray, name, args)
     if name in ("linalg.svd", "linalg.eigh", "linalg.qr"):      # signs are free
         return
