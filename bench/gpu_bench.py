@@ -357,6 +357,68 @@ def convs(libs, dev, n, repeat):
     return out
 
 
+def _fft_case(xp, lib, shape, two_d):
+    """A batched complex64 fft (last axis) or fft2 (last two axes) as a thunk."""
+    rng = numpy.random.default_rng(3)
+    host = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype("complex64")
+    if lib == "torch":
+        import torch
+        x = torch.from_numpy(host).to("cuda")
+        return (lambda: torch.fft.fft2(x)) if two_d else (lambda: torch.fft.fft(x)), (x,)
+    x = xp.asarray(host)
+    return (lambda: xp.fft.fft2(x)) if two_d else (lambda: xp.fft.fft(x)), (x,)
+
+
+def ffts(libs, dev, log2n, repeat):
+    """The FFT table (complex64): a batch of 1-d transforms of 2**log2n points in all
+    (rows of 2**12), and a batch of 2-d transforms (1024 x 1024 each, or smaller below
+    2**20 points), in milliseconds: garray's vendor path (cuFFT / hipFFT) and kernel path
+    (GARRAY_FFT) beside cupy.fft and torch.fft (numpy.fft on the CPU device, where both
+    garray runs take the kernels).  Returns [(case, vendor ratio, kernel ratio)], ratio =
+    best baseline time / garray time."""
+    total = 1 << log2n
+    row = min(1 << 12, total)
+    side = 1 << min(10, log2n // 2)
+    cases = [(f"fft ({total // row}, {row})", (total // row, row), False),
+             (f"fft2 ({max(1, total // side ** 2)}, {side}, {side})",
+              (max(1, total // side ** 2), side, side), True)]
+    runs = [("garray", "vendor"), ("garray", "kernel")] + [(name, None) for name, _ in libs[1:]]
+    label = {("garray", "vendor"): "vendor", ("garray", "kernel"): "kernel"}
+    xps = dict(libs)
+    print()
+    print(f"fft: complex64, milliseconds (best of {repeat}); garray's vendor path and "
+          f"kernel path (GARRAY_FFT)")
+    head = " ".join(f"{label.get(r, r[0]):>9}" for r in runs)
+    print(f"{'case':<22} {head}  vendor/best kernel/best")
+    out = []
+    saved = os.environ.get("GARRAY_FFT")
+    for name_case, shape, two_d in cases:
+        ms = []
+        for name, path in runs:
+            try:
+                if path is not None:
+                    os.environ["GARRAY_FFT"] = path
+                f, keep = _fft_case(xps[name], name, shape, two_d)
+                ms.append(_timeit(f, _sync_for(name, dev), repeat) * 1e3)
+                del f, keep
+            except Exception as e:  # noqa: BLE001 - a failing library is reported
+                print(f"{label.get((name, path), name)} {name_case}: {type(e).__name__}: "
+                      f"{str(e)[:200]}")
+                ms.append(None)
+            finally:
+                if saved is None:
+                    os.environ.pop("GARRAY_FFT", None)
+                else:
+                    os.environ["GARRAY_FFT"] = saved
+            _free(name)
+        base = min((v for v in ms[2:] if v), default=None)
+        ratios = [f"{base / v:5.2f}" if v and base else "  n/a" for v in ms[:2]]
+        cells = " ".join(f"{v:9.2f}" if v else f"{'-':>9}" for v in ms)
+        print(f"{name_case:<22} {cells}  {ratios[0]:>11} {ratios[1]:>11}")
+        out.append((name_case.split()[0], ratios[0].strip(), ratios[1].strip()))
+    return out
+
+
 BYTES = {"add": 3, "multiply": 3, "exp": 2, "where": 3, "add strided": 3, "copy": 2}
 
 
@@ -374,6 +436,9 @@ def main():
                          "(default: --red-log2n)")
     ap.add_argument("--conv-n", type=int, default=8,
                     help="conv2d forward of ResNet-like float32 layers, batch conv_n "
+                         "(0: skip the table)")
+    ap.add_argument("--fft-log2n", type=int, default=24,
+                    help="batched complex64 fft and fft2 over 2**fft_log2n points "
                          "(0: skip the table)")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--device", default=None, help="garray device (default: the default)")
@@ -428,13 +493,15 @@ def main():
         rand_k = args.red_log2n if args.rand_log2n is None else args.rand_log2n
         rnd = randoms(libs, dev, rand_k, args.repeat)
         cv = convs(libs, dev, args.conv_n, max(2, args.repeat // 2)) if args.conv_n > 0 else []
+        ft = ffts(libs, dev, args.fft_log2n, args.repeat) if args.fft_log2n > 0 else []
     print("summary: " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in rows
                                   if op in ("add", "exp", "copy"))
           + "; " + ", ".join(f"{op} {frac} of copy (ratio {r.strip()})" for op, frac, r in red)
           + "; " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in srt)
           + "; " + ", ".join(f"matmul/{dt} vendor {v}, kernel {k}" for dt, v, k in mm)
           + "; " + ", ".join(f"random {op}/{dt} {r.strip()}" for op, dt, r in rnd)
-          + "".join(f"; conv2d {lay} vendor {v}, kernel {k}" for lay, v, k in cv))
+          + "".join(f"; conv2d {lay} vendor {v}, kernel {k}" for lay, v, k in cv)
+          + "".join(f"; {case} vendor {v}, kernel {k}" for case, v, k in ft))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 # launch executed by the CPU build of the same kernel (garray.testing.gpu_stub).
 #   1. builds the stub drivers from $GPU_STUB_DIR (default ../shared/gpu-stub) into
 #      $STUB_LIBS (default: a new temporary folder), or says why it skipped when they are
-#      absent; fails when the stub BLAS or DNN libraries were not built;
+#      absent; fails when the stub BLAS or DNN libraries were not built; builds garray's
+#      own stub cuFFT / hipFFT (ci/stubs/stub_fft.c) beside them;
 #   2. installs the vendor bindings (cuda-bindings 13, hip-python 7.2; both from PyPI);
 #   3. per device: python -m garray (self-check), precompile, the test suite, and
 #      bench/gpu_check.sh --stub (its build, devices, tests and bench steps on the stub).
@@ -45,6 +46,14 @@ if [ "${STUB_PREPARED:-0}" != 1 ]; then
       echo "stub-gpu-tests: the stub DNN library $lib was not built (are the gpu-stub sources at $STUB_SRC older than stub_cudnn.c / stub_miopen.c?)"
       exit 1; }
   done
+  # garray's own stub cuFFT / hipFFT (ci/stubs/stub_fft.c; the shared stubs have no FFT):
+  # the vendor FFT path (tests/test_fft_vendor.py, and every FFT under GARRAY_FFT=auto).
+  CC=${CC:-cc}
+  fftflags=(-O2 -g -shared -fPIC -pthread -Wl,-z,defs)
+  $CC "${fftflags[@]}" -DSTUB_CUDA -Wl,-soname,libcufft.so.12 -o "$STUBS/libcufft.so.12" ci/stubs/stub_fft.c -ldl -lm &&
+    ln -sf libcufft.so.12 "$STUBS/libcufft.so" &&
+    $CC "${fftflags[@]}" -DSTUB_HIP -Wl,-soname,libhipfft.so -o "$STUBS/libhipfft.so" ci/stubs/stub_fft.c -ldl -lm || {
+    echo "stub-gpu-tests: building the stub FFT libraries (ci/stubs/stub_fft.c) failed"; exit 1; }
   $PY -m pip install -q 'cuda-bindings>=13,<14' 'hip-python>=7.2,<7.3' || {
     echo "stub-gpu-tests: installing the vendor bindings failed"; exit 1; }
 fi
@@ -66,10 +75,14 @@ stub_tests() {
   local kind=$1 logs t0 f n failed=0
   logs=$(mktemp -d)
   t0=$(date +%s)
-  ls tests/test_*.py | grep -v -e '/test_gpu_compilers.py$' -e '/test_notebooks.py$' |
+  # Under GARRAY_FFT=auto every FFT takes the stub vendor FFT: test_fft runs a second time
+  # with GARRAY_FFT=kernel ("FILE@kernel"), so garray's FFT kernels run on the device too.
+  { ls tests/test_*.py | grep -v -e '/test_gpu_compilers.py$' -e '/test_notebooks.py$'
+    echo tests/test_fft.py@kernel; } |
     KIND=$kind LOGS=$logs PY=$PY xargs -P "$JOBS" -I{} bash -c '
-      f={}; n=$(basename "$f" .py); s=$(date +%s)
-      GARRAY_DEVICE=$KIND $PY -m pytest "$f" -q -p no:cacheprovider > "$LOGS/$n.log" 2>&1
+      f={}; fft=; case $f in *@kernel) f=${f%@kernel}; fft=kernel;; esac
+      n=$(basename "$f" .py)${fft:+-fft-$fft}; s=$(date +%s)
+      GARRAY_FFT=$fft GARRAY_DEVICE=$KIND $PY -m pytest "$f" -q -p no:cacheprovider > "$LOGS/$n.log" 2>&1
       echo "$? $(( $(date +%s) - s )) $n" > "$LOGS/$n.rc"'
   for f in "$logs"/*.rc; do
     read -r code secs n < "$f"

@@ -57,6 +57,7 @@ NAMESPACES = [
     ("garray", "The main namespace (``import garray as np``)"),
     ("garray.linalg", "garray.linalg"),
     ("garray.fft", "garray.fft"),
+    ("garray.fft.config", "garray.fft.config (the vendor FFT's plan cache)"),
     ("garray.random", "garray.random"),
     ("garray.signal", "garray.signal"),
     ("garray.nn", "garray.nn"),

@@ -27,7 +27,8 @@ numpydoc_docscrape = pytest.importorskip(
 
 import garray  # noqa: E402
 
-NAMESPACES = ("garray", "garray.linalg", "garray.fft", "garray.random", "garray.signal",
+NAMESPACES = ("garray", "garray.linalg", "garray.fft", "garray.fft.config", "garray.random",
+              "garray.signal",
               "garray.nn", "garray.special", "garray.lib.stride_tricks")
 
 _NUMPYDOC_SECTIONS = {"Summary", "Extended Summary", "Parameters", "Returns", "Yields",

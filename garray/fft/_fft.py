@@ -1,6 +1,19 @@
 """NumPy's ``numpy.fft`` functions (and the Array API fft extension) over garray's FFT
-engine (``_engine.py``; docs/fft.md).  Axes are moved last and made contiguous, padded,
-cropped and cast on the device by garray's own kernels; nothing goes through the host."""
+engine (``_engine.py``; docs/fft.md) or the GPU vendor's (cuFFT, hipFFT:
+``garray/_vendor/gpufft.py``), as ``path`` picks.  Axes are moved last and made
+contiguous, padded, cropped and cast on the device by garray's own kernels; nothing goes
+through the host.
+
+Note [FFT paths]
+~~~~~~~~~~~~~~~~
+``GARRAY_FFT`` (read at each call: ``kernel``, ``vendor`` or ``auto``, the default)
+picks the path of each one-dimensional batch of transforms.  The CPU device has no
+vendor FFT (NumPy's pocketfft is the reference, never the implementation): it always
+runs garray's kernels.  On a GPU, ``auto`` takes the vendor library when it loads and
+the transform fits its 32-bit plan sizes, else the kernels (the portable path);
+``vendor`` requires the library (``BackendUnavailableError`` naming the package
+otherwise) and raises NotImplementedError for what its plans cannot take.
+"""
 
 import math
 import operator
@@ -8,11 +21,30 @@ import operator
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
-from .. import _dtypes
+from .. import _dtypes, _env
 from .._core import asarray, ndarray
+from .._vendor import gpufft as _gpufft
 from . import _engine
 
 _NORMS = (None, "backward", "ortho", "forward")
+
+
+def path(device, n, batch):
+    """"kernel" or "vendor": the path of ``batch`` transforms of length ``n`` on
+    ``device`` (Note [FFT paths])."""
+    mode = _env.choice("GARRAY_FFT", ("kernel", "vendor", "auto"), "auto")
+    if mode == "kernel" or device.kind not in _gpufft.VENDORS:
+        return "kernel"
+    if mode == "vendor":
+        _gpufft.library[device.kind].library()      # raises, naming what to install
+        return "vendor"
+    if _gpufft.fits(n, batch) and _gpufft.available(device.kind)[0]:
+        return "vendor"
+    return "kernel"
+
+
+def _rows(x):
+    return x.size // x.shape[-1] if x.shape[-1] else 0
 
 
 def _garray():
@@ -110,7 +142,10 @@ def _c2c(a, n, axis, norm, inverse, out, fname):
     axis = _axis(a, axis)
     n = _points(n, a.shape[axis])
     x, owned = _last(a, axis, n, _complex_dtype(a.dtype))
-    y = _engine.c2c(x, inverse, _scale(norm, n, inverse), owned)
+    if path(x.device, n, _rows(x)) == "vendor":
+        y = _gpufft.c2c(x, inverse, _scale(norm, n, inverse))
+    else:
+        y = _engine.c2c(x, inverse, _scale(norm, n, inverse), owned)
     return _finish(y, axis, out, fname)
 
 
@@ -378,6 +413,9 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     axis = _axis(a, axis)
     n = _points(n, a.shape[axis])
     scale = _scale(norm, n, False)
+    if path(a.device, n, a.size // max(1, a.shape[axis])) == "vendor":
+        xr, _ = _last(a, axis, n, _real_dtype(a.dtype))
+        return _finish(_gpufft.r2c(xr, scale), axis, out, "rfft")
     if n % 2 == 0:
         xr, _ = _last(a, axis, n, _real_dtype(a.dtype))
         return _finish(_engine.rfft_even(xr, scale), axis, out, "rfft")
@@ -417,6 +455,8 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     n = _points(n, 2 * (a.shape[axis] - 1))
     cdt = _complex_dtype(a.dtype)
     x, _ = _last(a, axis, n // 2 + 1, cdt)
+    if path(x.device, n, _rows(x)) == "vendor":
+        return _finish(_gpufft.c2r(x, n, _scale(norm, n, True)), axis, out, "irfft")
     if n % 2 == 0:
         return _finish(_engine.irfft_even(x, n, _scale(norm, n, True)), axis, out, "irfft")
     full = _engine.hermitian_full(x, n)
