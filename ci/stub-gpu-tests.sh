@@ -5,7 +5,7 @@
 #   1. builds the stub drivers from $GPU_STUB_DIR (default ../shared/gpu-stub) into
 #      $STUB_LIBS (default: a new temporary folder), or says why it skipped when they are
 #      absent; fails when the stub BLAS or DNN libraries were not built; builds garray's
-#      own stub cuFFT / hipFFT (ci/stubs/stub_fft.c) beside them;
+#      own stub cuFFT / hipFFT and cuSOLVER / hipSOLVER (ci/stubs/) beside them;
 #   2. installs the vendor bindings (cuda-bindings 13, hip-python 7.2; both from PyPI);
 #   3. per device: python -m garray (self-check), precompile, the test suite, and
 #      bench/gpu_check.sh --stub (its build, devices, tests and bench steps on the stub).
@@ -54,6 +54,18 @@ if [ "${STUB_PREPARED:-0}" != 1 ]; then
     ln -sf libcufft.so.12 "$STUBS/libcufft.so" &&
     $CC "${fftflags[@]}" -DSTUB_HIP -Wl,-soname,libhipfft.so -o "$STUBS/libhipfft.so" ci/stubs/stub_fft.c -ldl -lm || {
     echo "stub-gpu-tests: building the stub FFT libraries (ci/stubs/stub_fft.c) failed"; exit 1; }
+  # garray's own stub cuSOLVER / hipSOLVER (ci/stubs/stub_solver.c, LAPACK from
+  # scipy-openblas32, a garray dependency): the vendor solver path of garray.linalg.
+  blas=$($PY -c 'import scipy_openblas32 as s; print(s.get_include_dir()); print(s.get_lib_dir())') || {
+    echo "stub-gpu-tests: scipy-openblas32 is not importable by $PY (the stub solver needs its LAPACK)"; exit 1; }
+  inc=$(sed -n 1p <<<"$blas"); lib=$(sed -n 2p <<<"$blas")
+  solver=(-O1 -g -shared -fPIC -pthread -Wl,-z,defs -I"$inc")
+  $CC "${solver[@]}" -DSTUB_CUDA -Wl,-soname,libcusolver.so.12 -o "$STUBS/libcusolver.so.12" ci/stubs/stub_solver.c \
+      -L"$lib" -lscipy_openblas -Wl,-rpath,"$lib" -ldl &&
+    ln -sf libcusolver.so.12 "$STUBS/libcusolver.so" &&
+    $CC "${solver[@]}" -DSTUB_HIP -Wl,-soname,libhipsolver.so -o "$STUBS/libhipsolver.so" ci/stubs/stub_solver.c \
+      -L"$lib" -lscipy_openblas -Wl,-rpath,"$lib" -ldl || {
+    echo "stub-gpu-tests: building the stub solver libraries (ci/stubs/stub_solver.c) failed"; exit 1; }
   $PY -m pip install -q 'cuda-bindings>=13,<14' 'hip-python>=7.2,<7.3' || {
     echo "stub-gpu-tests: installing the vendor bindings failed"; exit 1; }
 fi

@@ -2,15 +2,18 @@
 
 Note [linalg dispatch]
 ~~~~~~~~~~~~~~~~~~~~~~
-1. ``_prepare`` turns the argument into a garray array, refuses devices without a vendor
-   solver (NotImplementedError naming the function and device), checks ``ndim >= 2`` and
+1. ``_prepare`` turns the argument into a garray array, refuses what a device's vendor
+   solver cannot do yet (NotImplementedError naming the function and device: on GPUs,
+   the functions outside ``GPU_FUNCTIONS``), checks ``ndim >= 2`` and
    squareness (LinAlgError, NumPy's messages) and picks two dtypes as NumPy's
    ``_commonType`` does: LAPACK computes in float64/complex128 for every input (integer
    and bool promoted to float64), and results are cast back to single precision for
    float32/complex64 input.  Computing in double, as NumPy does, keeps single-precision
    results within float32 rounding of NumPy's.
 2. The matrix stack is copied by garray into column-major buffers (Note [LAPACK
-   buffers], garray/_lapack.py); the host loops over the batch calling LAPACK; results
+   buffers], garray/_lapack.py); the host loops over the batch calling LAPACK (OpenBLAS
+   on the CPU device; cuSOLVER / hipSOLVER on GPUs, Note [GPU vendor solver] in
+   garray/_vendor/gpusolver.py: the same buffers, the info codes read back once); results
    are views of the buffers, finished (triangles, signs, complex eigenvectors) by
    garray's own elementwise and reduction ops.
 3. ``info > 0`` raises the LinAlgError NumPy raises (singular matrix, not positive
@@ -29,6 +32,7 @@ from numpy.linalg import LinAlgError
 from . import _lapack
 from ._lapack import call, colmajor, pointers, workspace
 from ._manip_common import as_array
+from ._vendor import gpusolver
 
 __all__ = ["LinAlgError", "det", "slogdet", "inv", "solve", "cholesky", "qr", "eigh",
            "eigvalsh", "eig", "eigvals", "svd", "svdvals"]
@@ -43,6 +47,10 @@ _f64 = numpy.dtype(numpy.float64)
 _c128 = numpy.dtype(numpy.complex128)
 _int32 = numpy.dtype(numpy.int32)
 _SOLVER = {"cuda": "cuSOLVER", "hip": "hipSOLVER"}
+# What the GPU devices' vendor solver computes (getrf/getrs, potrf, syevd/heevd,
+# geqrf/orgqr); the SVD family, eig and lstsq are CPU-only for now.
+GPU_FUNCTIONS = frozenset({"det", "slogdet", "inv", "solve", "cholesky", "qr", "eigh",
+                           "eigvalsh"})
 
 
 def _ga():
@@ -55,7 +63,7 @@ def _ga():
 
 def check_device(a, fname):
     kind = a.device.kind
-    if kind != "cpu":
+    if kind != "cpu" and not (kind in gpusolver.VENDORS and fname in GPU_FUNCTIONS):
         raise NotImplementedError(
             f"garray.linalg.{fname} on {a.device}: the {_SOLVER.get(kind, kind)} path is "
             "not built yet; move the array to the CPU device with x.to_device('cpu')")
@@ -116,10 +124,16 @@ def _host_mask(flags, shape, device):
 # ---- LU: det, slogdet, inv, solve ---------------------------------------------------
 
 
+def _on_gpu(a):
+    return a.device.kind != "cpu"
+
+
 def _getrf(a, t):
     n = a.shape[-1]
     lu = colmajor(a, t)
     ipiv = _lapack.empty(a.shape[:-1], _int32, a.device)
+    if _on_gpu(a):
+        return lu, ipiv, gpusolver.getrf(lu, ipiv, n, _batch(a.shape[:-2]))
     infos = [call(_letter(t), "getrf", n, n, pa, max(1, n), pp)
              for pa, pp in pointers(_batch(a.shape[:-2]), lu, ipiv)]
     return lu, ipiv, infos
@@ -167,8 +181,8 @@ def slogdet(a):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices.
 
     See Also
     --------
@@ -197,8 +211,8 @@ def det(a):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices.
 
     See Also
     --------
@@ -215,10 +229,17 @@ def _gesv(a, b, t, nan_on_error=False):
     ``b`` column-major buffer (..., k, n) in dtype ``t``, overwritten by x."""
     n = a.shape[-1]
     k = b.shape[-2]
-    lu = colmajor(a, t)
-    ipiv = _lapack.empty(a.shape[:-1], _int32, a.device)
-    infos = [call(_letter(t), "gesv", n, k, pa, max(1, n), pp, pb, max(1, n))
-             for pa, pp, pb in pointers(_batch(a.shape[:-2]), lu, ipiv, b)]
+    if _on_gpu(a):
+        # getrf, then getrs (a singular matrix's solution is garbage, replaced below)
+        lu, ipiv, infos = _getrf(a, t)
+        if any(infos) and not nan_on_error:
+            raise LinAlgError("Singular matrix")
+        gpusolver.getrs(lu, ipiv, b, n, k, _batch(a.shape[:-2]))
+    else:
+        lu = colmajor(a, t)
+        ipiv = _lapack.empty(a.shape[:-1], _int32, a.device)
+        infos = [call(_letter(t), "gesv", n, k, pa, max(1, n), pp, pb, max(1, n))
+                 for pa, pp, pb in pointers(_batch(a.shape[:-2]), lu, ipiv, b)]
     if any(infos):
         if not nan_on_error:
             raise LinAlgError("Singular matrix")
@@ -252,8 +273,8 @@ def inv(a):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices.
 
     See Also
     --------
@@ -284,8 +305,8 @@ def solve(a, b):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices.
 
     See Also
     --------
@@ -344,7 +365,8 @@ def cholesky(a, /, *, upper=False):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; GPU devices raise NotImplementedError for now.
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices.
 
     See Also
     --------
@@ -355,8 +377,11 @@ def cholesky(a, /, *, upper=False):
     n = a.shape[-1]
     buf = colmajor(a, t)
     uplo = b"U" if upper else b"L"
-    infos = [call(_letter(t), "potrf", uplo, n, pa, max(1, n))
-             for (pa,) in pointers(_batch(a.shape[:-2]), buf)]
+    if _on_gpu(a):
+        infos = gpusolver.potrf(buf, uplo.decode(), n, _batch(a.shape[:-2]))
+    else:
+        infos = [call(_letter(t), "potrf", uplo, n, pa, max(1, n))
+                 for (pa,) in pointers(_batch(a.shape[:-2]), buf)]
     if any(infos):
         raise LinAlgError("Matrix is not positive definite")
     # potrf leaves the other triangle as it found it
@@ -369,6 +394,9 @@ def _geqrf(a, t):
     k = min(m, n)
     h = colmajor(a, t)
     tau = _lapack.empty(a.shape[:-2] + (k,), t, a.device)
+    if _on_gpu(a):
+        gpusolver.geqrf(h, tau, m, n, _batch(a.shape[:-2]))
+        return h, tau
     L = _letter(t)
     lwork, = workspace(L, "geqrf", m, n, 0, max(1, m), 0, None, None)
     work = _lapack.empty((lwork,), t, a.device)
@@ -381,6 +409,9 @@ def _orgqr(h, tau, m, cols, t):
     """Q's first ``cols`` columns from geqrf's reflectors (orgqr/ungqr) in place in
     ``h``, a column-major (..., cols, m) buffer."""
     k = tau.shape[-1]
+    if h.device.kind != "cpu":
+        gpusolver.orgqr(h, tau, m, cols, k, _batch(h.shape[:-2]))
+        return h
     L = _letter(t)
     name = "ungqr" if t.kind == "c" else "orgqr"
     lwork, = workspace(L, name, m, cols, k, 0, max(1, m), 0, None, None)
@@ -413,8 +444,8 @@ def qr(a, mode="reduced"):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices.
 
     See Also
     --------
@@ -462,7 +493,9 @@ def _eigh(a, t, uplo, vectors):
     w = _lapack.empty(a.shape[:-1], real_of(t), a.device)
     job = b"V" if vectors else b"N"
     lda = max(1, n)
-    if t.kind == "c":
+    if _on_gpu(a):
+        infos = gpusolver.syevd(buf, w, uplo.decode(), vectors, n, _batch(a.shape[:-2]))
+    elif t.kind == "c":
         lw, lrw, liw = workspace(L, "heevd", job, uplo, n, 0, lda, 0, None, None, None,
                                  None, None, None, real_work=True, int_work=True)
         ws = (_lapack.empty((lw,), t, a.device), _lapack.empty((lrw,), real_of(t), a.device),
@@ -508,8 +541,8 @@ def eigh(a, UPLO="L"):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices.
 
     See Also
     --------
@@ -538,8 +571,8 @@ def eigvalsh(a, UPLO="L"):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices.
 
     See Also
     --------

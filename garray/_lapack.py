@@ -15,9 +15,11 @@ Note [LAPACK buffers]
    copy, which the row-major path makes).  Workspace sizes come from the routine's own
    query (``lwork = -1``) into a few host scalars; the workspace itself is one garray
    buffer per call, reused over the batch.
-4. Only the CPU device has a vendor solver in this round: its memory is host memory, so
-   OpenBLAS reads garray's buffers directly.  cuSOLVER / hipSOLVER are not built;
-   ``check_device`` raises NotImplementedError naming the function and the device.
+4. The CPU device's memory is host memory, so OpenBLAS reads garray's buffers directly.
+   GPU devices run the same buffers and batch loop through cuSOLVER / hipSOLVER
+   (``garray/_vendor/gpusolver.py``, Note [GPU vendor solver]) for the functions in
+   ``_decompositions.GPU_FUNCTIONS``; ``check_device`` raises NotImplementedError naming
+   the function and the device for the rest.
 5. LAPACK integers are 32-bit (``scipy-openblas32``); a matrix dimension past 2**31 - 1
    raises ValueError rather than wrapping.
 """

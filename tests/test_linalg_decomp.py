@@ -20,17 +20,26 @@ from xp import assert_xp_close, xp_compare
 
 DEVICE = garray.default_device()
 ON_GPU = DEVICE.kind != "cpu"
-SOLVER_REASON = (f"garray.linalg's solvers have no {DEVICE.kind} path yet (cuSOLVER / "
-                 "hipSOLVER are not built); test_gpu_device_error checks the error")
+SOLVER_REASON = (f"uses a garray.linalg function without a {DEVICE.kind} path yet (the "
+                 "SVD family, eig, lstsq); test_gpu_device_error checks the error")
 
 
-# tests that need no vendor solver (products only, or the GPU error itself)
-NO_SOLVER = ("test_gpu_device_error", "test_multi_dot", "test_matrix_power_products")
+# What runs on GPU devices: tests of the functions cuSOLVER / hipSOLVER compute
+# (garray._decompositions.GPU_FUNCTIONS), tests that need no solver, and the GPU error.
+GPU_TESTS = ("test_gpu_device_error", "test_multi_dot", "test_matrix_power_products",
+             "test_det_slogdet_inv_solve", "test_det_special", "test_solve_broadcasting",
+             "test_solve_errors", "test_cholesky", "test_qr", "test_eigh",
+             "test_matrix_power", "test_tensor_functions", "test_errors_and_nan",
+             "test_empty_gpu_functions", "test_gpu_vendor_solver")
 
 
 @pytest.fixture(autouse=True)
 def _vendor_solver(request):
-    if ON_GPU and request.node.originalname not in NO_SOLVER:
+    if not ON_GPU:
+        return
+    fn = getattr(request.node, "callspec", None) and request.node.callspec.params.get("fn")
+    if (request.node.originalname not in GPU_TESTS
+            or (fn is not None and fn not in garray._decompositions.GPU_FUNCTIONS)):
         pytest.skip(SOLVER_REASON)
 
 
@@ -429,6 +438,18 @@ def test_empty_square(xp, shape):
             xp.linalg.matrix_power(a, 3)]
 
 
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0), (0, 3, 3), (1, 0, 3)])
+@xp_compare()
+def test_empty_gpu_functions(xp, shape):
+    # what the GPU devices' vendor solver computes, on empty stacks and 0x0 matrices
+    a = xp.zeros(shape, dtype=xp.float64)
+    sq = a[..., :shape[-2], :shape[-2]]
+    return [xp.linalg.det(sq), list(xp.linalg.slogdet(sq)), xp.linalg.inv(sq),
+            xp.linalg.cholesky(sq), list(xp.linalg.eigh(sq)), xp.linalg.eigvalsh(sq),
+            list(xp.linalg.qr(a)), list(xp.linalg.qr(a, "complete")),
+            xp.linalg.solve(sq, xp.zeros(sq.shape[:-1] + (2,), dtype=xp.float64))]
+
+
 @pytest.mark.parametrize("shape", [(0, 3), (3, 0), (2, 3, 0)])
 @xp_compare()
 def test_empty_rectangular(xp, shape):
@@ -483,15 +504,59 @@ class _FakeHipDevice:
 def test_device_error_message():
     # the message every function gives on a GPU (the GPU devices run the real check)
     fake = types.SimpleNamespace(device=_FakeHipDevice())
-    with pytest.raises(NotImplementedError, match=r"garray.linalg.inv on .*hipSOLVER"):
-        garray._decompositions.check_device(fake, "inv")
+    with pytest.raises(NotImplementedError, match=r"garray.linalg.svd on .*hipSOLVER"):
+        garray._decompositions.check_device(fake, "svd")
 
 
 def test_gpu_device_error():
     if not ON_GPU:
         pytest.skip("checks the error on a GPU device")
     a = garray.eye(3)
-    for fn in (LA.inv, LA.det, LA.svd, LA.eigh, LA.qr, LA.cholesky):
+    for fn in (LA.svd, LA.eig, LA.eigvals, LA.pinv, LA.matrix_rank):
         with pytest.raises(NotImplementedError, match=f"garray.linalg.{fn.__name__} on "
                                                       f"{DEVICE.kind}.*to_device"):
             fn(a)
+
+
+def _solver_stats():
+    """(handles, routines run, refused, matrices factorised) of the stub vendor solver,
+    or None when the loaded library is not the stub."""
+    import ctypes
+    from garray._vendor import gpusolver
+    ok, where = gpusolver.available(DEVICE.kind)
+    fn = getattr(ctypes.CDLL(where), "fake_solver_stats", None) if ok else None
+    if fn is None:
+        return None
+    out = (ctypes.c_ulonglong * 4)()
+    fn(out)
+    return tuple(out)
+
+
+def test_gpu_vendor_solver(monkeypatch, tmp_path):
+    """On a GPU device the solvers run on cuSOLVER / hipSOLVER (the stub's counters move:
+    one routine per matrix), and a missing library is an error naming the package and
+    the variable, never a host fallback."""
+    if not ON_GPU:
+        pytest.skip("the GPU devices' vendor solver")
+    from garray._errors import BackendUnavailableError
+    from garray._vendor import gpusolver
+    h = hermitian_pd((3, 4, 4), "float64", seed=31)
+    g = garray.asarray(h)
+    before = _solver_stats()
+    close(LA.cholesky(g), numpy.linalg.cholesky(h), "float64")
+    close(LA.eigvalsh(g), numpy.linalg.eigvalsh(h), "float64")
+    close(LA.det(g), numpy.linalg.det(h), "float64", scale=1e3)
+    after = _solver_stats()
+    if before is not None:
+        assert after[1] - before[1] == 9 and after[2] == before[2], (before, after)
+    v = gpusolver.VENDORS[DEVICE.kind]
+    monkeypatch.setenv(v.env, str(tmp_path / "no-such-solver.so"))
+    gpusolver.reset()
+    try:
+        with pytest.raises(BackendUnavailableError, match=v.env) as e:
+            LA.inv(g)
+        assert v.name in str(e.value)
+    finally:
+        monkeypatch.undo()
+        gpusolver.reset()
+    close(LA.inv(g), numpy.linalg.inv(h), "float64")

@@ -1,0 +1,319 @@
+"""The GPU devices' vendor dense solver: cuSOLVER on ``cuda`` devices, hipSOLVER on ``hip``
+devices (its ``hipsolverDn`` API, which takes cuSOLVER's parameter lists).
+
+Note [GPU vendor solver]
+~~~~~~~~~~~~~~~~~~~~~~~~
+1. The functions below run one LAPACK-style routine over a stack of column-major
+   matrices in garray buffers (Note [LAPACK buffers] in ``garray/_lapack.py``: the same
+   buffers, the same host loop over the batch) and return each matrix's ``info`` as a
+   Python list.  ``info`` lives on the device (``devInfo``): one int32 per matrix in one
+   buffer, read back once after the loop (that read waits for the device).
+2. Routines, in double precision only (garray computes every linalg dtype in float64 or
+   complex128, as NumPy): ``getrf``, ``getrs``, ``potrf``, ``syevd``/``heevd``,
+   ``geqrf``, ``orgqr``/``ungqr``.  The SVD, the general eigenproblem and least squares
+   (gesvd, geev, gelsd) are not wired yet: those functions raise NotImplementedError on
+   GPU devices (``garray/_decompositions.py``'s ``GPU_FUNCTIONS``).
+3. Workspace: each routine's ``_bufferSize`` query is asked once per call and one garray
+   buffer of that many elements serves the whole batch (the calls are queued in order
+   on one stream).
+4. Each vendor is one ``SolverVendor`` record (library search, symbol prefix, enum
+   values, status names); the code path is written once.  Libraries are
+   ``VendorLibrary`` objects (Note [Vendor libraries]): found on first use; a missing one
+   is a ``BackendUnavailableError`` naming the package and the variable
+   (``GARRAY_CUSOLVER_LIBRARY``, ``GARRAY_HIPSOLVER_LIBRARY``).
+5. Handles: one per (device, thread), ``_handles.HandlePool`` (Note [Vendor handles]);
+   the call is queued on the stream garray queues the device's work on.
+Limits: 32-bit ints (matrix sizes, leading dimensions and workspaces below 2**31).
+"""
+
+import ctypes
+import functools
+import os
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy
+
+from . import VendorLibrary, _handles
+from .._errors import BackendError
+
+__all__ = ["available", "getrf", "getrs", "potrf", "syevd", "geqrf", "orgqr", "reset"]
+
+_P, _I = ctypes.c_void_p, ctypes.c_int
+_IP = ctypes.POINTER(ctypes.c_int)
+_INT32 = numpy.dtype(numpy.int32)
+_LETTER = {numpy.dtype(numpy.float64): "D", numpy.dtype(numpy.complex128): "Z"}
+
+
+def _cusolver_candidates():
+    """cuda-pathfinder first (the ``nvidia-cusolver`` wheel in site-packages, then what it
+    finds on the system), then the soname through the dynamic loader."""
+    found = []
+    try:
+        from cuda.pathfinder import load_nvidia_dynamic_lib
+        path = load_nvidia_dynamic_lib("cusolver").abs_path
+        if path:
+            found.append(path)
+    except Exception:  # pathfinder absent, or it found nothing: the soname is next
+        pass
+    return found + ["libcusolver.so.12", "libcusolver.so"]
+
+
+def _hipsolver_candidates():
+    """The dynamic loader's search (``LD_LIBRARY_PATH``, the cache), then ROCm's folder."""
+    rocm = os.environ.get("ROCM_PATH", "/opt/rocm")
+    return ["libhipsolver.so", "libhipsolver.so.1", "libhipsolver.so.0",
+            os.path.join(rocm, "lib", "libhipsolver.so")]
+
+
+@dataclass(frozen=True)
+class SolverVendor:
+    """One vendor's names and numbers for what the solver path calls."""
+
+    kind: str
+    name: str
+    env: str
+    install: str
+    candidates: Callable[[], list]
+    prefix: str                   # cusolverDn / hipsolverDn
+    fill: dict                    # "L"/"U" -> the fill-mode enum
+    op_n: int                     # the no-transpose operation enum
+    eig: dict                     # False/True (vectors) -> the eig-mode enum
+    statuses: dict
+
+
+CUSOLVER = SolverVendor(
+    kind="cuda", name="cuSOLVER", env="GARRAY_CUSOLVER_LIBRARY",
+    install="pip install nvidia-cusolver (garray[cuda])", candidates=_cusolver_candidates,
+    prefix="cusolverDn", fill={"L": 0, "U": 1}, op_n=0, eig={False: 0, True: 1},
+    statuses=dict(enumerate((
+        "CUSOLVER_STATUS_SUCCESS", "CUSOLVER_STATUS_NOT_INITIALIZED",
+        "CUSOLVER_STATUS_ALLOC_FAILED", "CUSOLVER_STATUS_INVALID_VALUE",
+        "CUSOLVER_STATUS_ARCH_MISMATCH", "CUSOLVER_STATUS_MAPPING_ERROR",
+        "CUSOLVER_STATUS_EXECUTION_FAILED", "CUSOLVER_STATUS_INTERNAL_ERROR",
+        "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED", "CUSOLVER_STATUS_NOT_SUPPORTED"))))
+
+HIPSOLVER = SolverVendor(
+    kind="hip", name="hipSOLVER", env="GARRAY_HIPSOLVER_LIBRARY",
+    install="install ROCm's hipSOLVER (the hipsolver package of ROCm)",
+    candidates=_hipsolver_candidates,
+    prefix="hipsolverDn", fill={"U": 121, "L": 122}, op_n=111, eig={False: 201, True: 202},
+    statuses=dict(enumerate((
+        "HIPSOLVER_STATUS_SUCCESS", "HIPSOLVER_STATUS_NOT_INITIALIZED",
+        "HIPSOLVER_STATUS_ALLOC_FAILED", "HIPSOLVER_STATUS_INVALID_VALUE",
+        "HIPSOLVER_STATUS_MAPPING_ERROR", "HIPSOLVER_STATUS_EXECUTION_FAILED",
+        "HIPSOLVER_STATUS_INTERNAL_ERROR", "HIPSOLVER_STATUS_NOT_SUPPORTED",
+        "HIPSOLVER_STATUS_ARCH_MISMATCH", "HIPSOLVER_STATUS_HANDLE_IS_NULLPTR",
+        "HIPSOLVER_STATUS_INVALID_ENUM", "HIPSOLVER_STATUS_UNKNOWN"))))
+
+VENDORS = {v.kind: v for v in (CUSOLVER, HIPSOLVER)}
+
+library = {v.kind: VendorLibrary(
+    v.name, env=v.env, candidates=v.candidates,
+    missing=f"garray.linalg on a {v.kind} device needs {v.name}; {v.install}",
+    prefix=v.prefix, required=("Create", "Dgetrf", "Zheevd"))
+    for v in VENDORS.values()}
+
+_functions = {}
+
+
+def available(kind):
+    """``(True, library path)`` or ``(False, reason)``; never raises."""
+    try:
+        lib = library.get(kind)
+        if lib is None:
+            return False, f"{kind}: no vendor solver for this device kind (cuda: " \
+                          f"cuSOLVER, hip: hipSOLVER)"
+        return lib.available()
+    except Exception as e:  # a broken install must not break the caller
+        return False, f"{kind}: {type(e).__name__}: {e}"
+
+
+def reset():
+    """Forget the libraries found, their functions and every thread's handles."""
+    for lib in library.values():
+        lib.reset()
+    _functions.clear()
+    for pool in _pools.values():
+        pool.reset()
+
+
+def _function(vendor, symbol, argtypes):
+    key = (vendor.kind, symbol)
+    fn = _functions.get(key)
+    if fn is None:
+        fn = _functions[key] = library[vendor.kind].function(symbol, _I, *argtypes)
+    return fn
+
+
+def _call(vendor, device, symbol, argtypes, *args):
+    status = _function(vendor, symbol, argtypes)(*args)
+    if status:
+        name = vendor.statuses.get(status, f"status {status}")
+        raise BackendError(f"{device}: {vendor.name} {vendor.prefix}{symbol} failed: {name}")
+
+
+def _create(vendor, device):
+    out = _P()
+    _call(vendor, device, "Create", (ctypes.POINTER(_P),), ctypes.byref(out))
+    return out.value
+
+
+def _destroy(vendor, device, ptr):
+    _function(vendor, "Destroy", (_P,))(ptr)
+
+
+def _set_stream(vendor, device, ptr, stream):
+    _call(vendor, device, "SetStream", (_P, _P), ptr, stream)
+
+
+_pools = {v.kind: _handles.HandlePool(functools.partial(_create, v),
+                                      functools.partial(_destroy, v),
+                                      functools.partial(_set_stream, v))
+          for v in VENDORS.values()}
+
+
+class _Run:
+    """One routine over a batch: the vendor, this thread's handle on the stream, the
+    letter (D or Z), and the info buffer."""
+
+    def __init__(self, device, dtype, batch):
+        from .. import _lapack
+        vendor = VENDORS.get(getattr(device, "kind", None))
+        if vendor is None:
+            raise ValueError(f"device: the vendor solver runs on cuda and hip devices, got "
+                             f"{device!r}")
+        letter = _LETTER.get(numpy.dtype(dtype))
+        if letter is None:
+            raise TypeError(f"dtype: the vendor solver path computes float64 and complex128, "
+                            f"got {dtype}")
+        self.vendor, self.device, self.letter, self.dtype = vendor, device, letter, dtype
+        h = _pools[vendor.kind].get(device)
+        h.use_stream(_handles.stream_of(device))
+        self.handle = h.ptr
+        self.info = _lapack.empty((max(1, batch),), _INT32, device)
+        self.info[...] = 0          # a matrix with an empty dimension is never called
+        self.batch = batch
+        self.name = ""
+
+    def lwork(self, name, argtypes, *args):
+        out = ctypes.c_int()
+        _call(self.vendor, self.device, f"{self.letter}{name}_bufferSize",
+              (_P,) + argtypes + (_IP,), self.handle, *args, ctypes.byref(out))
+        return max(1, out.value)
+
+    def work(self, n):
+        from .. import _lapack
+        return _lapack.empty((n,), self.dtype, self.device)
+
+    def __call__(self, name, argtypes, i, *args):
+        self.name = name
+        _call(self.vendor, self.device, f"{self.letter}{name}", (_P,) + argtypes + (_P,),
+              self.handle, *args, self.info.ptr + 4 * i)
+
+    def infos(self):
+        """Each matrix's info (> 0: the routine's numerical verdict).  A negative info is
+        a bad argument from garray (a bug), as on the CPU device's LAPACK."""
+        if _handles.sync_calls:
+            self.device.synchronize()
+        infos = self.info.get()[:self.batch].tolist() if self.batch else []
+        bad = [i for i in infos if i < 0]
+        if bad:
+            raise RuntimeError(f"{self.vendor.name} {self.letter}{self.name}: argument "
+                               f"{-bad[0]} is invalid (a garray bug; please report it)")
+        return infos
+
+
+def getrf(lu, ipiv, n, batch):
+    """LU with partial pivoting of the (n, n) column-major matrices of ``lu`` in place;
+    1-based pivots into ``ipiv`` (int32, (batch, n)).  Returns the infos."""
+    from .._lapack import pointers
+    r = _Run(lu.device, lu.dtype, batch)
+    lda = max(1, n)
+    if n == 0:
+        return r.infos()
+    w = r.work(r.lwork("getrf", (_I, _I, _P, _I), n, n, lu.ptr, lda))
+    for i, (pa, pp) in enumerate(pointers(batch, lu, ipiv)):
+        r("getrf", (_I, _I, _P, _I, _P, _P), i, n, n, pa, lda, w.ptr, pp)
+    return r.infos()
+
+
+def getrs(lu, ipiv, b, n, k, batch):
+    """Solve with getrf's factors: ``b`` (batch of column-major (n, k)) is overwritten by
+    the solutions.  Returns the infos (0 unless an argument was bad)."""
+    from .._lapack import pointers
+    r = _Run(lu.device, lu.dtype, batch)
+    lda = max(1, n)
+    if n == 0 or k == 0:
+        return r.infos()
+    for i, (pa, pp, pb) in enumerate(pointers(batch, lu, ipiv, b)):
+        r("getrs", (_I, _I, _I, _P, _I, _P, _P, _I), i, r.vendor.op_n, n, k, pa, lda, pp,
+          pb, lda)
+    return r.infos()
+
+
+def potrf(buf, uplo, n, batch):
+    """Cholesky of the (n, n) column-major matrices of ``buf`` in place, from triangle
+    ``uplo`` ("L" or "U").  Returns the infos (> 0: not positive definite)."""
+    from .._lapack import pointers
+    r = _Run(buf.device, buf.dtype, batch)
+    lda = max(1, n)
+    fill = r.vendor.fill[uplo]
+    if n == 0:
+        return r.infos()
+    lw = r.lwork("potrf", (_I, _I, _P, _I), fill, n, buf.ptr, lda)
+    w = r.work(lw)
+    for i, (pa,) in enumerate(pointers(batch, buf)):
+        r("potrf", (_I, _I, _P, _I, _P, _I), i, fill, n, pa, lda, w.ptr, lw)
+    return r.infos()
+
+
+def syevd(buf, w, uplo, vectors, n, batch):
+    """Eigenvalues (ascending, into real ``w``, (batch, n)) and, when ``vectors``, the
+    eigenvectors (over ``buf``) of the Hermitian column-major matrices of ``buf`` read
+    from triangle ``uplo``: syevd for float64, heevd for complex128.  Returns the
+    infos (> 0: no convergence)."""
+    from .._lapack import pointers
+    r = _Run(buf.device, buf.dtype, batch)
+    name = "heevd" if r.letter == "Z" else "syevd"
+    lda = max(1, n)
+    job, fill = r.vendor.eig[bool(vectors)], r.vendor.fill[uplo]
+    if n == 0:
+        return r.infos()
+    lw = r.lwork(name, (_I, _I, _I, _P, _I, _P), job, fill, n, buf.ptr, lda, w.ptr)
+    work = r.work(lw)
+    for i, (pa, pw) in enumerate(pointers(batch, buf, w)):
+        r(name, (_I, _I, _I, _P, _I, _P, _P, _I), i, job, fill, n, pa, lda, pw, work.ptr,
+          lw)
+    return r.infos()
+
+
+def geqrf(h, tau, m, n, batch):
+    """Householder QR of the (m, n) column-major matrices of ``h`` in place, the
+    reflectors' scalars into ``tau`` ((batch, min(m, n)))."""
+    from .._lapack import pointers
+    r = _Run(h.device, h.dtype, batch)
+    lda = max(1, m)
+    if m == 0 or n == 0:
+        return r.infos()
+    lw = r.lwork("geqrf", (_I, _I, _P, _I), m, n, h.ptr, lda)
+    work = r.work(lw)
+    for i, (ph, pt) in enumerate(pointers(batch, h, tau)):
+        r("geqrf", (_I, _I, _P, _I, _P, _P, _I), i, m, n, ph, lda, pt, work.ptr, lw)
+    return r.infos()
+
+
+def orgqr(h, tau, m, cols, k, batch):
+    """Q's first ``cols`` columns from geqrf's ``k`` reflectors, in place in ``h``
+    (column-major (m, cols) matrices): orgqr for float64, ungqr for complex128."""
+    from .._lapack import pointers
+    r = _Run(h.device, h.dtype, batch)
+    name = "ungqr" if r.letter == "Z" else "orgqr"
+    lda = max(1, m)
+    if m == 0 or cols == 0:
+        return r.infos()
+    lw = r.lwork(name, (_I, _I, _I, _P, _I, _P), m, cols, k, h.ptr, lda, tau.ptr)
+    work = r.work(lw)
+    for i, (ph, pt) in enumerate(pointers(batch, h, tau)):
+        r(name, (_I, _I, _I, _P, _I, _P, _P, _I), i, m, cols, k, ph, lda, pt, work.ptr, lw)
+    return r.infos()
