@@ -48,9 +48,9 @@ _c128 = numpy.dtype(numpy.complex128)
 _int32 = numpy.dtype(numpy.int32)
 _SOLVER = {"cuda": "cuSOLVER", "hip": "hipSOLVER"}
 # What the GPU devices' vendor solver computes (getrf/getrs, potrf, syevd/heevd,
-# geqrf/orgqr); the SVD family, eig and lstsq are CPU-only for now.
+# geqrf/orgqr, gesvd); eig and lstsq (geev, gelsd) are CPU-only for now.
 GPU_FUNCTIONS = frozenset({"det", "slogdet", "inv", "solve", "cholesky", "qr", "eigh",
-                           "eigvalsh"})
+                           "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "cond"})
 
 
 def _ga():

@@ -78,6 +78,38 @@ def _gesdd(a, t, job):
     return (u.mT if u is not None else None), s, (vt.mT if vt is not None else None)
 
 
+def _gesvd_gpu(a, t, job):
+    """``_gesdd``'s results from the GPU vendor's gesvd (Note [GPU vendor solver]):
+    cuSOLVER takes m >= n only, so a wide stack is decomposed as its conjugate transpose
+    (``a^H = U' S V'^H`` gives ``a = V' S U'^H``).  NaN input raises "SVD did not
+    converge" first, as NumPy reports gesdd's NaN check."""
+    from ._vendor import gpusolver
+    ga = _ga()
+    m, n = a.shape[-2:]
+    if m < n:
+        u, s, vt = _gesvd_gpu(ga.conj(a.mT), t, job)
+        if u is None:
+            return None, s, None
+        return ga.conj(vt.mT), s, ga.conj(u.mT)
+    if bool(ga.any(ga.isnan(a))):
+        raise LinAlgError("SVD did not converge")
+    k = min(m, n)
+    bs = a.shape[:-2]
+    dev = a.device
+    buf = colmajor(a, t)
+    s = _lapack.empty(bs + (k,), real_of(t), dev)
+    if job == b"A":
+        u, vt = _lapack.empty(bs + (m, m), t, dev), _lapack.empty(bs + (n, n), t, dev)
+    elif job == b"S":
+        u, vt = _lapack.empty(bs + (k, m), t, dev), _lapack.empty(bs + (n, k), t, dev)
+    else:
+        u = vt = None
+    infos = gpusolver.gesvd(buf, s, u, vt, job.decode(), m, n, _batch(bs))
+    if any(infos):
+        raise LinAlgError("SVD did not converge")
+    return (u.mT if u is not None else None), s, (vt.mT if vt is not None else None)
+
+
 def _svd_hermitian(a, t, rt, compute_uv):
     # NumPy's route: eigh, then |w| sorted descending, the signs moved into Vh
     ga = _ga()
@@ -119,8 +151,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices (gesvd; singular vectors' signs may differ from NumPy's there).
 
     See Also
     --------
@@ -146,7 +178,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
             vt = ga.zeros(bs + (0, n), dtype=rt, device=a.device)
         return SVDResult(u, s, vt)
     job = (b"A" if full_matrices else b"S") if compute_uv else b"N"
-    u, s, vt = _gesdd(a, t, job)
+    u, s, vt = _gesvd_gpu(a, t, job) if a.device.kind != "cpu" else _gesdd(a, t, job)
     s = s.astype(real_of(rt))
     if not compute_uv:
         return s
@@ -168,8 +200,8 @@ def svdvals(x, /):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices (gesvd; singular vectors' signs may differ from NumPy's there).
 
     See Also
     --------
@@ -308,8 +340,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices (gesvd; singular vectors' signs may differ from NumPy's there).
 
     See Also
     --------
@@ -364,8 +396,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices (gesvd; singular vectors' signs may differ from NumPy's there).
 
     See Also
     --------
@@ -427,8 +459,8 @@ def cond(x, p=None):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK (OpenBLAS) on the CPU device and on cuSOLVER / hipSOLVER on GPU
+    devices (gesvd; singular vectors' signs may differ from NumPy's there).
 
     See Also
     --------

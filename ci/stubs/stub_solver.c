@@ -6,7 +6,7 @@
 //
 //   {cusolverDn,hipsolverDn}Create, Destroy, SetStream,
 //   {D,Z}getrf(_bufferSize), {D,Z}getrs, {D,Z}potrf(_bufferSize), Dsyevd / Zheevd(_bufferSize),
-//   {D,Z}geqrf(_bufferSize), Dorgqr / Zungqr(_bufferSize)
+//   {D,Z}geqrf(_bufferSize), Dorgqr / Zungqr(_bufferSize), {D,Z}gesvd(_bufferSize)
 //   fake_solver_stats(u64 out[4]): handles made, routines run, calls refused, matrices factorised
 //
 // Facts kept from the real headers (cusolverDn.h of CUDA 13; hipsolver-compat.h and
@@ -294,3 +294,52 @@ int API(L##name)(handle_t h, int m, int n, int k, T* A, int lda, const T* tau, T
 }
 ORGQR(D, orgqr, double, dorgqr)
 ORGQR(Z, ungqr, zc, zungqr)
+
+// ---- gesvd: cuSOLVER takes m >= n only (the stub refuses the rest, as cuSOLVER does) ----
+static int dgesvd_run(char ju, char jv, int m, int n, double* a, int lda, double* s, double* u, int ldu,
+                      double* vt, int ldvt) {
+    double q = 0;
+    int r = LP(dgesvd)(LAPACK_COL_MAJOR, ju, jv, m, n, a, lda, s, u, ldu, vt, ldvt, &q, -1);
+    if (r) return r;
+    int lw = (int)q; double* w = malloc(sizeof(double) * (lw > 1 ? lw : 1));
+    r = w ? LP(dgesvd)(LAPACK_COL_MAJOR, ju, jv, m, n, a, lda, s, u, ldu, vt, ldvt, w, lw) : -1000;
+    free(w); return r;
+}
+static int zgesvd_run(char ju, char jv, int m, int n, zc* a, int lda, double* s, zc* u, int ldu,
+                      zc* vt, int ldvt) {
+    zc q = 0; int k = m < n ? m : n;
+    double* rw = malloc(sizeof(double) * (5 * k > 1 ? 5 * k : 1));
+    int r = rw ? LP(zgesvd)(LAPACK_COL_MAJOR, ju, jv, m, n, a, lda, s, u, ldu, vt, ldvt, &q, -1, rw) : -1000;
+    if (r) { free(rw); return r; }
+    int lw = (int)creal(q); zc* w = malloc(sizeof(zc) * (lw > 1 ? lw : 1));
+    r = w ? LP(zgesvd)(LAPACK_COL_MAJOR, ju, jv, m, n, a, lda, s, u, ldu, vt, ldvt, w, lw, rw) : -1000;
+    free(w); free(rw); return r;
+}
+static int job_rows(signed char j, int m, int k) { return j == 'A' ? m : j == 'S' ? k : 0; }
+#define GESVD(L, T, lp)                                                                             \
+int API(L##gesvd_bufferSize)(handle_t h, int m, int n, int* lwork) {                                \
+    if (!live(h)) return S_NOT_INITIALIZED;                                                          \
+    if (!lwork || m < 0 || n < 0) return S_INVALID_VALUE;                                           \
+    *lwork = WORK(m > n ? m : n); return S_OK;                                                      \
+}                                                                                                   \
+int API(L##gesvd)(handle_t h, signed char jobu, signed char jobvt, int m, int n, T* A, int lda,     \
+                  double* S, T* U, int ldu, T* VT, int ldvt, T* work, int lwork, double* rwork,     \
+                  int* info) {                                                                      \
+    const char* fn = #L "gesvd"; int s = enter(fn, h); if (s) return s; int k = m < n ? m : n;     \
+    (void)rwork;                                                                                    \
+    if (m < n || (jobu != 'A' && jobu != 'S' && jobu != 'N') || (jobvt != 'A' && jobvt != 'S' && jobvt != 'N') \
+        || lda < (m > 1 ? m : 1) || lwork < WORK(m > n ? m : n)                                      \
+        || (jobu != 'N' && ldu < (m > 1 ? m : 1)) || (jobvt == 'A' && ldvt < (n > 1 ? n : 1))       \
+        || (jobvt == 'S' && ldvt < (k > 1 ? k : 1))) return refuse(fn, S_INVALID_VALUE);            \
+    int ucols = job_rows(jobu, m, k), vcols = jobvt == 'N' ? 0 : n;                                 \
+    if (!on_dev(fn, "A", h, A, mat_bytes(lda, n, sizeof(T))) || !on_dev(fn, "S", h, S, (size_t)(k ? k : 1) * 8) \
+        || (ucols && !on_dev(fn, "U", h, U, mat_bytes(ldu, ucols, sizeof(T))))                      \
+        || (vcols && !on_dev(fn, "VT", h, VT, mat_bytes(ldvt, vcols, sizeof(T))))                   \
+        || !on_dev(fn, "work", h, work, (size_t)lwork * sizeof(T)) || !on_dev(fn, "info", h, info, 4)) \
+        return refuse(fn, S_EXECUTION_FAILED);                                                      \
+    drv.open_rw();                                                                                  \
+    int r = (m && n) ? lp##_run(jobu, jobvt, m, n, A, lda, S, U, ldu > 0 ? ldu : 1, VT, ldvt > 0 ? ldvt : 1) : 0; \
+    put_info(info, r); drv.close_rw(); count(1, 1); count(3, 1); return S_OK;                       \
+}
+GESVD(D, double, dgesvd)
+GESVD(Z, zc, zgesvd)

@@ -10,9 +10,10 @@ Note [GPU vendor solver]
    buffer, read back once after the loop (that read waits for the device).
 2. Routines, in double precision only (garray computes every linalg dtype in float64 or
    complex128, as NumPy): ``getrf``, ``getrs``, ``potrf``, ``syevd``/``heevd``,
-   ``geqrf``, ``orgqr``/``ungqr``.  The SVD, the general eigenproblem and least squares
-   (gesvd, geev, gelsd) are not wired yet: those functions raise NotImplementedError on
-   GPU devices (``garray/_decompositions.py``'s ``GPU_FUNCTIONS``).
+   ``geqrf``, ``orgqr``/``ungqr``, ``gesvd`` (cuSOLVER's takes ``m >= n`` only: the
+   caller transposes).  The general eigenproblem and least squares (geev, gelsd) are not
+   wired: those functions raise NotImplementedError on GPU devices
+   (``garray/_decompositions.py``'s ``GPU_FUNCTIONS``).
 3. Workspace: each routine's ``_bufferSize`` query is asked once per call and one garray
    buffer of that many elements serves the whole batch (the calls are queued in order
    on one stream).
@@ -37,7 +38,8 @@ import numpy
 from . import VendorLibrary, _handles
 from .._errors import BackendError
 
-__all__ = ["available", "getrf", "getrs", "potrf", "syevd", "geqrf", "orgqr", "reset"]
+__all__ = ["available", "getrf", "getrs", "potrf", "syevd", "geqrf", "orgqr", "gesvd",
+           "reset"]
 
 _P, _I = ctypes.c_void_p, ctypes.c_int
 _IP = ctypes.POINTER(ctypes.c_int)
@@ -316,4 +318,33 @@ def orgqr(h, tau, m, cols, k, batch):
     work = r.work(lw)
     for i, (ph, pt) in enumerate(pointers(batch, h, tau)):
         r(name, (_I, _I, _I, _P, _I, _P, _P, _I), i, m, cols, k, ph, lda, pt, work.ptr, lw)
+    return r.infos()
+
+
+def gesvd(buf, s, u, vt, job, m, n, batch):
+    """Singular values (descending, into real ``s``, (batch, min(m, n))) and, for job
+    "A" (full) or "S" (reduced), the vectors into the column-major buffers ``u`` (m x m
+    or m x k) and ``vt`` (V^H: n x n or k x n) of the (m, n) column-major matrices of
+    ``buf`` (destroyed), ``m >= n``.  Returns the infos (> 0: no convergence)."""
+    from .._lapack import pointers
+    if m < n:
+        raise ValueError(f"gesvd: m >= n is required (cuSOLVER's), got {m} x {n}")
+    r = _Run(buf.device, buf.dtype, batch)
+    k = min(m, n)
+    lda = max(1, m)
+    if k == 0:
+        return r.infos()
+    lw = r.lwork("gesvd", (_I, _I), m, n)
+    work = r.work(lw)
+    from .. import _lapack
+    rwork = _lapack.empty((max(1, k),), numpy.dtype(numpy.float64), buf.device)
+    ldu = max(1, m)
+    ldvt = max(1, n if job == "A" else k)
+    jb = ctypes.c_byte(ord(job)).value
+    bufs = (buf, s) + ((u, vt) if job != "N" else ())
+    for i, ptrs in enumerate(pointers(batch, *bufs)):
+        pu, pv = ptrs[2:] if job != "N" else (0, 0)
+        r("gesvd", (ctypes.c_byte, ctypes.c_byte, _I, _I, _P, _I, _P, _P, _I, _P, _I, _P, _I,
+                    _P), i, jb, jb, m, n, ptrs[0], lda, ptrs[1], pu, ldu, pv, ldvt, work.ptr,
+          lw, rwork.ptr)
     return r.infos()
