@@ -46,9 +46,10 @@
 //        X[c + n1 k] = sum_q W_n2^(q k) W_n^(q c) sum_t W_n1^(t c) x[q + n2 t],
 //    in two launches of `fft_tile` instead of one per stage: (a) for each column q of x
 //    read as n1 rows of n2, the n1-point DFT over t, written as row q of y (y[q n1 + c]);
-//    (b) in place, for each column c of y read as n2 rows of n1, times W_n^(q c) (a table
-//    in that order: fft_twiddle with cols = n1), the n2-point DFT over q, times the norm's
-//    scale.  A thread takes a tile of LANES adjacent columns: it gathers them into a
+//    (b) in place, for each column c of y read as n2 rows of n1, times W_n^(q c) (from a
+//    table in the tiles' read order, fft_twiddle with rows = n2: one sequential stream; read
+//    as [q][c] its rows were 16 KiB apart and cost as much as the data), the n2-point DFT
+//    over q, times the norm's scale.  A thread takes a tile of LANES adjacent columns: it gathers them into a
 //    buffer (real parts then imaginary parts of each element, LANES each), runs the
 //    Stockham stages of item 1 there (radices, twiddles of the sub-length's own table and
 //    rounding as fft_stage), and scatters the result.  So the data crosses memory twice
@@ -280,15 +281,21 @@ GA_FORCE_INLINE void tile_stage_radix(R* out, const R* in, const complex<double>
 }  // namespace fftk
 
 // (the table is complex128 for both rows: single precision applies twiddles in double)
-// tw[k] = W_n^k for k < n; with cols > 0 the tiled path's table (note 6), tw[e cols + c] =
-// W_n^(e c) for k = e cols + c < n
+// tw[k] = W_n^k for k < count = n; with rows > 0 the tiled path's table (note 6) for
+// columns c < n / rows in tiles of `lanes`: tw[(t rows + q) lanes + l] = W_n^(q c), c =
+// t lanes + l (the last tile's lanes past the columns included)
 template <class T>
-GA_GLOBAL void fft_twiddle(complex<double>* tw, int64 n, int64 cols, int64 per) {
+GA_GLOBAL void fft_twiddle(complex<double>* tw, int64 n, int64 count, int64 rows,
+                           int64 lanes, int64 per) {
     const int64 k0 = flat_index<int64>() * per;
-    const int64 k1 = k0 + per < n ? k0 + per : n;
+    const int64 k1 = k0 + per < count ? k0 + per : count;
     for (int64 k = k0; k < k1; ++k) {
-        const int64 e = cols > 0 ? k / cols : 0;
-        const uint64 x = cols > 0 ? (uint64)e * (uint64)(k - e * cols) : (uint64)k;
+        uint64 x = (uint64)k;
+        if (rows > 0) {
+            const int64 t = k / (rows * lanes), r = k - t * rows * lanes;
+            const int64 q = r / lanes, c = t * lanes + (r - q * lanes);
+            x = ((uint64)q * (uint64)c) % (uint64)n;
+        }
         double c, s;
         fftk::root(x, (uint64)n, &c, &s);
         tw[k] = complex<double>(c, s);
@@ -435,7 +442,7 @@ GA_GLOBAL void fft_herm(T* dst, const T* src, int64 n, int64 h, int64 total, int
 
 // The tiled transform (note 6): one tile = LANES columns of a batch row, `L` elements
 // each at element stride `ies` (lane stride 1) in src, times W_n^(e c) (twn, when given:
-// the table of fft_twiddle with `cols`),
+// fft_twiddle's table with rows = L, lanes = LANES),
 // DFT'd along the elements in a buffer, times `scale`, written to dst at element stride
 // `oes` and lane stride `ols`.  dst may be src (a tile reads all it writes first).
 template <class T>
@@ -460,7 +467,7 @@ GA_GLOBAL void fft_tile(T* dst, const T* src, const complex<double>* tws,
     for (int64 e = 0; e < L; ++e) {
         const T* se = s + e * ies;
         R* ae = a + e * 2 * W;
-        const complex<double>* we = twn ? twn + e * cols + c0 : nullptr;
+        const complex<double>* we = twn ? twn + (c0 * L + e * W) : nullptr;
         if (nl == W) {
             if (we) fftk::tile_gather<T, true, true>(ae, se, we, sg, nl);
             else fftk::tile_gather<T, false, true>(ae, se, we, sg, nl);

@@ -46,6 +46,10 @@ def _per(dev):
     return _PER_CPU if dev.kind == "cpu" else 1
 
 
+def _lanes(dev):
+    return _LANES_CPU if dev.kind == "cpu" else 1
+
+
 def _tiled(dev):
     """Whether transforms on ``dev`` take the tiled path (the CPU device; GPUs run one
     launch per Stockham stage)."""
@@ -88,19 +92,22 @@ def clear_caches():
         _filters.clear()
 
 
-def twiddles(n, dtype, dev, cols=0):
+def twiddles(n, dtype, dev, rows=0):
     """tw[k] = exp(-2 pi i k / n), k < n, complex128 on ``dev`` (cached; one table serves
-    both dtypes: the stages apply twiddles in double).  ``cols`` > 0: the tiled path's
-    table, tw[e cols + c] = exp(-2 pi i e c / n)."""
+    both dtypes: the stages apply twiddles in double).  ``rows`` > 0: the tiled path's
+    table of exp(-2 pi i q c / n), q < rows, c < n / rows, in its tiles' order (kernel
+    note 6)."""
     dtype = numpy.dtype(_dtypes.complex128)
+    lanes = _lanes(dev) if rows else 0
+    count = rows * lanes * -(-(n // rows) // lanes) if rows else n
 
     def build():
-        tw = empty((n,), dtype=dtype, device=dev)
+        tw = empty((count,), dtype=dtype, device=dev)
         per = _per(dev)
-        _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TWIDDLE, -(-n // per),
-                       (tw, n, cols, per), tw, n * 16)
+        _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TWIDDLE,
+                       -(-count // per), (tw, n, count, rows, lanes, per), tw, count * 16)
         return tw
-    return _cached(_twiddles, (n, cols, dev), build)
+    return _cached(_twiddles, (n, rows, dev), build)
 
 
 def _stages(x, rad, inv, scale, owned):
@@ -138,8 +145,7 @@ def _tile_pass(dst, src, L, cols, tws, twn, ies, oes, ols, inv, scale):
     dev, dtype = src.device, src.dtype
     n = src.shape[-1]
     batch = src.size // n
-    lanes = _LANES_CPU if dev.kind == "cpu" else 1
-    tiles = batch * -(-cols // lanes)
+    tiles = batch * -(-cols // _lanes(dev))
     # the tile buffers: per OS thread on the CPU device, 4 L reals per tile on GPUs
     work = None if dev.kind == "cpu" else empty((tiles * 2 * L,), dtype=dtype, device=dev)
     _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TILE, tiles,
@@ -155,7 +161,7 @@ def _tiles(x, sp, inv, scale):
     dev, dtype = x.device, x.dtype
     y = empty(x.shape, dtype=dtype, device=dev)
     _tile_pass(y, x, n1, n2, twiddles(n1, dtype, dev), None, n2, 1, n1, inv, 1.0)
-    _tile_pass(y, y, n2, n1, twiddles(n2, dtype, dev), twiddles(x.shape[-1], dtype, dev, n1),
+    _tile_pass(y, y, n2, n1, twiddles(n2, dtype, dev), twiddles(x.shape[-1], dtype, dev, n2),
                n1, n1, 1, inv, scale)
     return y
 
