@@ -54,8 +54,10 @@
 //    Stockham stages of item 1 there (radices, twiddles of the sub-length's own table and
 //    rounding as fft_stage), and scatters the result.  So the data crosses memory twice
 //    instead of once per stage (10 stages at 2**19), each sub-transform stays in the
-//    core's cache (256 KiB at L = 1024 for complex128), and the butterflies are vector
-//    operations over the lanes (GCC vector types; LANES = 4).  The buffer is per OS thread
+//    core's cache (128 KiB at L = 1024 for complex128), and the butterflies are vector
+//    operations over the lanes (GCC vector types; LANES = 4: with 8, whose complex128
+//    operands are 64-byte vectors, g++ spilled them and a pass took 3-4x longer; plain
+//    lane loops were not vectorised at all).  The buffer is per OS thread
 //    on the CPU device (kept between launches); GPUs (LANES = 1) would take a slice of a
 //    `work` array, but run one launch per stage (item 1): the tiled kernel is there only
 //    for the tests' forced runs.

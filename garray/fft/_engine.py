@@ -21,9 +21,9 @@ from .._ffttable import (BLUE_FILTER, BLUE_MUL, BLUE_POST, BLUE_PRE, FFT_HERM, F
 _RADICES = (4, 2, 3, 5, 7)
 _PER_CPU = 256          # items per thread on the CPU device (note 5); 1 on GPUs
 _CACHE_SIZE = 32        # twiddle tables and Bluestein filters kept per kind
-# The tiled path (kernel note 6): columns per tile (fftk::LANES: 8 on the CPU device, 1 on
+# The tiled path (kernel note 6): columns per tile (fftk::LANES: 4 on the CPU device, 1 on
 # GPUs), the shortest length it takes and the longest sub-transform (a CPU tile buffer is
-# 4 L LANES reals: 256 KiB at L = 1024 for complex128, 2 MiB at L = 8192).
+# 4 L LANES reals: 128 KiB at L = 1024 for complex128, 1 MiB at L = 8192).
 _LANES_CPU = 4
 _TILE_MIN = 64
 _TILE_MAX = 1 << 13
