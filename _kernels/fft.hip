@@ -55,9 +55,11 @@
 //    rounding as fft_stage), and scatters the result.  So the data crosses memory twice
 //    instead of once per stage (10 stages at 2**19), each sub-transform stays in the
 //    core's cache (128 KiB at L = 1024 for complex128), and the butterflies are vector
-//    operations over the lanes (GCC vector types; LANES = 4: with 8, whose complex128
-//    operands are 64-byte vectors, g++ spilled them and a pass took 3-4x longer; plain
-//    lane loops were not vectorised at all).  The buffer is per OS thread
+//    operations over the lanes (GCC vector types; LANES = 4: with 8, the 64-byte vectors
+//    (complex128 operands; complex64's products in double) are spilled by g++: a
+//    complex128 pass took 3-4x longer, and complex64 with 8 lanes measured 3x slower at
+//    2**20 and 7x at 3**10 than with 4, though then a tile's row is half a cache line;
+//    plain lane loops were not vectorised at all).  The buffer is per OS thread
 //    on the CPU device (kept between launches); GPUs (LANES = 1) would take a slice of a
 //    `work` array, but run one launch per stage (item 1): the tiled kernel is there only
 //    for the tests' forced runs.
