@@ -82,6 +82,22 @@ def test_tiled_and_staged_paths(n, dtype, tiled, monkeypatch):
         check("irfft", numpy.fft.rfft(r), 2 * n)
 
 
+@pytest.mark.parametrize("tiled", [True, False])
+def test_tiled_and_staged_hostile(tiled, monkeypatch):
+    """out= aliasing the input, an empty batch, transposed and negative-stride views,
+    integer input and the ortho inverse over axis 0, at a length of the tiled path."""
+    monkeypatch.setattr(_engine, "_tiled", lambda dev: tiled)
+    x = data((3, 128), "complex128")
+    expected = numpy.fft.fft(x)
+    g = garray.asarray(x.copy())
+    assert garray.fft.fft(g, out=g) is g
+    assert_xp_close(g, expected, **tol(expected))
+    check("fft", numpy.zeros((0, 128), "complex64"))
+    check("ifft", data((128, 5), "complex64")[::-1], axis=0, norm="ortho")
+    check("fft", data((96, 4), "complex128").T)
+    check("fft", numpy.arange(300, dtype=numpy.int64).reshape(3, 100) % 7)
+
+
 @pytest.mark.parametrize("fn", ["fft", "ifft", "rfft", "ihfft"])
 @pytest.mark.parametrize("axis", [0, 1, 2, -1, -2])
 def test_axes(fn, axis):
