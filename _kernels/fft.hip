@@ -46,23 +46,23 @@
 //        X[c + n1 k] = sum_q W_n2^(q k) W_n^(q c) sum_t W_n1^(t c) x[q + n2 t],
 //    in two launches of `fft_tile` instead of one per stage: (a) for each column q of x
 //    read as n1 rows of n2, the n1-point DFT over t, written as row q of y (y[q n1 + c]);
-//    (b) in place, for each column c of y read as n2 rows of n1, times W_n^(q c) (from a
-//    table in the tiles' read order, fft_twiddle with rows = n2: one sequential stream; read
-//    as [q][c] its rows were 16 KiB apart and cost as much as the data), the n2-point DFT
-//    over q, times the norm's scale.  A thread takes a tile of LANES adjacent columns: it gathers them into a
-//    buffer (real parts then imaginary parts of each element, LANES each), runs the
-//    Stockham stages of item 1 there (radices, twiddles of the sub-length's own table and
-//    rounding as fft_stage), and scatters the result.  So the data crosses memory twice
-//    instead of once per stage (10 stages at 2**19), each sub-transform stays in the
-//    core's cache (128 KiB at L = 1024 for complex128), and the butterflies are vector
-//    operations over the lanes (GCC vector types; LANES = 4: with 8, the 64-byte vectors
-//    (complex128 operands; complex64's products in double) are spilled by g++: a
-//    complex128 pass took 3-4x longer, and complex64 with 8 lanes measured 3x slower at
-//    2**20 and 7x at 3**10 than with 4, though then a tile's row is half a cache line;
-//    plain lane loops were not vectorised at all).  The buffer is per OS thread
-//    on the CPU device (kept between launches); GPUs (LANES = 1) would take a slice of a
-//    `work` array, but run one launch per stage (item 1): the tiled kernel is there only
-//    for the tests' forced runs.
+//    (b) in place, for each column c of y read as n2 rows of n1, times W_n^(q c), the
+//    n2-point DFT over q, times the norm's scale.  The W_n^(q c) come from a table in the
+//    tiles' read order (fft_twiddle with rows = n2): one sequential stream (read as
+//    [q][c] its rows were 16 KiB apart and cost as much as the data).  A thread takes a
+//    tile of LANES adjacent columns: it gathers them into a buffer (real parts then
+//    imaginary parts of each element, LANES each), runs the Stockham stages of item 1
+//    there (radices, twiddles from the sub-length's own table, rounding as fft_stage) and
+//    scatters the result.  So the data crosses memory twice instead of once per stage (10
+//    stages at 2**19), each sub-transform stays in the core's cache (128 KiB at L = 1024
+//    for complex128), and the butterflies are vector operations over the lanes (GCC
+//    vector types).  LANES = 4: with 8, the 64-byte vectors (complex128 operands,
+//    complex64's products in double) are spilled by g++: a complex128 pass took 3-4x
+//    longer, complex64 measured 3x slower at 2**20 and 7x at 3**10, though a complex64
+//    tile's row is then a whole cache line; plain lane loops were not vectorised at all.
+//    The buffer is per OS thread on the CPU device (kept between launches); GPUs
+//    (LANES = 1) take a slice of a `work` array, but run one launch per stage (item 1):
+//    there the tiled kernel serves the tests' forced runs.
 #include "garray/types.h"
 #include "garray/loops.h"
 #include "garray/math.h"
@@ -116,7 +116,11 @@ enum { LANES = 4 };
 template <class R> struct Lanes {
     typedef R vr __attribute__((vector_size(LANES * sizeof(R))));
     typedef double vd __attribute__((vector_size(LANES * sizeof(double))));
-    static GA_FORCE_INLINE vr load(const R* p) { vr v; __builtin_memcpy(&v, p, sizeof v); return v; }
+    static GA_FORCE_INLINE vr load(const R* p) {
+        vr v;
+        __builtin_memcpy(&v, p, sizeof v);
+        return v;
+    }
     static GA_FORCE_INLINE void store(R* p, vr v) { __builtin_memcpy(p, &v, sizeof v); }
     static GA_FORCE_INLINE vd wide(vr v) { return __builtin_convertvector(v, vd); }
     static GA_FORCE_INLINE vr narrow(vd v) { return __builtin_convertvector(v, vr); }
@@ -138,17 +142,19 @@ GA_FORCE_INLINE int radix_at(int i) {
     return i == 0 ? 4 : i == 1 ? 2 : i == 2 ? 3 : i == 3 ? 5 : 7;
 }
 
-// The tile's buffer: `count` reals.  The CPU device keeps one per OS thread between
-// launches, grown on demand, freed when the thread ends (a launch's tiles run one after
-// another on each pool thread, so it stays in cache); GPUs take slice t of `work`.
-#if GA_CPU_LOOPS
+// The tile's buffer: `count` reals, slice t of `work` when the host passes one (GPUs).
+// Without (the CPU device) one buffer per OS thread, kept between launches, grown on
+// demand, freed when the thread ends: a launch's tiles run one after another on each
+// pool thread, so it stays in cache.  Null after a failure.
+#if defined(GARRAY_HOST)
 struct TileScratch {
     void* p = nullptr;
     size_t bytes = 0;
     ~TileScratch() { std::free(p); }
 };
 inline thread_local TileScratch tile_scratch;
-template <class R> inline R* tile_buffer(void*, int64, int64 count) {
+template <class R> inline R* tile_buffer(void* work, int64 t, int64 count) {
+    if (work) return (R*)work + t * count;
     const size_t bytes = ((size_t)count * sizeof(R) + 63) & ~(size_t)63;
     TileScratch& s = tile_scratch;
     if (s.bytes < bytes) {
@@ -156,16 +162,24 @@ template <class R> inline R* tile_buffer(void*, int64, int64 count) {
         s.p = std::aligned_alloc(64, bytes);
         s.bytes = s.p ? bytes : 0;
         if (!s.p) {
-            ga_host::fail("fft: out of host memory for the tile buffer", ga_host::NO_MEMORY);
+            ga_host::fail("fft: out of host memory for the tile buffer",
+                          ga_host::NO_MEMORY);
             return nullptr;
         }
     }
     return (R*)s.p;
 }
+// the host's lane count must be this build's (a CPU build with GA_CPU_VECTOR_LOADS has 1)
+GA_FORCE_INLINE bool lanes_agree(int64 lanes) {
+    if (lanes == LANES) return true;
+    ga_host::fail("fft_tile: launched for another lane count than it was built with");
+    return false;
+}
 #else
 template <class R> GA_FORCE_INLINE R* tile_buffer(void* work, int64 t, int64 count) {
     return (R*)work + t * count;
 }
+GA_FORCE_INLINE bool lanes_agree(int64 lanes) { return lanes == LANES; }
 #endif
 
 // One butterfly of radix RD on all lanes: input r at s + r is, output r at d + r os
@@ -444,20 +458,20 @@ GA_GLOBAL void fft_herm(T* dst, const T* src, int64 n, int64 h, int64 total, int
     }
 }
 
-// The tiled transform (note 6): one tile = LANES columns of a batch row, `L` elements
-// each at element stride `ies` (lane stride 1) in src, times W_n^(e c) (twn, when given:
-// fft_twiddle's table with rows = L, lanes = LANES),
-// DFT'd along the elements in a buffer, times `scale`, written to dst at element stride
-// `oes` and lane stride `ols`.  dst may be src (a tile reads all it writes first).
+// The tiled transform (note 6): one tile = LANES (= `lanes`) columns of a batch row, `L`
+// elements each at element stride `ies` (lane stride 1) in src, times W_n^(e c) (twn,
+// when given: fft_twiddle's table with rows = L, lanes = LANES), DFT'd along the
+// elements in a buffer, times `scale`, written to dst at element stride `oes` and lane
+// stride `ols`.  dst may be src (a tile reads all it writes first).
 template <class T>
 GA_GLOBAL void fft_tile(T* dst, const T* src, const complex<double>* tws,
                         const complex<double>* twn, T* work, int64 L, int64 cols, int64 row,
-                        int64 ies, int64 oes, int64 ols, int64 tiles, int64 inv,
-                        double scale) {
+                        int64 ies, int64 oes, int64 ols, int64 tiles, int64 lanes,
+                        int64 inv, double scale) {
     typedef typename real_of<T>::type R;
     const int W = fftk::LANES;
     const int64 t = flat_index<int64>();
-    if (t >= tiles) return;
+    if (t >= tiles || !fftk::lanes_agree(lanes)) return;
     const int64 tpr = (cols + W - 1) / W;
     const int64 b = t / tpr, c0 = (t - b * tpr) * W;
     const int nl = cols - c0 < W ? (int)(cols - c0) : W;

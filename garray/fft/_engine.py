@@ -149,8 +149,8 @@ def _tile_pass(dst, src, L, cols, tws, twn, ies, oes, ols, inv, scale):
     # the tile buffers: per OS thread on the CPU device, 4 L reals per tile on GPUs
     work = None if dev.kind == "cpu" else empty((tiles * 2 * L,), dtype=dtype, device=dev)
     _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TILE, tiles,
-                   (dst, src, tws, twn, work, L, cols, n, ies, oes, ols, tiles, int(inv),
-                    float(scale)), dst, src.size * 4)
+                   (dst, src, tws, twn, work, L, cols, n, ies, oes, ols, tiles,
+                    _lanes(dev), int(inv), float(scale)), dst, src.size * 4)
 
 
 def _tiles(x, sp, inv, scale):
