@@ -41,6 +41,28 @@
 //    elements) of the flattened (batch x items) range: per = 1 on GPUs, a run on the CPU
 //    device (one loop g++ can schedule).  All indices are int64; nothing depends on the
 //    warp size or on the block size.
+// 6. Tiled path (the CPU device, lengths n >= 64 with n = n1 n2, n1 <= n2 <= 8192, n1 the
+//    divisor nearest sqrt n): the four-step form of the same DFT,
+//        X[c + n1 k] = sum_q W_n2^(q k) W_n^(q c) sum_t W_n1^(t c) x[q + n2 t],
+//    in two launches of `fft_tile` instead of one per stage: (a) for each column q of x
+//    read as n1 rows of n2, the n1-point DFT over t, written as row q of y (y[q n1 + c]);
+//    (b) in place, for each column c of y read as n2 rows of n1, times W_n^(q c), the
+//    n2-point DFT over q, times the norm's scale.  The W_n^(q c) come from a table in the
+//    tiles' read order (fft_twiddle with rows = n2): one sequential stream (read as
+//    [q][c] its rows were 16 KiB apart and cost as much as the data).  A thread takes a
+//    tile of LANES adjacent columns: it gathers them into a buffer (real parts then
+//    imaginary parts of each element, LANES each), runs the Stockham stages of item 1
+//    there (radices, twiddles from the sub-length's own table, rounding as fft_stage) and
+//    scatters the result.  So the data crosses memory twice instead of once per stage (10
+//    stages at 2**19), each sub-transform stays in the core's cache (128 KiB at L = 1024
+//    for complex128), and the butterflies are vector operations over the lanes (GCC
+//    vector types).  LANES = 4: with 8, the 64-byte vectors (complex128 operands,
+//    complex64's products in double) are spilled by g++: a complex128 pass took 3-4x
+//    longer, complex64 measured 3x slower at 2**20 and 7x at 3**10, though a complex64
+//    tile's row is then a whole cache line; plain lane loops were not vectorised at all.
+//    The buffer is per OS thread on the CPU device (kept between launches); GPUs
+//    (LANES = 1) take a slice of a `work` array, but run one launch per stage (item 1):
+//    there the tiled kernel serves the tests' forced runs.
 #include "garray/types.h"
 #include "garray/loops.h"
 #include "garray/math.h"
@@ -86,16 +108,214 @@ template <class T> GA_FORCE_INLINE T rot(T v, bool inv) {
     return inv ? T(-v.im, v.re) : T(v.im, -v.re);
 }
 
+// The tiled transform's columns per tile (note 6), and their values as one operand:
+// GCC vector types of LANES reals (and of LANES doubles, for the products in double) on
+// the CPU device, so every butterfly is a few vector operations; a scalar on GPUs.
+#if GA_CPU_LOOPS
+enum { LANES = 4 };
+template <class R> struct Lanes {
+    typedef R vr __attribute__((vector_size(LANES * sizeof(R))));
+    typedef double vd __attribute__((vector_size(LANES * sizeof(double))));
+    static GA_FORCE_INLINE vr load(const R* p) {
+        vr v;
+        __builtin_memcpy(&v, p, sizeof v);
+        return v;
+    }
+    static GA_FORCE_INLINE void store(R* p, vr v) { __builtin_memcpy(p, &v, sizeof v); }
+    static GA_FORCE_INLINE vd wide(vr v) { return __builtin_convertvector(v, vd); }
+    static GA_FORCE_INLINE vr narrow(vd v) { return __builtin_convertvector(v, vr); }
+};
+#else
+enum { LANES = 1 };
+template <class R> struct Lanes {
+    typedef R vr;
+    typedef double vd;
+    static GA_FORCE_INLINE vr load(const R* p) { return *p; }
+    static GA_FORCE_INLINE void store(R* p, vr v) { *p = v; }
+    static GA_FORCE_INLINE vd wide(vr v) { return (double)v; }
+    static GA_FORCE_INLINE vr narrow(vd v) { return (R)v; }
+};
+#endif
+
+// the Stockham radices in the engine's order (4s first), i < 5
+GA_FORCE_INLINE int radix_at(int i) {
+    return i == 0 ? 4 : i == 1 ? 2 : i == 2 ? 3 : i == 3 ? 5 : 7;
+}
+
+// The tile's buffer: `count` reals, slice t of `work` when the host passes one (GPUs).
+// Without (the CPU device) one buffer per OS thread, kept between launches, grown on
+// demand, freed when the thread ends: a launch's tiles run one after another on each
+// pool thread, so it stays in cache.  Null after a failure.
+#if defined(GARRAY_HOST)
+struct TileScratch {
+    void* p = nullptr;
+    size_t bytes = 0;
+    ~TileScratch() { std::free(p); }
+};
+inline thread_local TileScratch tile_scratch;
+template <class R> inline R* tile_buffer(void* work, int64 t, int64 count) {
+    if (work) return (R*)work + t * count;
+    const size_t bytes = ((size_t)count * sizeof(R) + 63) & ~(size_t)63;
+    TileScratch& s = tile_scratch;
+    if (s.bytes < bytes) {
+        std::free(s.p);
+        s.p = std::aligned_alloc(64, bytes);
+        s.bytes = s.p ? bytes : 0;
+        if (!s.p) {
+            ga_host::fail("fft: out of host memory for the tile buffer",
+                          ga_host::NO_MEMORY);
+            return nullptr;
+        }
+    }
+    return (R*)s.p;
+}
+// the host's lane count must be this build's (a CPU build with GA_CPU_VECTOR_LOADS has 1)
+GA_FORCE_INLINE bool lanes_agree(int64 lanes) {
+    if (lanes == LANES) return true;
+    ga_host::fail("fft_tile: launched for another lane count than it was built with");
+    return false;
+}
+#else
+template <class R> GA_FORCE_INLINE R* tile_buffer(void* work, int64 t, int64 count) {
+    return (R*)work + t * count;
+}
+GA_FORCE_INLINE bool lanes_agree(int64 lanes) { return lanes == LANES; }
+#endif
+
+// One butterfly of radix RD on all lanes: input r at s + r is, output r at d + r os
+// (LANES real parts, then LANES imaginary parts), the twiddles t[r] (TW) and the roots w
+// in double.  The same arithmetic as fft_stage, lane by lane: twiddle products in
+// double rounded once, radix 2 and 4 in the data's precision, 3, 5 and 7 summed in
+// double.
+template <class R, int RD, bool TW, bool IV>
+GA_FORCE_INLINE void tile_butterfly(R* d, int64 os, const R* s, int64 is,
+                                    const complex<double>* t, const complex<double>* w) {
+    typedef Lanes<R> LN;
+    typedef typename LN::vr VR;
+    typedef typename LN::vd VD;
+    const int W = LANES;
+    VR vr[RD], vi[RD];
+    for (int r = 0; r < RD; ++r) {
+        const VR xr = LN::load(s + r * is), xi = LN::load(s + r * is + W);
+        if (TW && r > 0) {
+            const VD dr = LN::wide(xr), di = LN::wide(xi);
+            vr[r] = LN::narrow(dr * t[r].re - di * t[r].im);
+            vi[r] = LN::narrow(dr * t[r].im + di * t[r].re);
+        } else {
+            vr[r] = xr;
+            vi[r] = xi;
+        }
+    }
+    if (RD == 2) {
+        LN::store(d, vr[0] + vr[1]);
+        LN::store(d + W, vi[0] + vi[1]);
+        LN::store(d + os, vr[0] - vr[1]);
+        LN::store(d + os + W, vi[0] - vi[1]);
+    } else if (RD == 4) {
+        const VR t0r = vr[0] + vr[2], t0i = vi[0] + vi[2];
+        const VR t1r = vr[0] - vr[2], t1i = vi[0] - vi[2];
+        const VR t2r = vr[1] + vr[3], t2i = vi[1] + vi[3];
+        const VR ur = vr[1] - vr[3], ui = vi[1] - vi[3];
+        const VR t3r = IV ? -ui : ui, t3i = IV ? ur : -ur;   // rot: times -i, or i
+        LN::store(d, t0r + t2r);
+        LN::store(d + W, t0i + t2i);
+        LN::store(d + 2 * os, t0r - t2r);
+        LN::store(d + 2 * os + W, t0i - t2i);
+        LN::store(d + os, t1r + t3r);
+        LN::store(d + os + W, t1i + t3i);
+        LN::store(d + 3 * os, t1r - t3r);
+        LN::store(d + 3 * os + W, t1i - t3i);
+    } else {
+        VD xr[RD], xi[RD];
+        for (int r = 0; r < RD; ++r) { xr[r] = LN::wide(vr[r]); xi[r] = LN::wide(vi[r]); }
+        for (int q = 0; q < RD; ++q) {
+            VD ar = xr[0], ai = xi[0];
+            for (int r = 1; r < RD; ++r) {
+                const complex<double> c = w[(q * r) % RD];
+                ar = ar + (xr[r] * c.re - xi[r] * c.im);
+                ai = ai + (xr[r] * c.im + xi[r] * c.re);
+            }
+            LN::store(d + q * os, LN::narrow(ar));
+            LN::store(d + q * os + W, LN::narrow(ai));
+        }
+    }
+}
+
+// A tile's element from its LANES columns at se (nl < LANES: the later lanes repeat the
+// last column), times the twiddles we (TW; conjugated when sg = -1), in double.
+template <class T, bool TW, bool FULL>
+GA_FORCE_INLINE void tile_gather(typename real_of<T>::type* ae, const T* se,
+                                 const complex<double>* we, double sg, int nl) {
+    typedef typename real_of<T>::type R;
+    const int W = LANES;
+    for (int l = 0; l < W; ++l) {
+        const int lc = FULL || l < nl ? l : nl - 1;
+        const T x = se[lc];
+        if (TW) {
+            const double wr = we[lc].re, wi = we[lc].im * sg;
+            ae[l] = (R)((double)x.re * wr - (double)x.im * wi);
+            ae[W + l] = (R)((double)x.re * wi + (double)x.im * wr);
+        } else {
+            ae[l] = x.re;
+            ae[W + l] = x.im;
+        }
+    }
+}
+
+// One Stockham stage of radix RD (note 1) over a tile's buffer (element e of `in` at
+// in + 2 LANES e).  k = 0 takes no twiddle (as fft_stage: exact for infinities too).
+template <class R, int RD, bool IV>
+GA_FORCE_INLINE void tile_stage(R* out, const R* in, const complex<double>* tw, int64 L,
+                                int64 ns) {
+    typedef complex<double> D;
+    const int W = LANES;
+    const int64 m = L / RD, ts = L / (ns * RD);
+    D w[RD];
+    for (int p = 0; p < RD; ++p) w[p] = cj(tw[p * m], IV);
+    for (int64 jb = 0; jb < m; jb += ns) {
+        tile_butterfly<R, RD, false, IV>(out + jb * RD * 2 * W, ns * 2 * W,
+                                         in + jb * 2 * W, m * 2 * W, w, w);
+        for (int64 k = 1; k < ns; ++k) {
+            D t[RD];
+            for (int r = 1; r < RD; ++r) t[r] = cj(tw[k * r * ts], IV);
+            tile_butterfly<R, RD, true, IV>(out + (jb * RD + k) * 2 * W, ns * 2 * W,
+                                            in + (jb + k) * 2 * W, m * 2 * W, t, w);
+        }
+    }
+}
+
+template <class R, bool IV>
+GA_FORCE_INLINE void tile_stage_radix(R* out, const R* in, const complex<double>* tw,
+                                      int64 L, int64 ns, int radix) {
+    switch (radix) {
+        case 4: tile_stage<R, 4, IV>(out, in, tw, L, ns); break;
+        case 2: tile_stage<R, 2, IV>(out, in, tw, L, ns); break;
+        case 3: tile_stage<R, 3, IV>(out, in, tw, L, ns); break;
+        case 5: tile_stage<R, 5, IV>(out, in, tw, L, ns); break;
+        default: tile_stage<R, 7, IV>(out, in, tw, L, ns); break;
+    }
+}
+
 }  // namespace fftk
 
 // (the table is complex128 for both rows: single precision applies twiddles in double)
+// tw[k] = W_n^k for k < count = n; with rows > 0 the tiled path's table (note 6) for
+// columns c < n / rows in tiles of `lanes`: tw[(t rows + q) lanes + l] = W_n^(q c), c =
+// t lanes + l (the last tile's lanes past the columns included)
 template <class T>
-GA_GLOBAL void fft_twiddle(complex<double>* tw, int64 n, int64 per) {
+GA_GLOBAL void fft_twiddle(complex<double>* tw, int64 n, int64 count, int64 rows,
+                           int64 lanes, int64 per) {
     const int64 k0 = flat_index<int64>() * per;
-    const int64 k1 = k0 + per < n ? k0 + per : n;
+    const int64 k1 = k0 + per < count ? k0 + per : count;
     for (int64 k = k0; k < k1; ++k) {
+        uint64 x = (uint64)k;
+        if (rows > 0) {
+            const int64 t = k / (rows * lanes), r = k - t * rows * lanes;
+            const int64 q = r / lanes, c = t * lanes + (r - q * lanes);
+            x = ((uint64)q * (uint64)c) % (uint64)n;
+        }
         double c, s;
-        fftk::root((uint64)k, (uint64)n, &c, &s);
+        fftk::root(x, (uint64)n, &c, &s);
         tw[k] = complex<double>(c, s);
     }
 }
@@ -235,6 +455,66 @@ GA_GLOBAL void fft_herm(T* dst, const T* src, int64 n, int64 h, int64 total, int
     for (int64 g = g0; g < g1; ++g) {
         const int64 b = g / n, k = g - b * n;
         dst[g] = k < h ? src[b * h + k] : fftk::cj(src[b * h + n - k], true);
+    }
+}
+
+// The tiled transform (note 6): one tile = LANES (= `lanes`) columns of a batch row, `L`
+// elements each at element stride `ies` (lane stride 1) in src, times W_n^(e c) (twn,
+// when given: fft_twiddle's table with rows = L, lanes = LANES), DFT'd along the
+// elements in a buffer, times `scale`, written to dst at element stride `oes` and lane
+// stride `ols`.  dst may be src (a tile reads all it writes first).
+template <class T>
+GA_GLOBAL void fft_tile(T* dst, const T* src, const complex<double>* tws,
+                        const complex<double>* twn, T* work, int64 L, int64 cols, int64 row,
+                        int64 ies, int64 oes, int64 ols, int64 tiles, int64 lanes,
+                        int64 inv, double scale) {
+    typedef typename real_of<T>::type R;
+    const int W = fftk::LANES;
+    const int64 t = flat_index<int64>();
+    if (t >= tiles || !fftk::lanes_agree(lanes)) return;
+    const int64 tpr = (cols + W - 1) / W;
+    const int64 b = t / tpr, c0 = (t - b * tpr) * W;
+    const int nl = cols - c0 < W ? (int)(cols - c0) : W;
+    R* a = fftk::tile_buffer<R>(work, t, 4 * L * W);
+    if (!a) return;
+    R* o = a + 2 * L * W;
+    const bool iv = inv != 0;
+    const T* s = src + b * row + c0;
+    // gather (lanes past the last column repeat it: computed, never written)
+    const double sg = iv ? -1.0 : 1.0;
+    for (int64 e = 0; e < L; ++e) {
+        const T* se = s + e * ies;
+        R* ae = a + e * 2 * W;
+        const complex<double>* we = twn ? twn + (c0 * L + e * W) : nullptr;
+        if (nl == W) {
+            if (we) fftk::tile_gather<T, true, true>(ae, se, we, sg, nl);
+            else fftk::tile_gather<T, false, true>(ae, se, we, sg, nl);
+        } else {
+            if (we) fftk::tile_gather<T, true, false>(ae, se, we, sg, nl);
+            else fftk::tile_gather<T, false, false>(ae, se, we, sg, nl);
+        }
+    }
+    int64 ns = 1, rest = L;
+    for (int ri = 0; ri < 5; ++ri) {
+        const int r = fftk::radix_at(ri);
+        while (rest % r == 0) {
+            if (iv) fftk::tile_stage_radix<R, true>(o, a, tws, L, ns, r);
+            else fftk::tile_stage_radix<R, false>(o, a, tws, L, ns, r);
+            R* tmp = a; a = o; o = tmp;
+            ns *= r;
+            rest /= r;
+        }
+    }
+    const R sc = (R)scale;
+    T* d = dst + b * row + c0 * ols;
+    if (ols == 1) {
+        for (int64 e = 0; e < L; ++e)
+            for (int l = 0; l < nl; ++l)
+                d[e * oes + l] = T(a[e * 2 * W + l] * sc, a[e * 2 * W + W + l] * sc);
+    } else {
+        for (int l = 0; l < nl; ++l)
+            for (int64 e = 0; e < L; ++e)
+                d[l * ols + e * oes] = T(a[e * 2 * W + l] * sc, a[e * 2 * W + W + l] * sc);
     }
 }
 

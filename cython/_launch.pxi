@@ -36,7 +36,7 @@ cdef enum:
     L_S32 = 3
     L_S64 = 4
     _BLOCK = 256
-    _MAX_SLOTS = 10
+    _MAX_SLOTS = 12
     # Elements per CPU thread of an elementwise kernel (GA_CPU_CHUNK in platform.h).
     _CPU_CHUNK = 256
     # Blocks per grid row on GPUs: HIP refuses a launch of 2**32 threads or more in one

@@ -8,7 +8,9 @@ Rows are the complex dtype codes (complex64, complex128); slots:
 - ``BLUE_PRE``, ``BLUE_FILTER``, ``BLUE_MUL``, ``BLUE_POST``: Bluestein's chirp steps;
 - ``FFT_HERM``: the Hermitian full spectrum of irfft/hfft;
 - ``RFFT_POST``: the even-length rfft's untangling of the half-length complex FFT;
-- ``IRFFT_PRE``: the even-length irfft's packing of the spectrum into n/2 values.
+- ``IRFFT_PRE``: the even-length irfft's packing of the spectrum into n/2 values;
+- ``FFT_TILE``: one pass of the tiled (four-step) transform: sub-transforms of a few
+  columns at once in a cache-resident buffer (the CPU device's path).
 
 ``garray/fft/_engine.py`` launches them.
 """
@@ -16,10 +18,10 @@ Rows are the complex dtype codes (complex64, complex128); slots:
 from . import _dtypes
 
 (FFT_TWIDDLE, FFT_STAGE, FFT_SCALE, BLUE_PRE, BLUE_FILTER, BLUE_MUL, BLUE_POST,
- FFT_HERM, RFFT_POST, IRFFT_PRE) = range(10)
+ FFT_HERM, RFFT_POST, IRFFT_PRE, FFT_TILE) = range(11)
 
 _NAMES = ("fft_twiddle", "fft_stage", "fft_scale", "blue_pre", "blue_filter", "blue_mul",
-          "blue_post", "fft_herm", "rfft_post", "irfft_pre")
+          "blue_post", "fft_herm", "rfft_post", "irfft_pre", "fft_tile")
 
 
 def table():

@@ -6,6 +6,7 @@ import numpy
 import pytest
 
 import garray
+from garray.fft import _engine
 from xp import assert_xp_close, expected_exception
 
 # NumPy 2 deprecates s without axes (garray keeps the old meaning: the last len(s) axes)
@@ -53,6 +54,48 @@ def test_fft_ifft_lengths(n, dtype):
     x = data((3, n), dtype)
     check("fft", x)
     check("ifft", x)
+
+
+# smooth lengths of the tiled path (n = n1 n2, kernel note 6): its shortest, partial tiles
+# (100: 10 columns), radix 2, 3, 5 and 7 sub-transforms, unequal n1 < n2
+TILE_LENGTHS = (64, 98, 100, 1008, 1 << 12, 3 ** 7, 5 ** 5, 7 ** 4, 3 << 15)
+
+
+@pytest.mark.parametrize("tiled", [True, False])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", TILE_LENGTHS)
+def test_tiled_and_staged_paths(n, dtype, tiled, monkeypatch):
+    """Both engines on every device: the tiled passes (the CPU device's; forced on GPUs,
+    with their work buffer) and one launch per Stockham stage (the GPUs'; forced on the
+    CPU device), forward and inverse, scaled, batched, from a strided view."""
+    monkeypatch.setattr(_engine, "_tiled", lambda dev: tiled)
+    x = data((3, n), dtype)
+    check("fft", x)
+    check("ifft", x, norm="ortho")
+    g = garray.asarray(data((2, 2 * n), dtype))
+    assert_xp_close(garray.fft.fft(g[::-1, ::2], norm="forward"),
+                    numpy.fft.fft(g.get()[::-1, ::2], norm="forward"),
+                    **tol(numpy.fft.fft(g.get()[::-1, ::2], norm="forward")))
+    if n % 2 == 0:       # the even-length real transforms run a complex one of n/2
+        r = data((2, 2 * n), "float64" if dtype == "complex128" else "float32")
+        check("rfft", r)
+        check("irfft", numpy.fft.rfft(r), 2 * n)
+
+
+@pytest.mark.parametrize("tiled", [True, False])
+def test_tiled_and_staged_hostile(tiled, monkeypatch):
+    """out= aliasing the input, an empty batch, transposed and negative-stride views,
+    integer input and the ortho inverse over axis 0, at a length of the tiled path."""
+    monkeypatch.setattr(_engine, "_tiled", lambda dev: tiled)
+    x = data((3, 128), "complex128")
+    expected = numpy.fft.fft(x)
+    g = garray.asarray(x.copy())
+    assert garray.fft.fft(g, out=g) is g
+    assert_xp_close(g, expected, **tol(expected))
+    check("fft", numpy.zeros((0, 128), "complex64"))
+    check("ifft", data((128, 5), "complex64")[::-1], axis=0, norm="ortho")
+    check("fft", data((96, 4), "complex128").T)
+    check("fft", numpy.arange(300, dtype=numpy.int64).reshape(3, 100) % 7)
 
 
 @pytest.mark.parametrize("fn", ["fft", "ifft", "rfft", "ihfft"])

@@ -6,19 +6,27 @@ whose last axis is the transform axis; ``garray/fft/_fft.py`` moves axes, pads, 
 casts (on the device, with garray's copy and cast kernels).
 """
 
+import math
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 
 import numpy
 
 from .. import _dtypes
 from .._core import _family_launch, empty
 from .._ffttable import (BLUE_FILTER, BLUE_MUL, BLUE_POST, BLUE_PRE, FFT_HERM, FFT_SCALE,
-                         FFT_STAGE, FFT_TWIDDLE, IRFFT_PRE, RFFT_POST, table)
+                         FFT_STAGE, FFT_TILE, FFT_TWIDDLE, IRFFT_PRE, RFFT_POST, table)
 
 _RADICES = (4, 2, 3, 5, 7)
 _PER_CPU = 256          # items per thread on the CPU device (note 5); 1 on GPUs
 _CACHE_SIZE = 32        # twiddle tables and Bluestein filters kept per kind
+# The tiled path (kernel note 6): columns per tile (fftk::LANES: 4 on the CPU device, 1 on
+# GPUs), the shortest length it takes and the longest sub-transform (a CPU tile buffer is
+# 4 L LANES reals: 128 KiB at L = 1024 for complex128, 1 MiB at L = 8192).
+_LANES_CPU = 4
+_TILE_MIN = 64
+_TILE_MAX = 1 << 13
 _twiddles = OrderedDict()
 _filters = OrderedDict()
 _lock = threading.Lock()      # threads may transform at once (the caches are shared)
@@ -38,6 +46,27 @@ def _per(dev):
     return _PER_CPU if dev.kind == "cpu" else 1
 
 
+def _lanes(dev):
+    return _LANES_CPU if dev.kind == "cpu" else 1
+
+
+def _tiled(dev):
+    """Whether transforms on ``dev`` take the tiled path (the CPU device; GPUs run one
+    launch per Stockham stage)."""
+    return dev.kind == "cpu"
+
+
+@lru_cache(maxsize=256)
+def split(n):
+    """(n1, n2) for the tiled path: n = n1 n2, n1 <= n2 the divisor of n nearest
+    sqrt(n), or None when n is outside the path's lengths."""
+    if n < _TILE_MIN:
+        return None
+    n1 = math.isqrt(n)
+    while n % n1:
+        n1 -= 1
+    n2 = n // n1
+    return (n1, n2) if n1 > 1 and n2 <= _TILE_MAX else None
 
 
 def _cached(cache, key, build):
@@ -63,18 +92,22 @@ def clear_caches():
         _filters.clear()
 
 
-def twiddles(n, dtype, dev):
+def twiddles(n, dtype, dev, rows=0):
     """tw[k] = exp(-2 pi i k / n), k < n, complex128 on ``dev`` (cached; one table serves
-    both dtypes: the stages apply twiddles in double)."""
+    both dtypes: the stages apply twiddles in double).  ``rows`` > 0: the tiled path's
+    table of exp(-2 pi i q c / n), q < rows, c < n / rows, in its tiles' order (kernel
+    note 6)."""
     dtype = numpy.dtype(_dtypes.complex128)
+    lanes = _lanes(dev) if rows else 0
+    count = rows * lanes * -(-(n // rows) // lanes) if rows else n
 
     def build():
-        tw = empty((n,), dtype=dtype, device=dev)
+        tw = empty((count,), dtype=dtype, device=dev)
         per = _per(dev)
-        _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TWIDDLE, -(-n // per),
-                       (tw, n, per), tw, n * 16)
+        _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TWIDDLE,
+                       -(-count // per), (tw, n, count, rows, lanes, per), tw, count * 16)
         return tw
-    return _cached(_twiddles, (n, dev), build)
+    return _cached(_twiddles, (n, rows, dev), build)
 
 
 def _stages(x, rad, inv, scale, owned):
@@ -88,6 +121,9 @@ def _stages(x, rad, inv, scale, owned):
         _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_SCALE, -(-total // per),
                        (y, x, total, per, float(scale)), y, total)
         return y
+    sp = split(n) if _tiled(dev) else None
+    if sp is not None:
+        return _tiles(x, sp, inv, scale)
     tw = twiddles(n, dtype, dev)
     bufs = [empty(x.shape, dtype=dtype, device=dev)]
     bufs.append(x if owned else (empty(x.shape, dtype=dtype, device=dev)
@@ -103,6 +139,31 @@ def _stages(x, rad, inv, scale, owned):
                         float(scale) if last else 1.0), dst, total * 4)
         src, ns = dst, ns * r
     return src
+
+
+def _tile_pass(dst, src, L, cols, tws, twn, ies, oes, ols, inv, scale):
+    dev, dtype = src.device, src.dtype
+    n = src.shape[-1]
+    batch = src.size // n
+    tiles = batch * -(-cols // _lanes(dev))
+    # the tile buffers: per OS thread on the CPU device, 4 L reals per tile on GPUs
+    work = None if dev.kind == "cpu" else empty((tiles * 2 * L,), dtype=dtype, device=dev)
+    _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TILE, tiles,
+                   (dst, src, tws, twn, work, L, cols, n, ies, oes, ols, tiles,
+                    _lanes(dev), int(inv), float(scale)), dst, src.size * 4)
+
+
+def _tiles(x, sp, inv, scale):
+    """The tiled (four-step) transform of the rows of ``x`` (kernel note 6): n = n1 n2,
+    x[q + n2 t] -> the n1-point DFTs over t of each column q, written as rows of n1; then in
+    place, column c times W_n^(q c) and the n2-point DFTs over q, to X[c + n1 k]."""
+    n1, n2 = sp
+    dev, dtype = x.device, x.dtype
+    y = empty(x.shape, dtype=dtype, device=dev)
+    _tile_pass(y, x, n1, n2, twiddles(n1, dtype, dev), None, n2, 1, n1, inv, 1.0)
+    _tile_pass(y, y, n2, n1, twiddles(n2, dtype, dev), twiddles(x.shape[-1], dtype, dev, n2),
+               n1, n1, 1, inv, scale)
+    return y
 
 
 def _bluestein_filter(n, m, inv, dtype, dev):
