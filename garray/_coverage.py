@@ -43,9 +43,6 @@ NOT_YET = {
         "row_stack",
     "not yet implemented: issue 13 (float16)":
         "float16 half",
-    "not yet implemented: issue 13 (two-output ufuncs and ldexp's float-by-int signature "
-    "need op-table support)":
-        "divmod frexp ldexp modf",
     "not yet implemented: issue 13 (min_scalar_type answers float16 for most floats)":
         "min_scalar_type",
 }

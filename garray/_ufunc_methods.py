@@ -63,6 +63,8 @@ def _op(uf, method, what):
     op = _optable.OPS[uf.__name__]
     if op.nin != 2:
         raise ValueError(f"{what} only supported for binary functions")
+    if op.nout != 1 and method != "outer":
+        raise ValueError(f"{what} only supported for functions returning a single value")
     return op
 
 
@@ -173,6 +175,10 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
     name = op.numpy_name
     api = f"{name}.reduce"
     x = _as_array(array)
+    if op.in2 is not None and op.in2_ok(_optable.CODES[x.dtype]):
+        # NumPy folds integer exponents into a float accumulator (ldexp.reduce of
+        # [1, 2, 3] is ldexp(ldexp(1., 2), 3)): no reduction row does that yet
+        raise NotImplementedError(f"{api} of an integer array is not implemented")
     axes = _red.normalize_axes(axis, x.ndim, api)
     rname, x, dt = _plan(op, x, dtype, out, api)                 # NumPy: dtypes first
     row = ROWS[rname]
@@ -291,6 +297,8 @@ def outer(uf, A, B, out=None):
     a = _as_array(A, B)
     b = _as_array(B, a)
     a = a.reshape(a.shape + (1,) * b.ndim)
+    if op.nout == 2:            # divmod: a tuple of two outputs, as for the call
+        return uf(a, b, out=out)
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError(f"{op.numpy_name}.outer: out must be an array or a tuple of "
