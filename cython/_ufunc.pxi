@@ -637,6 +637,73 @@ cdef class ufunc:
         """
         return _ufunc_methods().accumulate(self, array, axis, dtype, out)
 
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        """Reduce ``array`` over the segments of ``axis`` that ``indices`` start.
+
+        For each ``i``, the result's element ``i`` along ``axis`` is
+        ``self.reduce(array[indices[i]:indices[i + 1]])`` (the last segment runs to the
+        end); where ``indices[i] >= indices[i + 1]`` it is ``array[indices[i]]``.
+
+        Parameters
+        ----------
+        array : ndarray
+            Input array (at least 1-d).
+        indices : sequence of int
+            Segment starts, each in ``[0, array.shape[axis])`` (IndexError otherwise).
+        axis : int, optional
+            The axis.
+        dtype : dtype, optional
+            The accumulation dtype, as for ``reduce``.
+        out : ndarray, optional
+            A garray array of the result's shape (cast into unsafely, as NumPy).
+
+        Returns
+        -------
+        ndarray
+            Of array's shape with ``len(indices)`` along ``axis``.
+
+        Notes
+        -----
+        Each segment longer than one element is one reduction launch (one-element
+        segments are gathered together): the cost grows with ``len(indices)``.
+
+        See Also
+        --------
+        numpy.ufunc.reduceat
+        """
+        return _ufunc_methods().reduceat(self, array, indices, axis, dtype, out)
+
+    def at(self, a, indices, b=None, /):
+        """Apply this ufunc in place at ``a[indices]``, unbuffered: an element indexed k
+        times is updated k times, in order (``garray.add.at(a, [0, 0], 1)`` adds 2).
+
+        Parameters
+        ----------
+        a : ndarray
+            The array to update (writable).
+        indices : index
+            Any index NumPy takes for ``a[indices]``: integers, integer arrays or lists,
+            slices, tuples of those, boolean masks.
+        b : ndarray or scalar, optional
+            The second operand of a binary ufunc, broadcast to ``a[indices].shape``;
+            omitted for a unary one.
+
+        Returns
+        -------
+        None
+
+        Notes
+        -----
+        Results are cast into ``a``'s dtype unsafely, as NumPy's ``at``.  The work is a
+        few launches per round, and there are as many rounds as the largest number of
+        times one element is indexed.  Two-output ufuncs raise ValueError (as NumPy).
+
+        See Also
+        --------
+        numpy.ufunc.at
+        """
+        return _ufunc_methods().at(self, a, indices, b)
+
     def outer(self, A, B, /, *, out=None):
         """This ufunc on every pair (a, b) of A's and B's elements; the result has shape
         A.shape + B.shape.
