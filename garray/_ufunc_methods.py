@@ -1,7 +1,7 @@
 """``ufunc.reduce``, ``ufunc.accumulate``, ``ufunc.reduceat``, ``ufunc.outer``,
-``ufunc.at`` and ``ufunc.identity`` with NumPy's semantics, over the reduction family (``garray/_redtable.py`` rows,
-``garray/_reductions.py`` argument handling).  ``cython/_ufunc.pxi`` imports this module
-lazily.
+``ufunc.at`` and ``ufunc.identity`` with NumPy's semantics, over the reduction family
+(``garray/_redtable.py`` rows, ``garray/_reductions.py`` argument handling).
+``cython/_ufunc.pxi`` imports this module lazily.
 
 Note [ufunc reductions]
 ~~~~~~~~~~~~~~~~~~~~~~~
