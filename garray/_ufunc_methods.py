@@ -37,9 +37,10 @@ Note [reduceat and at]
    ordered ufuncs and rounding included).  The targets' flat positions come from
    garray's own indexing of an ``arange`` (so every index form NumPy takes works, with
    its IndexError), are sorted stably, and each occurrence gets its rank among those of
-   its target (a ``maximum.accumulate`` of the group starts).  Round r gathers the
-   targets of rank r (all distinct), computes, and scatters back: as many rounds as the
-   largest repeat count, each a few launches.  Results are cast into ``a`` unsafely, as
+   its target (a ``maximum.accumulate`` of the group starts); a second stable sort by
+   rank makes round r one slice.  Round r gathers the targets of rank r (all distinct),
+   computes, and scatters back: as many rounds as the largest repeat count, each a few
+   launches over its own occurrences only.  Results are cast into ``a`` unsafely, as
    NumPy's ``at`` does.
 """
 
@@ -420,13 +421,15 @@ def at(uf, a, indices, b=None):
     start[1:] = sp[1:] != sp[:-1]
     rank = count - _ga.maximum.accumulate(_ga.where(start, count, 0))
     rounds = int(rank.max()) + 1
+    bounds = [0, n]
+    if rounds > 1:      # occurrences by rank: round r is one slice
+        by_rank = _ga.argsort(rank, kind="stable")
+        sp = sp[by_rank]
+        sb = None if sb is None else sb[by_rank]
+        bounds = [0] + numpy.cumsum(_ga.bincount(rank).get()).tolist()
     for r in range(rounds):
-        if rounds == 1:
-            t, v = sp, sb
-        else:
-            sel = rank == r
-            t = sp[sel]
-            v = None if sb is None else sb[sel]
+        t = sp[bounds[r]:bounds[r + 1]]
+        v = None if sb is None else sb[bounds[r]:bounds[r + 1]]
         cur = flat[t]
         flat[t] = uf(cur) if b is None else uf(cur, v)
     if work is not a:
