@@ -406,3 +406,24 @@ def test_numpy_dispatch_where_and_dtype():
     assert_xp_close((gq, gr), (q0, r0))
     assert_xp_close(numpy.divmod(g, gd, dtype="float32"),
                     numpy.divmod(h, d, dtype="float32"))
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32"])
+def test_out_noncontiguous_and_readonly(dtype):
+    """Outputs that are strided views (a step, a transpose) are written in place; a
+    read-only output or one on another shape raises before anything is written."""
+    h, d = sample((4, 3), dtype), _divisors(dtype, (3,))
+    q, r = numpy.divmod(h, d)
+    bq, br = garray.zeros((8, 3), dtype), garray.zeros((3, 4), dtype)
+    res = garray.divmod(_g(h), _g(d), out=(bq[::2], br.T))
+    assert_xp_close((bq[::2], br.T), (q, r))
+    assert_xp_close(res, (q, r))
+    assert not bq[1::2].any()
+    ro = garray.broadcast_to(garray.zeros(3, dtype), (4, 3))
+    with pytest.raises(ValueError):
+        garray.divmod(_g(h), _g(d), out=(None, ro))
+    x = sample((5, 2), "float64")
+    m, e = garray.zeros((2, 5)), garray.zeros((5, 2), "int32")
+    garray.frexp(_g(x)[::-1], out=(m.T, e[::-1]))
+    em, ee = numpy.frexp(x[::-1])
+    assert_xp_close((m.T, e[::-1]), (em, ee))
