@@ -12,6 +12,10 @@
 // 3. One thread per element on GPUs (V per thread in the contiguous forms), grid =
 //    ceil(n / (block * V)): no grid-stride loop.  On the CPU device a thread walks a
 //    chunk in counted loops (garray/loops.h, Note [CPU inner loops]).
+// 4. The second operand of a binary op is read in second_of<Op, T> (T unless the
+//    functor names its own, as ldexp's int64 exponent: Note [Two-output ops]).
+// 5. ew1x2_* / ew2x2_*: two outputs (divmod, frexp, modf), To2 the second's dtype;
+//    contiguous and strided forms only (a scalar operand is a 0-d strided one).
 #include "garray/functors.h"
 #include "garray/indexer.h"
 #include "garray/loops.h"
@@ -24,22 +28,22 @@ GA_GLOBAL void ew1_c(To* out, const T* x, int64 n) {
     map_contiguous<V>(out, n, Op(), Arr<T, V>{x});
 }
 
-template <class Op, class To, class T>
-GA_GLOBAL void ew2_c(To* out, const T* a, const T* b, int64 n) {
+template <class Op, class To, class T, class T2 = typename second_of<Op, T>::type>
+GA_GLOBAL void ew2_c(To* out, const T* a, const T2* b, int64 n) {
     constexpr int V = vec_width<To, T>();
-    map_contiguous<V>(out, n, Op(), Arr<T, V>{a}, Arr<T, V>{b});
+    map_contiguous<V>(out, n, Op(), Arr<T, V>{a}, Arr<T2, V>{b});
 }
 
-template <class Op, class To, class T>
-GA_GLOBAL void ew2_cs(To* out, const T* a, T b, int64 n) {
+template <class Op, class To, class T, class T2 = typename second_of<Op, T>::type>
+GA_GLOBAL void ew2_cs(To* out, const T* a, T2 b, int64 n) {
     constexpr int V = vec_width<To, T>();
-    map_contiguous<V>(out, n, Op(), Arr<T, V>{a}, Val<T, V>{b});
+    map_contiguous<V>(out, n, Op(), Arr<T, V>{a}, Val<T2, V>{b});
 }
 
-template <class Op, class To, class T>
-GA_GLOBAL void ew2_sc(To* out, T a, const T* b, int64 n) {
+template <class Op, class To, class T, class T2 = typename second_of<Op, T>::type>
+GA_GLOBAL void ew2_sc(To* out, T a, const T2* b, int64 n) {
     constexpr int V = vec_width<To, T>();
-    map_contiguous<V>(out, n, Op(), Val<T, V>{a}, Arr<T, V>{b});
+    map_contiguous<V>(out, n, Op(), Val<T, V>{a}, Arr<T2, V>{b});
 }
 
 template <class Op, class To, class T, class I>
@@ -49,7 +53,30 @@ GA_GLOBAL void ew1_s(char* out, const char* x, GA_BYVAL(Strided<2>) p, I n) {
 
 template <class Op, class To, class T, class I>
 GA_GLOBAL void ew2_s(char* out, const char* a, const char* b, GA_BYVAL(Strided<3>) p, I n) {
-    map_strided<To>(out, p, n, Op(), Ptr<T>{a}, Ptr<T>{b});
+    map_strided<To>(out, p, n, Op(), Ptr<T>{a}, Ptr<typename second_of<Op, T>::type>{b});
+}
+
+template <class Op, class To, class To2, class T>
+GA_GLOBAL void ew1x2_c(To* out, To2* out2, const T* x, int64 n) {
+    constexpr int V = vec_width<To, T>();
+    map_contiguous2<V>(out, out2, n, Op(), Arr<T, V>{x});
+}
+
+template <class Op, class To, class To2, class T>
+GA_GLOBAL void ew2x2_c(To* out, To2* out2, const T* a, const T* b, int64 n) {
+    constexpr int V = vec_width<To, T>();
+    map_contiguous2<V>(out, out2, n, Op(), Arr<T, V>{a}, Arr<T, V>{b});
+}
+
+template <class Op, class To, class To2, class T, class I>
+GA_GLOBAL void ew1x2_s(char* out, char* out2, const char* x, GA_BYVAL(Strided<3>) p, I n) {
+    map_strided2<To, To2>(out, out2, p, n, Op(), Ptr<T>{x});
+}
+
+template <class Op, class To, class To2, class T, class I>
+GA_GLOBAL void ew2x2_s(char* out, char* out2, const char* a, const char* b,
+                       GA_BYVAL(Strided<4>) p, I n) {
+    map_strided2<To, To2>(out, out2, p, n, Op(), Ptr<T>{a}, Ptr<T>{b});
 }
 
 // where(cond, x, y): cond is bool, x and y already in the output dtype.

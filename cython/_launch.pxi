@@ -136,6 +136,10 @@ cdef class _Kernels:
     cdef signed char compute[13]     # op tables: promoted code -> compute code (-1: refused)
     cdef signed char compute2[13][13]  # binary op tables: input codes -> compute code
     cdef signed char out[13]         # op tables: compute code -> output code
+    cdef int nout                    # op tables: 2 for divmod, frexp, modf
+    cdef signed char out2[13]        # two-output ops: compute code -> second output code
+    cdef signed char in2[13]         # op tables: compute code -> the second operand's code
+    cdef bint has_in2                # the second operand has a type of its own (ldexp)
     cdef void* cpu[13][_MAX_SLOTS]
     cdef void* cpu_r[13][_MAX_SLOTS]   # range entries (blocks [b0, b1)) for the pool
     cdef bint cpu_fibers[13][_MAX_SLOTS]  # barrier kernels: launched with _BLOCK threads
@@ -330,9 +334,12 @@ cdef _Kernels _op_kernels(str name):
         if op.operator is not None and op.operator[1] == "compare":
             k.compare = op.operator[0]
         k.power = op.functor == "power"
+        k.nout, k.has_in2 = op.nout, op.in2 is not None
         for p in range(13):
             k.compute[p] = op.compute_code(p)
             k.out[p] = op.out_code(p)
+            k.out2[p] = op.out2_code(p)
+            k.in2[p] = op.in2_code(p)
             for q in range(13):
                 k.compute2[p][q] = op.compute_code_pair(p, q) if op.nin == 2 else -1
     return k

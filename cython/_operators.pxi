@@ -11,6 +11,7 @@ cdef _Kernels _op_multiply
 cdef _Kernels _op_divide
 cdef _Kernels _op_floor_divide
 cdef _Kernels _op_remainder
+cdef _Kernels _op_divmod
 cdef _Kernels _op_pow
 cdef _Kernels _op_equal
 cdef _Kernels _op_not_equal
@@ -30,13 +31,14 @@ cdef _Kernels _op_positive
 
 
 cdef int _init_operators() except -1:
-    global _op_add, _op_subtract, _op_multiply, _op_divide, _op_floor_divide, _op_remainder, _op_pow, _op_equal, _op_not_equal, _op_less, _op_less_equal, _op_greater, _op_greater_equal, _op_bitwise_and, _op_bitwise_or, _op_bitwise_xor, _op_bitwise_left_shift, _op_bitwise_right_shift, _op_bitwise_invert, _op_abs, _op_negative, _op_positive
+    global _op_add, _op_subtract, _op_multiply, _op_divide, _op_floor_divide, _op_remainder, _op_divmod, _op_pow, _op_equal, _op_not_equal, _op_less, _op_less_equal, _op_greater, _op_greater_equal, _op_bitwise_and, _op_bitwise_or, _op_bitwise_xor, _op_bitwise_left_shift, _op_bitwise_right_shift, _op_bitwise_invert, _op_abs, _op_negative, _op_positive
     _op_add = _op_kernels("add")
     _op_subtract = _op_kernels("subtract")
     _op_multiply = _op_kernels("multiply")
     _op_divide = _op_kernels("divide")
     _op_floor_divide = _op_kernels("floor_divide")
     _op_remainder = _op_kernels("remainder")
+    _op_divmod = _op_kernels("divmod")
     _op_pow = _op_kernels("pow")
     _op_equal = _op_kernels("equal")
     _op_not_equal = _op_kernels("not_equal")
@@ -122,6 +124,12 @@ cdef class _ArrayOperators(_ArrayMethods):
 
     def __imod__(self, other):
         return _inplace(_op_remainder, <ndarray>self, other)
+
+    def __divmod__(self, other):
+        return _binary(_op_divmod, self, other, None)
+
+    def __rdivmod__(self, other):
+        return _binary(_op_divmod, other, self, None)
 
     def __pow__(self, other):
         return _binary(_op_pow, self, other, None)

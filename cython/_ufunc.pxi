@@ -204,7 +204,7 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
     cdef str cat
     cdef _Scalar sv
     cdef object s = None
-    cdef bint s_first = False
+    cdef bint s_first = False, np_scalar = False
     if isinstance(x1, ndarray):
         a = <ndarray>x1
     if isinstance(x2, ndarray):
@@ -246,16 +246,33 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
             raise TypeError(f"{k.name}: unsupported NumPy scalar type {s.dtype}")
         pa = _promote[sc][ref._code]
         code = k.compute2[sc][ref._code] if s_first else k.compute2[ref._code][sc]
+        np_scalar = True
         cat = _CATEGORY[sc]     # the value as a Python scalar (cheaper than .item())
         s = bool(s) if cat == "b" else (int(s) if cat in "iu" else (
             float(s) if cat == "f" else complex(s)))
     else:
         pa = _scalar_code(s, ref._code)
+        if k.has_in2 and s_first:
+            # ldexp(3, e): x1 alone picks the loop, as in NumPy: a Python float takes
+            # float64, a Python int or bool the smallest float (NumPy's float16 ->
+            # garray's float32)
+            pa = 10 if type(s) is float else (12 if type(s) is complex else 9)
         code = k.compute[pa]
     if code < 0:
         raise TypeError(f"{k.name}: unsupported dtype {_code_dtype[pa]}"
                         + (f" (from {a._dtype} and {b._dtype})"
                            if s is None and a._code != b._code else ""))
+    if k.has_in2 and s is not None and not np_scalar:
+        # a Python scalar with an op whose second operand is integer (ldexp): the arrays'
+        # case is in compute2 (garray/_optable.py, in2_ok)
+        if not (k.op.in2_ok(ref._code) if s_first else (type(s) is int or type(s) is bool)):
+            raise TypeError(f"{k.name}: the second operand must be bool or an integer "
+                            f"(not uint64), got "
+                            f"{ref._dtype if s_first else type(s).__name__}")
+        if not s_first and not -(1 << 31) <= s < (1 << 31):
+            # NumPy takes a Python int exponent through its int32 loop (ldexp's "fi")
+            raise OverflowError(f"{k.name}: Python integer {s} out of bounds for int32 "
+                                f"(the exponent of a Python int)")
     out_code = k.out[code]
     if s is not None and type(s) is int and _CATEGORY[pa] in "iu":
         if s < _int_lo[pa] or s > _int_hi[pa]:
@@ -275,12 +292,20 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
         o2 = _power_special(ref, s, code, out)
         if o2 is not None:
             return o2
+    # the second operand in its own dtype (k.in2: ldexp's int64), else the compute dtype
     if s is not None:
-        _pack_scalar(s, code, &sv, k.name)
-        ref = _cast_to(ref, code)
+        _pack_scalar(s, code if s_first else k.in2[code], &sv, k.name)
+        ref = _cast_to(ref, k.in2[code] if s_first else code)
     else:
         a = _cast_to(a, code)
-        b = _cast_to(b, code)
+        b = _cast_to(b, k.in2[code])
+    if k.nout == 2:
+        if s is not None:
+            if s_first:
+                a, b = _scalar_array(&sv, code, ref._device), ref
+            else:
+                a, b = ref, _scalar_array(&sv, k.in2[code], ref._device)
+        return _two_out(k, a, b, code, out)
     if isinstance(out, ndarray) and (<ndarray>out)._code != out_code:
         _check_same_kind(out_code, <ndarray>out, k.name)     # NumPy: before shapes
         tmp = _binary_into(k, a, b, ref, s is not None, s_first, &sv, code, out_code, None)
@@ -327,7 +352,7 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
         if s_first:
             a, b = _scalar_array(sv, code, ref._device), ref
         else:
-            a, b = ref, _scalar_array(sv, code, ref._device)
+            a, b = ref, _scalar_array(sv, k.in2[code], ref._device)
     else:
         nd = _broadcast_shape(shape, a, b)
         o = _prepare_out(out, out_code, nd, shape, ref._device, k.name)
@@ -398,6 +423,8 @@ cdef object _unary(_Kernels k, object x, object out):
     code = k.compute[a._code]
     if code < 0:
         raise TypeError(f"{k.name}: unsupported dtype {a._dtype}")
+    if k.nout == 2:
+        return _two_out(k, _cast_to(a, code), None, code, out)
     out_code = k.out[code]
     if out is not None and isinstance(out, ndarray) and (<ndarray>out)._code != out_code:
         _check_same_kind(out_code, <ndarray>out, k.name)
@@ -411,6 +438,77 @@ cdef object _unary(_Kernels k, object x, object out):
     _iter_args(&it, args, _cpu_wide_index(o))
     k.launch(o, code, it.layout, it.n, args)
     return o
+
+
+# ---- two outputs (divmod, frexp, modf) ---------------------------------------------
+cdef list _out_pair(object out, str opname):
+    """out= of a two-output op as [out1, out2] (entries None or ndarray): NumPy's tuple of
+    one entry per output."""
+    if out is None:
+        return [None, None]
+    if not isinstance(out, tuple):
+        raise TypeError(f"{opname}: 'out' must be a tuple of arrays (one per output, None "
+                        f"to allocate), got {type(out).__name__}")
+    if len(out) != 2:
+        raise ValueError(f"{opname}: the 'out' tuple must have exactly one entry per ufunc "
+                         f"output (2), got {len(out)}")
+    for o in out:
+        if o is not None and not isinstance(o, ndarray):
+            raise TypeError(f"{opname}: out must hold garray.ndarray or None, got "
+                            f"{type(o).__name__}")
+    return list(out)
+
+
+cdef tuple _two_out(_Kernels k, ndarray a, ndarray b, int code, object out):
+    """A two-output op on inputs already in the compute dtype (b None: unary), both
+    results from one launch of ew1x2_* / ew2x2_* (Note [Two-output ops] in
+    _kernels/garray/functors.h).  The second output takes the iterator's first input
+    slot, so the launch is described as out = f(out2, a[, b])."""
+    cdef Py_ssize_t shape[MAX_NDIM]
+    cdef int nd, i
+    cdef int codes[2]
+    cdef ndarray o1, o2, given = None
+    cdef _Iter it
+    cdef void* args[7]
+    codes[0] = k.out[code]
+    codes[1] = k.out2[code]
+    users = _out_pair(out, k.name)
+    for i in range(2):      # NumPy checks the casts before the shapes
+        if users[i] is not None and (<ndarray>users[i])._code != codes[i]:
+            _check_same_kind(codes[i], <ndarray>users[i], k.name)
+    if b is None:
+        nd = a._nd
+        for i in range(nd):
+            shape[i] = a._shape[i]
+    else:
+        nd = _broadcast_shape(shape, a, b)
+    for u in users:         # an out larger than the inputs' shape sets the result's
+        if u is not None:
+            _prepare_out(u, codes[0], nd, shape, a._device, k.name)
+            if given is None:
+                given = <ndarray>u
+            elif (<ndarray>u).shape != given.shape:
+                raise ValueError(f"{k.name}: the outputs have shapes {given.shape} and "
+                                 f"{(<ndarray>u).shape}; they must be the same")
+    if given is not None:
+        nd = given._nd
+        for i in range(nd):
+            shape[i] = given._shape[i]
+    res = [u if u is not None and (<ndarray>u)._code == codes[i] else
+           _new_array(_code_dtype[codes[i]], nd, shape, a._device)
+           for i, u in enumerate(users)]
+    o1, o2 = res[0], res[1]
+    for o in res:
+        a = _unalias(<ndarray>o, a)
+        if b is not None:
+            b = _unalias(<ndarray>o, b)
+    _iter_init(&it, o1, o2, a, b, True)
+    _iter_args(&it, args, _cpu_wide_index(o1))
+    k.launch(o1, code, it.layout, it.n, args)
+    for i in range(2):      # outs of another dtype: cast into them
+        if users[i] is not None and users[i] is not res[i]:
+            res[i] = _finish_out(<ndarray>res[i], users[i], k.name)
+    return (res[0], res[1])
 
 
 cdef object _inplace(_Kernels k, ndarray self, object other):
@@ -450,10 +548,17 @@ cdef class ufunc:
         self._k = _op_kernels(name)
         self.__name__ = name
         self.nin = self._k.nin
-        self.nout = 1
+        self.nout = self._k.nout
         self.__doc__ = self._k.op.docstring()
 
     def __call__(self, *args, out=None):
+        if self.nout == 2 and self.nin < len(args) <= self.nin + 2:
+            # NumPy's positional outputs: divmod(a, b, q, r)
+            if out is not None:
+                raise TypeError(f"{self.__name__}: cannot specify 'out' as both a "
+                                f"positional and keyword argument")
+            out = tuple(args[self.nin:]) + (None,) * (self.nin + 2 - len(args))
+            args = args[:self.nin]
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__}() takes {self.nin} positional argument"
                             f"{'s' if self.nin > 1 else ''} but {len(args)} were given")
@@ -531,6 +636,73 @@ cdef class ufunc:
         numpy.ufunc.accumulate
         """
         return _ufunc_methods().accumulate(self, array, axis, dtype, out)
+
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        """Reduce ``array`` over the segments of ``axis`` that ``indices`` start.
+
+        For each ``i``, the result's element ``i`` along ``axis`` is
+        ``self.reduce(array[indices[i]:indices[i + 1]])`` (the last segment runs to the
+        end); where ``indices[i] >= indices[i + 1]`` it is ``array[indices[i]]``.
+
+        Parameters
+        ----------
+        array : ndarray
+            Input array (at least 1-d).
+        indices : sequence of int
+            Segment starts, each in ``[0, array.shape[axis])`` (IndexError otherwise).
+        axis : int, optional
+            The axis.
+        dtype : dtype, optional
+            The accumulation dtype, as for ``reduce``.
+        out : ndarray, optional
+            A garray array of the result's shape (cast into unsafely, as NumPy).
+
+        Returns
+        -------
+        ndarray
+            Of array's shape with ``len(indices)`` along ``axis``.
+
+        Notes
+        -----
+        Each segment longer than one element is one reduction launch (one-element
+        segments are gathered together): the cost grows with ``len(indices)``.
+
+        See Also
+        --------
+        numpy.ufunc.reduceat
+        """
+        return _ufunc_methods().reduceat(self, array, indices, axis, dtype, out)
+
+    def at(self, a, indices, b=None, /):
+        """Apply this ufunc in place at ``a[indices]``, unbuffered: an element indexed k
+        times is updated k times, in order (``garray.add.at(a, [0, 0], 1)`` adds 2).
+
+        Parameters
+        ----------
+        a : ndarray
+            The array to update (writable).
+        indices : index
+            Any index NumPy takes for ``a[indices]``: integers, integer arrays or lists,
+            slices, tuples of those, boolean masks.
+        b : ndarray or scalar, optional
+            The second operand of a binary ufunc, broadcast to ``a[indices].shape``;
+            omitted for a unary one.
+
+        Returns
+        -------
+        None
+
+        Notes
+        -----
+        Results are cast into ``a``'s dtype unsafely, as NumPy's ``at``.  The work is a
+        few launches per round, and there are as many rounds as the largest number of
+        times one element is indexed.  Two-output ufuncs raise ValueError (as NumPy).
+
+        See Also
+        --------
+        numpy.ufunc.at
+        """
+        return _ufunc_methods().at(self, a, indices, b)
 
     def outer(self, A, B, /, *, out=None):
         """This ufunc on every pair (a, b) of A's and B's elements; the result has shape

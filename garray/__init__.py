@@ -45,8 +45,8 @@ from ._functional import (apply_along_axis, apply_over_axes, fromfunction,  # no
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 # NumPy's manipulation functions (branch manip)
-from ._joining import (concatenate, vstack, hstack, dstack, column_stack,  # noqa: F401
-                       block, append, insert, delete)
+from ._joining import (concatenate, vstack, row_stack, hstack, dstack,  # noqa: F401
+                       column_stack, block, append, insert, delete)
 from ._shaping import (tile, resize, atleast_1d, atleast_2d, atleast_3d,  # noqa: F401
                        ravel, swapaxes, rollaxis, rot90, fliplr, flipud, split,
                        array_split, hsplit, vsplit, dsplit, trim_zeros, copyto,

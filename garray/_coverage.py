@@ -39,13 +39,8 @@ OUT_OF_SCOPE = {
 
 # "not yet implemented: <issue>" -> names.  Counted as missing.
 NOT_YET = {
-    "not yet implemented: issue 13 (row_stack: deprecated by NumPy 2, an alias of vstack)":
-        "row_stack",
     "not yet implemented: issue 13 (float16)":
         "float16 half",
-    "not yet implemented: issue 13 (two-output ufuncs and ldexp's float-by-int signature "
-    "need op-table support)":
-        "divmod frexp ldexp modf",
     "not yet implemented: issue 13 (min_scalar_type answers float16 for most floats)":
         "min_scalar_type",
 }

@@ -7,14 +7,16 @@ and the positions of ``insert``/``delete`` (``obj``), which index the array's ax
 so are metadata; no element of the data leaves the device.
 """
 
+import warnings
+
 import numpy
 
 from . import _dtypes
 from ._core import empty, ndarray
 from ._manip_common import as_array, as_arrays, check_cast, norm_axis
 
-__all__ = ["concatenate", "vstack", "hstack", "dstack", "column_stack", "block", "append",
-           "insert", "delete"]
+__all__ = ["concatenate", "vstack", "row_stack", "hstack", "dstack", "column_stack", "block",
+           "append", "insert", "delete"]
 
 
 def _at(axis, sl):
@@ -137,6 +139,37 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     from ._shaping import atleast_2d
     arrs = [atleast_2d(a) for a in _sequence(tup, "vstack")]
     return join(arrs, 0, None, dtype, casting)
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """Stack arrays vertically: NumPy 2's deprecated alias of ``vstack``.
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+    dtype : dtype, optional
+        The result's dtype.
+    casting : str, optional
+        NumPy's casting rule for the inputs' conversion.
+
+    Returns
+    -------
+    ndarray
+        A new array, ``vstack(tup, dtype=dtype, casting=casting)``.
+
+    Notes
+    -----
+    Warns with NumPy's DeprecationWarning ("`row_stack` alias is deprecated. Use
+    `np.vstack` directly."), attributed to the caller.
+
+    See Also
+    --------
+    numpy.row_stack, vstack
+    """
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):

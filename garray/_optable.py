@@ -30,6 +30,13 @@ Note [Dtype rules]
    f(loat), c(omplex).  Anything else raises TypeError naming the op and dtype.
 3. ``out`` maps the compute dtype to the result: same, bool, or real (complex -> its
    real float, e.g. abs).
+4. Two outputs (``nout=2``: divmod, frexp, modf): ``out2`` maps the compute dtype to
+   the second result's (same, or int32 for frexp's exponent).  One kernel computes both
+   (``ew1x2_*`` / ``ew2x2_*``, Note [Two-output ops] in _kernels/garray/functors.h).
+5. A second operand of its own type (``in2="int64"``: ldexp's exponent): the compute
+   dtype comes from the first operand alone (by ``rule``); the second must be bool or an
+   integer that casts safely to int64 (NumPy's ``ldexp`` loops ``fl->f``, ``dl->d``;
+   uint64 has none) and is cast to int64.
 """
 
 from . import _dtypes
@@ -38,7 +45,7 @@ RECORDS = _dtypes.RECORDS
 CODES = {r.dtype: r.code for r in RECORDS}
 CPP = tuple(r.ctype for r in RECORDS)
 CATEGORY = "".join(r.kind for r in RECORDS)
-BOOL, UINT8, FLOAT32, FLOAT64, COMPLEX128 = 0, 5, 9, 10, 12
+BOOL, INT32, INT64, UINT8, UINT64, FLOAT32, FLOAT64, COMPLEX128 = 0, 3, 4, 5, 8, 9, 10, 12
 
 # Layout slots of a kernel table; the Cython launch layer's enum has the same order
 # (tests/test_registry.py checks it).
@@ -52,20 +59,28 @@ _RULE_NOTE = {
     "float64": "real inputs compute in float64, complex in complex128.",
     "bool": "inputs are converted to bool first.",
 }
+_RESULTS = {   # the Returns line of the two-output ops
+    "divmod": "(x1 // x2, x1 % x2): NumPy's floor quotient and remainder (sign of x2).",
+    "frexp": "(mantissa, exponent): the mantissa in the float dtype, the exponent int32.",
+    "modf": "(fractional part, integral part), both in the float dtype.",
+}
 _KIND_NAMES = {"b": "bool", "i": "signed integer", "u": "unsigned integer",
                "f": "real floating", "c": "complex floating"}
 
 # The ndarray operators: dunder stem -> forms.  "binary": __x__, __rx__ and __ix__;
-# "compare": __x__ only (Python reflects comparisons itself); "unary": __x__.
-_BINARY, _COMPARE, _UNARY = "binary", "compare", "unary"
+# "compare": __x__ only (Python reflects comparisons itself); "unary": __x__;
+# "pair": __x__ and __rx__ (divmod: Python has no in-place form).
+_BINARY, _COMPARE, _UNARY, _PAIR = "binary", "compare", "unary", "pair"
 
 
 class Op:
     __slots__ = ("name", "nin", "functor", "accepts", "rule", "out", "summary", "numpy_name",
-                 "rejects", "aliases", "operator", "notes")
+                 "rejects", "aliases", "operator", "notes", "nout", "out2", "in2")
 
     def __init__(self, name, nin, accepts, summary, rule="same", out="same", functor=None,
-                 numpy_name=None, rejects="", aliases=(), operator=None, notes=""):
+                 numpy_name=None, rejects="", aliases=(), operator=None, notes="", nout=1,
+                 out2="same", in2=None):
+        self.nout, self.out2, self.in2 = nout, out2, in2
         self.name, self.nin, self.accepts, self.rule, self.out = name, nin, accepts, rule, out
         self.rejects = rejects      # categories of the *promoted* input refused up front
         self.functor = functor or name
@@ -98,13 +113,28 @@ class Op:
 
         As compute_code of their promoted dtype, except under the float rule with two
         integer/bool inputs, where NumPy picks the smallest float each input casts to
-        safely: int16 with uint16 computes in float32, though the two promote to int32.
+        safely: int16 with uint16 computes in float32, though the two promote to int32;
+        and for an op with ``in2``, where a alone decides (b must fit it: in2_ok).
         """
+        if self.in2 is not None:
+            return self.compute_code(a) if self.in2_ok(b) else -1
         if self.rule == "float" and CATEGORY[a] in "biu" and CATEGORY[b] in "biu":
             c = FLOAT64 if max(RECORDS[a].itemsize, RECORDS[b].itemsize) > 2 else FLOAT32
             return c if CATEGORY[c] in self.accepts else -1
         return self.compute_code(CODES[_dtypes.promote_types(RECORDS[a].dtype,
                                                              RECORDS[b].dtype)])
+
+    def in2_ok(self, code):
+        """Whether a second operand of dtype code casts safely to ``in2`` (int64)."""
+        return CATEGORY[code] in "biu" and code != UINT64
+
+    def in2_code(self, compute):
+        """The dtype code the second operand is cast to."""
+        return {"int64": INT64}[self.in2] if self.in2 else compute
+
+    def out2_code(self, compute):
+        """The second output's dtype code (two-output ops)."""
+        return INT32 if self.out2 == "int32" else compute
 
     def out_code(self, compute):
         if self.out == "bool":
@@ -122,6 +152,11 @@ class Op:
         """Name expressions for one compute dtype, in layout-slot order (None: no slot)."""
         f, to, t = f"ga::op::{self.functor}", CPP[self.out_code(compute)], CPP[compute]
         n = self.nin
+        if self.nout == 2:
+            to = f"{to}, {CPP[self.out2_code(compute)]}"
+            return [f"ga::ew{n}x2_c<{f}, {to}, {t}>", None, None,
+                    f"ga::ew{n}x2_s<{f}, {to}, {t}, ga::int32>",
+                    f"ga::ew{n}x2_s<{f}, {to}, {t}, ga::int64>"]
         return [f"ga::ew{n}_c<{f}, {to}, {t}>",
                 f"ga::ew2_cs<{f}, {to}, {t}>" if n == 2 else None,
                 f"ga::ew2_sc<{f}, {to}, {t}>" if n == 2 else None,
@@ -147,6 +182,8 @@ class Op:
         if form == _BINARY:
             return [(f"__{stem}__", "forward"), (f"__r{stem}__", "reflected"),
                     (f"__i{stem}__", "inplace")]
+        if form == _PAIR:
+            return [(f"__{stem}__", "forward"), (f"__r{stem}__", "reflected")]
         return [(f"__{stem}__", "unary" if form == _UNARY else "forward")]
 
     def docstring(self):
@@ -160,13 +197,25 @@ class Op:
                  "Parameters", "----------"]
         if self.nin == 1:
             lines += ["x : ndarray", "    Input array."]
+        elif self.in2:
+            lines += ["x1 : ndarray or Python scalar", "    The floating operand.",
+                      "x2 : ndarray or Python int",
+                      "    The exponents: bool or integers (cast to int64; uint64 and "
+                      "floats raise TypeError), broadcast against x1."]
         else:
             lines += ["x1, x2 : ndarray or Python scalar",
                       "    Input arrays (at least one an ndarray), broadcast together; "
                       "Python scalars are weak (NEP 50)."]
-        lines += ["out : ndarray, optional",
-                  "    Array to write the result into (same-kind casting).", "",
-                  "Returns", "-------", "ndarray", ""]
+        if self.nout == 2:
+            lines += ["out : tuple of two ndarray or None, optional",
+                      "    Arrays to write the two results into (same-kind casting); "
+                      "a None entry is allocated.", "",
+                      "Returns", "-------", "tuple of two ndarray",
+                      "    " + _RESULTS[self.name], ""]
+        else:
+            lines += ["out : ndarray, optional",
+                      "    Array to write the result into (same-kind casting).", "",
+                      "Returns", "-------", "ndarray", ""]
         # numpydoc's sections only (Sphinx drops unknown ones): dtypes and differences
         # from NumPy are paragraphs of Notes.
         lines += ["Notes", "-----",
@@ -204,6 +253,11 @@ _OPS = [
     Op("remainder", 2, REAL, "Remainder of division, with the sign of the divisor.",
        aliases=("mod",), operator=("mod", _BINARY)),
     Op("fmod", 2, REAL, "Remainder of division, with the sign of the dividend (C fmod)."),
+    Op("divmod", 2, REAL, "Floor quotient and remainder, elementwise, in one pass.", nout=2,
+       operator=("divmod", _PAIR),
+       notes="Infinite operands give NumPy's values (NaN quotient), unlike floor_divide."),
+    Op("ldexp", 2, "f", "x1 * 2**x2 for a float x1 and an integer exponent x2.",
+       rule="float", in2="int64"),
     Op("pow", 2, NUM, "x1 raised to the power x2, elementwise.", functor="power",
        numpy_name="power", aliases=("power",), operator=("pow", _BINARY),
        notes="An integer base with a negative integer exponent gives 0 (1 or -1 for a "
@@ -279,6 +333,10 @@ _OPS = [
     Op("imag", 1, ALL, "The imaginary part (0 for real input).", out="real"),
     Op("conj", 1, NUM, "The complex conjugate.", numpy_name="conjugate",
        aliases=("conjugate",)),
+    Op("frexp", 1, "f", "Mantissa in [0.5, 1) and int32 exponent: x = m * 2**e.",
+       rule="float", nout=2, out2="int32"),
+    Op("modf", 1, "f", "Fractional and integral parts, both with the sign of x.",
+       rule="float", nout=2),
     Op("angle", 1, "fc", "The argument (phase angle) in radians.", rule="float",
        out="real", rejects="b"),
     # transcendental
@@ -382,7 +440,8 @@ def index_table():
 # Kernels whose CPU build is the same code for both index types: map_strided walks
 # its chunk with 64-bit offsets on the CPU (garray/loops.h, Note [CPU inner loops]), so
 # the CPU device builds only the int64 instantiation and serves the int32 slot with it.
-_CPU_SAME_INDEX = ("ga::ew1_s<", "ga::ew2_s<", "ga::where_s<", "ga::cast_s<")
+_CPU_SAME_INDEX = ("ga::ew1_s<", "ga::ew2_s<", "ga::ew1x2_s<", "ga::ew2x2_s<",
+                   "ga::where_s<", "ga::cast_s<")
 
 
 def cpu_alias(expr):

@@ -165,8 +165,13 @@ def _masked(r, out, where, name):
     import garray
     if out is None:
         return r
-    if isinstance(out, tuple):
-        raise NotImplementedError(f"numpy.{name}: where= with several outputs")
+    if isinstance(out, tuple):          # two outputs (divmod, frexp, modf)
+        res = []
+        for ri, oi in zip(r, out):
+            if oi is not None:
+                garray.copyto(oi, ri, where=where)
+            res.append(ri if oi is None else oi)
+        return tuple(res)
     garray.copyto(out, r, where=where)
     return out
 

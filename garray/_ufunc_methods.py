@@ -1,7 +1,7 @@
-"""``ufunc.reduce``, ``ufunc.accumulate``, ``ufunc.outer`` and ``ufunc.identity`` with
-NumPy's semantics, over the reduction family (``garray/_redtable.py`` rows,
-``garray/_reductions.py`` argument handling).  ``cython/_ufunc.pxi`` imports this module
-lazily.
+"""``ufunc.reduce``, ``ufunc.accumulate``, ``ufunc.reduceat``, ``ufunc.outer``,
+``ufunc.at`` and ``ufunc.identity`` with NumPy's semantics, over the reduction family
+(``garray/_redtable.py`` rows, ``garray/_reductions.py`` argument handling).
+``cython/_ufunc.pxi`` imports this module lazily.
 
 Note [ufunc reductions]
 ~~~~~~~~~~~~~~~~~~~~~~~
@@ -23,6 +23,25 @@ Note [ufunc reductions]
    fit, as NumPy); ``initial=None`` means "no identity": an empty axis raises.
    ``where=`` masks are applied here (masked elements become the identity, or for
    maximum-like ufuncs the ``initial``), before the reduction.
+
+Note [reduceat and at]
+~~~~~~~~~~~~~~~~~~~~~~
+1. ``reduceat`` is ``reduce`` over the segments ``[i_k, i_k+1)`` (the last to the end;
+   ``i_k >= i_k+1`` gives the element ``i_k``), so every row's dtype and order rules
+   hold.  The one-element segments are one gather and one scatter together; each longer
+   segment is one ``reduce`` launch into its slice of the result (launches grow with the
+   number of segments: garray has no segmented reduction kernel yet).  The indices are
+   checked on the host (IndexError as NumPy's).
+2. ``at(a, indices, b)`` applies the ufunc in place, unbuffered: a target indexed k times
+   is updated k times, in the order its occurrences appear (NumPy's sequential loop,
+   ordered ufuncs and rounding included).  The targets' flat positions come from
+   garray's own indexing of an ``arange`` (so every index form NumPy takes works, with
+   its IndexError), are sorted stably, and each occurrence gets its rank among those of
+   its target (a ``maximum.accumulate`` of the group starts); a second stable sort by
+   rank makes round r one slice.  Round r gathers the targets of rank r (all distinct),
+   computes, and scatters back: as many rounds as the largest repeat count, each a few
+   launches over its own occurrences only.  Results are cast into ``a`` unsafely, as
+   NumPy's ``at`` does.
 """
 
 import math
@@ -63,6 +82,8 @@ def _op(uf, method, what):
     op = _optable.OPS[uf.__name__]
     if op.nin != 2:
         raise ValueError(f"{what} only supported for binary functions")
+    if op.nout != 1 and method != "outer":
+        raise ValueError(f"{what} only supported for functions returning a single value")
     return op
 
 
@@ -173,6 +194,10 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
     name = op.numpy_name
     api = f"{name}.reduce"
     x = _as_array(array)
+    if op.in2 is not None and op.in2_ok(_optable.CODES[x.dtype]):
+        # NumPy folds integer exponents into a float accumulator (ldexp.reduce of
+        # [1, 2, 3] is ldexp(ldexp(1., 2), 3)): no reduction row does that yet
+        raise NotImplementedError(f"{api} of an integer array is not implemented")
     axes = _red.normalize_axes(axis, x.ndim, api)
     rname, x, dt = _plan(op, x, dtype, out, api)                 # NumPy: dtypes first
     row = ROWS[rname]
@@ -291,9 +316,122 @@ def outer(uf, A, B, out=None):
     a = _as_array(A, B)
     b = _as_array(B, a)
     a = a.reshape(a.shape + (1,) * b.ndim)
+    if op.nout == 2:            # divmod: a tuple of two outputs, as for the call
+        return uf(a, b, out=out)
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError(f"{op.numpy_name}.outer: out must be an array or a tuple of "
                              f"one array")
         out = out[0]
     return uf(a, b, out=out)
+
+
+def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
+    import garray as _ga
+    op = _op(uf, "reduceat", "reduceat")
+    api = f"{op.numpy_name}.reduceat"
+    x = _as_array(array)
+    if x.ndim == 0:
+        raise TypeError(f"{api}: cannot reduceat on a scalar")
+    if op.in2 is not None:          # as NumPy: no loop fits (exponents are integers)
+        raise TypeError(f"{api}: the resolved dtypes are not compatible with reduceat")
+    if isinstance(indices, ndarray):
+        indices = indices.get()
+    idx = numpy.asarray(indices)
+    if idx.ndim != 1:
+        raise ValueError(f"{api}: indices must be a 1-d sequence, got {idx.ndim} dimensions")
+    if idx.dtype.kind not in "biuf":
+        raise TypeError(f"{api}: indices must be integers, got {idx.dtype}")
+    idx = idx.astype(numpy.intp)
+    ax = _red.normalize_axes(axis, x.ndim, api)
+    if len(ax) != 1:
+        raise TypeError(f"{api}: axis must be an integer")
+    ax = ax[0]
+    n = x.shape[ax]
+    bad = (idx < 0) | (idx >= n)
+    if bad.any():
+        raise IndexError(f"index {int(idx[bad][0])} out-of-bounds in {api} [0, {n})")
+    xm = _ga.moveaxis(x, ax, 0)
+    k = len(idx)
+    ends = numpy.append(idx[1:], n)
+    ends = numpy.where(idx < ends, ends, idx + 1)
+    # the result dtype: reduce's for this input and dtype (one element, one launch)
+    probe = uf.reduce(xm[:1] if n else xm, axis=0, dtype=dtype)
+    res = _ga.empty((k,) + xm.shape[1:], dtype=probe.dtype, device=x.device)
+    single = ends - idx == 1
+    if single.any():
+        pos = _ga.asarray(numpy.flatnonzero(single), device=x.device)
+        res[pos] = xm[_ga.asarray(idx[single], device=x.device)].astype(res.dtype)
+    for i in numpy.flatnonzero(~single):
+        uf.reduce(xm[int(idx[i]):int(ends[i])], axis=0, dtype=dtype, out=res[int(i)])
+    res = _ga.moveaxis(res, 0, ax)
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"{api}: out must be an array or a tuple of one array")
+        out = out[0]
+    if out is None:
+        return res
+    if not isinstance(out, ndarray):
+        raise TypeError(f"{api}: out must be a garray.ndarray, got {type(out).__name__}")
+    if out.shape != res.shape:
+        raise ValueError(f"{api}: out has shape {out.shape}, the result has shape "
+                         f"{res.shape}")
+    out[...] = res
+    return out
+
+
+def at(uf, a, indices, b=None):
+    import garray as _ga
+    op = _optable.OPS[uf.__name__]
+    api = f"{op.numpy_name}.at"
+    if not isinstance(a, ndarray):
+        raise TypeError(f"{api}: first operand must be a garray.ndarray, got "
+                        f"{type(a).__name__}")
+    if op.nout != 1:
+        raise ValueError(f"{api}: only single output ufuncs supported")
+    if op.nin == 2 and b is None:
+        raise ValueError(f"{api}: second operand needed for ufunc")
+    if op.nin == 1 and b is not None:
+        raise ValueError(f"{api}: second operand provided when ufunc is unary")
+    if not a.flags.writeable:
+        raise ValueError(f"{api}: the array is read-only")
+    dev = a.device
+    pos = _ga.arange(a.size, dtype=numpy.int64, device=dev).reshape(a.shape)[indices]
+    if b is not None:
+        if not isinstance(b, ndarray):      # NumPy's at takes b as an array (strong)
+            b = _ga.asarray(b, device=dev)
+        try:
+            b = _ga.broadcast_to(b, pos.shape)
+        except ValueError:
+            raise ValueError(f"{api}: array is not broadcastable to correct shape "
+                             f"({b.shape} to {pos.shape})") from None
+        b = b.reshape(-1)
+    if pos.size == 0:
+        return None
+    work = a if a.flags.c_contiguous else a.copy()
+    flat = work.reshape(-1)
+    p = pos.reshape(-1)
+    n = p.size
+    order = _ga.argsort(p, kind="stable")
+    sp = p[order]
+    sb = None if b is None else b[order]
+    count = _ga.arange(n, dtype=numpy.int64, device=dev)
+    start = _ga.empty(n, dtype=numpy.bool_, device=dev)
+    start[:1] = True
+    start[1:] = sp[1:] != sp[:-1]
+    rank = count - _ga.maximum.accumulate(_ga.where(start, count, 0))
+    rounds = int(rank.max()) + 1
+    bounds = [0, n]
+    if rounds > 1:      # occurrences by rank: round r is one slice
+        by_rank = _ga.argsort(rank, kind="stable")
+        sp = sp[by_rank]
+        sb = None if sb is None else sb[by_rank]
+        bounds = [0] + numpy.cumsum(_ga.bincount(rank).get()).tolist()
+    for r in range(rounds):
+        t = sp[bounds[r]:bounds[r + 1]]
+        v = None if sb is None else sb[bounds[r]:bounds[r + 1]]
+        cur = flat[t]
+        flat[t] = uf(cur) if b is None else uf(cur, v)
+    if work is not a:
+        a[...] = work
+    return None

@@ -11,6 +11,8 @@ divide = ufunc("divide")
 floor_divide = ufunc("floor_divide")
 remainder = ufunc("remainder")
 fmod = ufunc("fmod")
+divmod = ufunc("divmod")
+ldexp = ufunc("ldexp")
 pow = ufunc("pow")
 float_power = ufunc("float_power")
 maximum = ufunc("maximum")
@@ -63,6 +65,8 @@ signbit = ufunc("signbit")
 real = ufunc("real")
 imag = ufunc("imag")
 conj = ufunc("conj")
+frexp = ufunc("frexp")
+modf = ufunc("modf")
 angle = ufunc("angle")
 sin = ufunc("sin")
 cos = ufunc("cos")
@@ -110,18 +114,19 @@ radians = deg2rad
 degrees = rad2deg
 
 __all__ = [
-    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "pow",
-    "float_power", "maximum", "minimum", "fmax", "fmin", "atan2", "hypot", "copysign",
-    "nextafter", "logaddexp", "heaviside", "logaddexp2", "gcd", "lcm", "equal",
-    "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
-    "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "bitwise_invert", "abs",
-    "negative", "positive", "square", "reciprocal", "sign", "floor", "ceil", "trunc",
-    "round", "rint", "fabs", "spacing", "bitwise_count", "isnan", "isinf", "isfinite",
-    "signbit", "real", "imag", "conj", "angle", "sin", "cos", "tan", "asin", "acos",
-    "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "expm1", "log",
-    "log2", "log10", "log1p", "sqrt", "exp2", "cbrt", "deg2rad", "rad2deg", "sinc",
-    "true_divide", "mod", "power", "arctan2", "left_shift", "right_shift", "invert",
-    "bitwise_not", "absolute", "conjugate", "arcsin", "arccos", "arctan", "arcsinh",
-    "arccosh", "arctanh", "radians", "degrees",
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod",
+    "divmod", "ldexp", "pow", "float_power", "maximum", "minimum", "fmax", "fmin",
+    "atan2", "hypot", "copysign", "nextafter", "logaddexp", "heaviside", "logaddexp2",
+    "gcd", "lcm", "equal", "not_equal", "less", "less_equal", "greater",
+    "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+    "bitwise_right_shift", "bitwise_invert", "abs", "negative", "positive", "square",
+    "reciprocal", "sign", "floor", "ceil", "trunc", "round", "rint", "fabs", "spacing",
+    "bitwise_count", "isnan", "isinf", "isfinite", "signbit", "real", "imag", "conj",
+    "frexp", "modf", "angle", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+    "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "expm1", "log", "log2", "log10",
+    "log1p", "sqrt", "exp2", "cbrt", "deg2rad", "rad2deg", "sinc", "true_divide", "mod",
+    "power", "arctan2", "left_shift", "right_shift", "invert", "bitwise_not",
+    "absolute", "conjugate", "arcsin", "arccos", "arctan", "arcsinh", "arccosh",
+    "arctanh", "radians", "degrees",
 ]

@@ -51,6 +51,20 @@ def test_concatenate_and_stacks(xp, dtype):
             xp.append(a, b), xp.append(a, b, axis=0), xp.append(v, make(xp, (), dtype))]
 
 
+@for_all_dtypes()
+@xp_compare()
+def test_row_stack(xp, dtype):
+    """NumPy 2's deprecated alias of vstack: the same result, NumPy's DeprecationWarning
+    (message and category) attributed to the caller's line."""
+    a, v = _strided(xp, dtype), make(xp, (6,), dtype)
+    with pytest.warns(DeprecationWarning, match=r"^`row_stack` alias is deprecated\. "
+                      r"Use `np\.vstack` directly\.$") as rec:
+        r = [xp.row_stack([a, v]), xp.row_stack((v, v[::-1]), dtype="float64"),
+             xp.row_stack([make(xp, (), dtype), make(xp, (), dtype)])]
+    assert all(w.filename == __file__ for w in rec)
+    return r
+
+
 @pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
 @pytest.mark.parametrize("dtype", ["int8", "float32", "complex64"])
 @xp_compare()
@@ -379,7 +393,7 @@ def test_odd_arguments_never_crash():
                   garray.ones((2, 2, 2), dtype="int8")]
         names = ["tile", "resize", "ravel", "swapaxes", "rollaxis", "rot90", "fliplr",
                  "flipud", "split", "array_split", "hsplit", "vsplit", "dsplit",
-                 "trim_zeros", "copyto", "require", "concatenate", "vstack", "hstack",
+                 "trim_zeros", "copyto", "require", "concatenate", "vstack", "row_stack", "hstack",
                  "dstack", "column_stack", "block", "append", "insert", "delete", "pad",
                  "diagonal", "diag", "diagflat", "trace", "fill_diagonal", "vander", "tri",
                  "atleast_3d", "broadcast"]

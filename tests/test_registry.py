@@ -60,7 +60,7 @@ _PY_OPERATOR = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
                 "rshift": operator.rshift, "eq": operator.eq, "ne": operator.ne,
                 "lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,
                 "neg": operator.neg, "pos": operator.pos, "abs": operator.abs,
-                "invert": operator.invert}
+                "invert": operator.invert, "divmod": divmod}
 
 
 @pytest.mark.parametrize("dunder, name, role",

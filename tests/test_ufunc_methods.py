@@ -136,6 +136,11 @@ def _tol(name):
 def test_reduce(name, dtype):
     h = data(name, (3, 4), dtype)
     g = garray_copy(h)
+    if name == "ldexp" and numpy.dtype(dtype).kind in "biu" and dtype != "uint64":
+        # NumPy folds integer exponents into a float accumulator: not implemented
+        with pytest.raises(NotImplementedError, match="ldexp.reduce"):
+            garray.ldexp.reduce(g)
+        return
     for axis in (0, 1, -1, None, (0, 1), ()):
         check(name, "reduce", h, g, axis=axis, **_tol(name))
     check(name, "reduce", h[0], g[0], **_tol(name))                 # 1-d, axis=0
@@ -157,8 +162,11 @@ def check_outer(name, a, b, ga, gb):
     try:
         with numpy.errstate(all="ignore"):
             expected = npf(name).outer(a, b)
-            if FLOAT16_RULE and expected.dtype == numpy.float16:
-                expected = npf(name).outer(a.astype(numpy.float32), b.astype(numpy.float32))
+            first = expected[0] if isinstance(expected, tuple) else expected   # divmod
+            if FLOAT16_RULE and first.dtype == numpy.float16:
+                # ldexp's exponents stay integers
+                expected = npf(name).outer(a.astype(numpy.float32),
+                                           b if name == "ldexp" else b.astype(numpy.float32))
     except Exception as e:  # noqa: BLE001
         with pytest.raises(expected_exception(e)):
             getattr(garray, name).outer(ga, gb)

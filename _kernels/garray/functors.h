@@ -26,6 +26,22 @@ template <class U> struct traits<complex<U> > {
     static constexpr bool is_cplx = true, is_bool = false, is_float = false, is_signed = true;
 };
 
+// Note [Two-output ops]
+// ~~~~~~~~~~~~~~~~~~~~~
+// 1. A functor of two outputs (divmod, frexp, modf) returns a two<A, B>; the kernels
+//    ew1x2_* / ew2x2_* (elementwise.hip) write .first and .second, converted to their
+//    output dtypes, in one pass (garray/loops.h, map_contiguous2 / map_strided2).
+// 2. A binary functor whose second operand has a type of its own (ldexp: int64
+//    exponents) names it as `second`; second_of<Op, T> is that type, else T, and the
+//    ew2_* kernels read their second operand in it.  The op table's `in2` casts it.
+template <class A, class B> struct two { A first; B second; };
+
+template <class...> struct voider { typedef void type; };
+template <class Op, class T, class = void> struct second_of { typedef T type; };
+template <class Op, class T> struct second_of<Op, T, typename voider<typename Op::second>::type> {
+    typedef typename Op::second type;
+};
+
 namespace op {
 
 #define GA_UNARY(name) struct name { template <class T> GA_DEVICE auto operator()(T x) const
@@ -298,6 +314,60 @@ GA_UNARY(bitwise_count) {
 GA_BINARY(heaviside) {
     return m::isnan(a) ? a : (a == T(0) ? b : (a < T(0) ? T(0) : T(1)));
 } GA_END
+
+// ---- two outputs and a mixed signature (Note [Two-output ops]) ------------------
+// divmod: NumPy's npy_divmod for floats (floor quotient and the remainder with the
+// divisor's sign, from one fmod; NaN where an operand is infinite and the quotient is
+// not exact, as NumPy, unlike floor_divide's Array API rule above); integers are
+// floor_divide and remainder (0 and 0 for a zero divisor).
+GA_BINARY(divmod) {
+    if constexpr (traits<T>::is_float) {
+        T mod = m::fmod(a, b);
+        if (b == T(0)) return two<T, T>{T(a / b), mod};
+        T div = (a - mod) / b;
+        if (mod != T(0)) {
+            if ((b < T(0)) != (mod < T(0))) {
+                mod += b;
+                div -= T(1);
+            }
+        } else {
+            mod = m::copysign(T(0), b);
+        }
+        T fl;
+        if (div != T(0)) {
+            fl = m::floor(div);
+            if (div - fl > T(0.5)) fl += T(1);
+        } else {
+            fl = m::copysign(T(0), a / b);
+        }
+        return two<T, T>{fl, mod};
+    } else {
+        return two<T, T>{T(floor_divide()(a, b)), T(remainder()(a, b))};
+    }
+} GA_END
+// frexp: mantissa in [0.5, 1) with x's sign, and the int32 exponent; 0, inf and NaN
+// give themselves and exponent 0 (NumPy's, i.e. glibc's; C leaves inf/NaN's unspecified).
+GA_UNARY(frexp) {
+    int e = 0;
+    T mant = m::frexp(x, &e);
+    return two<T, int32>{mant, m::isfinite(x) ? int32(e) : int32(0)};
+} GA_END
+// modf: (fractional part, integral part), both with x's sign: modf(-inf) = (-0, -inf).
+GA_UNARY(modf) {
+    T ip = m::trunc(x);
+    T frac = m::isinf(x) ? m::copysign(T(0), x) : m::copysign(T(x - ip), x);
+    return two<T, T>{frac, ip};
+} GA_END
+// ldexp: x * 2**e with one rounding (overflow to inf, gradual underflow); its exponent
+// operand is int64 whatever the float (second_of below), clamped to int as NumPy's
+// long loops do.
+struct ldexp {
+    typedef int64 second;
+    template <class T> GA_DEVICE T operator()(T x, int64 e) const {
+        const int64 lim = 2147483647;
+        return m::ldexp(x, int(e > lim ? lim : (e < -lim - 1 ? -lim - 1 : e)));
+    }
+};
 
 #undef GA_UNARY
 #undef GA_BINARY

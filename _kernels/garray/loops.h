@@ -263,6 +263,66 @@ GA_DEVICE void map_strided(char* out, GA_BYVAL(Strided<N>) p, I n, F f, In... in
 #endif
 }
 
+// ---- two outputs (Note [Two-output ops] in functors.h) ------------------------------
+// f returns a two<A, B>: .first goes to out, .second to out2.  The inputs are applied
+// from a list of pointers and byte offsets, so one body serves one and two inputs.
+template <class F, class A>
+GA_DEVICE auto apply_at(F f, const char* const* q, const int64* o, A) {
+    return f(*(const typename A::type*)(q[0] + o[0]));
+}
+template <class F, class A, class B>
+GA_DEVICE auto apply_at(F f, const char* const* q, const int64* o, A, B) {
+    return f(*(const typename A::type*)(q[0] + o[0]), *(const typename B::type*)(q[1] + o[1]));
+}
+
+template <class To, class To2, class R>
+GA_DEVICE void store2(char* o, char* o2, R r) {
+    *(To*)o = convert<To>(r.first);
+    *(To2*)o2 = convert<To2>(r.second);
+}
+
+// map_contiguous with two outputs: this thread's V elements (GA_CPU_CHUNK on the CPU),
+// read element by element (the launch layer sizes the grid by vec_width<To, T>).
+template <int V, class To, class To2, class F, class... In>
+GA_DEVICE void map_contiguous2(To* out, To2* out2, int64 n, F f, In... in) {
+#if GA_CPU_LOOPS
+    int64 base = flat_index<int64>() * GA_CPU_CHUNK;
+    int64 end = n - base < GA_CPU_CHUNK ? n : base + GA_CPU_CHUNK;
+#else
+    int64 base = flat_index<int64>() * V;
+    int64 end = n - base < V ? n : base + V;
+#endif
+    for (int64 i = base; i < end; ++i) {
+        auto r = f(in.at(i)...);
+        out[i] = convert<To>(r.first);
+        out2[i] = convert<To2>(r.second);
+    }
+}
+
+// map_strided with two outputs: Strided<2 + inputs> (out, out2, then each input).
+template <class To, class To2, class I, int N, class F, class... In>
+GA_DEVICE void map_strided2(char* out, char* out2, GA_BYVAL(Strided<N>) p, I n, F f,
+                            In... in) {
+    static_assert(N == 2 + sizeof...(In), "Strided<N>: the two outputs and each input");
+#if GA_CPU_LOOPS
+    char* const base[] = {out, out2, (char*)in.p...};
+    cpu::walk_rows<N>(base, p, (int64)n, [&](char* const* q, const int64* s, int64 cnt) {
+        for (int64 k = 0; k < cnt; ++k) {
+            const int64 o[] = {k * s[2], k * s[N - 1]};
+            store2<To, To2>(q[0] + k * s[0], q[1] + k * s[1], apply_at(f, q + 2, o, in...));
+        }
+    });
+#else
+    I i = flat_index<I>();
+    if (i >= n) return;
+    I off[N];
+    p.offsets(i, off);
+    const char* const q[] = {in.p...};
+    const int64 o[] = {(int64)off[2], (int64)off[N - 1]};
+    store2<To, To2>(out + off[0], out2 + off[1], apply_at(f, q, o, in...));
+#endif
+}
+
 // f(i) for every flat index i < n of a launch of one element per thread on GPUs; on
 // the CPU a thread's chunk of GA_CPU_CHUNK indices (the launch layer sizes the grid so).
 template <class F> GA_DEVICE void for_each_index(int64 n, F f) {

@@ -28,6 +28,10 @@ GA_MATH2(fmod, fmodf, fmod) GA_MATH2(copysign, copysignf, copysign)
 GA_MATH2(nextafter, nextafterf, nextafter) GA_MATH2(fmax, fmaxf, fmax) GA_MATH2(fmin, fminf, fmin)
 #undef GA_MATH1
 #undef GA_MATH2
+GA_DEVICE float frexp(float x, int* e) { return ::frexpf(x, e); }
+GA_DEVICE double frexp(double x, int* e) { return ::frexp(x, e); }
+GA_DEVICE float ldexp(float x, int e) { return ::ldexpf(x, e); }
+GA_DEVICE double ldexp(double x, int e) { return ::ldexp(x, e); }
 GA_DEVICE float fma(float x, float y, float z) { return ::fmaf(x, y, z); }
 GA_DEVICE double fma(double x, double y, double z) { return ::fma(x, y, z); }
 
