@@ -61,9 +61,13 @@ for name, op in _optable.OPS.items():
         dt = numpy.dtype(_optable.RECORDS[code].dtype)
         a = garray.asarray(numpy.ones(6, dtype=dt))
         f = getattr(garray, name)
-        r = f(a) if op.nin == 1 else f(a, a[::-1])
+        # an op whose second operand has its own type (ldexp's int exponent) gets one
+        b = a if op.in2 is None else garray.asarray(numpy.ones(6, dtype=op.in2))
+        r = f(a) if op.nin == 1 else f(a, b[::-1])
         if op.nin == 2:
-            f(a[::2], a[1::2]); f(a, dt.type(1)); f(dt.type(1), a)
+            f(a[::2], b[1::2]); f(a, b.dtype.type(1))
+            if op.in2 is None:
+                f(dt.type(1), a)
         else:
             f(a[::2])
 for code in range(13):
