@@ -22,7 +22,33 @@ import os
 from .._compiler.rtc import Once
 from .._errors import BackendUnavailableError
 
-__all__ = ["VendorLibrary"]
+__all__ = ["VendorLibrary", "nvidia_candidates", "rocm_candidates"]
+
+
+def nvidia_candidates(libname, *sonames):
+    """A ``candidates`` function for an NVIDIA library: cuda-pathfinder first (the
+    ``nvidia-*`` wheel in site-packages, then what it finds on the system), then
+    ``sonames`` through the dynamic loader."""
+    def candidates():
+        found = []
+        try:
+            from cuda.pathfinder import load_nvidia_dynamic_lib
+            path = load_nvidia_dynamic_lib(libname).abs_path
+            if path:
+                found.append(path)
+        except Exception:  # pathfinder absent, or it found nothing: the sonames are next
+            pass
+        return found + list(sonames)
+    return candidates
+
+
+def rocm_candidates(*names):
+    """A ``candidates`` function for a ROCm library: ``names`` through the dynamic loader
+    (``LD_LIBRARY_PATH``, the cache), then the first in ``$ROCM_PATH/lib``."""
+    def candidates():
+        rocm = os.environ.get("ROCM_PATH", "/opt/rocm")
+        return list(names) + [os.path.join(rocm, "lib", names[0])]
+    return candidates
 
 
 class VendorLibrary(Once):

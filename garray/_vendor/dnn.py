@@ -82,14 +82,13 @@ Note [Vendor DNN]
 
 import ctypes
 import functools
-import os
 import threading
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy
 
-from . import VendorLibrary, _handles
+from . import VendorLibrary, _handles, nvidia_candidates, rocm_candidates
 from .. import config
 from .._errors import BackendError
 
@@ -104,26 +103,6 @@ _INT_MAX = 2 ** 31 - 1
 _F32, _F64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
 POOL_MODES = ("max", "avg_include_pad", "avg_exclude_pad")
 FWD, BWD_DATA, BWD_FILTER = "forward", "backward data", "backward filter"
-
-
-def _cudnn_candidates():
-    """cuda-pathfinder first (the ``nvidia-cudnn-cu13`` wheel in site-packages, then
-    what it finds on the system), then the soname through the dynamic loader."""
-    found = []
-    try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib
-        path = load_nvidia_dynamic_lib("cudnn").abs_path
-        if path:
-            found.append(path)
-    except Exception:  # pathfinder absent, or it found nothing: the soname is next
-        pass
-    return found + ["libcudnn.so.9"]
-
-
-def _miopen_candidates():
-    """The dynamic loader's search (``LD_LIBRARY_PATH``, the cache), then ROCm's folder."""
-    rocm = os.environ.get("ROCM_PATH", "/opt/rocm")
-    return ["libMIOpen.so.1", "libMIOpen.so", os.path.join(rocm, "lib", "libMIOpen.so.1")]
 
 
 @dataclass(frozen=True)
@@ -147,7 +126,8 @@ class DnnVendor:
 
 CUDNN = DnnVendor(
     kind="cuda", name="cuDNN", env="GARRAY_CUDNN_LIBRARY",
-    install="pip install nvidia-cudnn-cu13", candidates=_cudnn_candidates,
+    install="pip install nvidia-cudnn-cu13",
+    candidates=nvidia_candidates("cudnn", "libcudnn.so.9"),
     create="cudnnCreate", destroy="cudnnDestroy", set_stream="cudnnSetStream",
     error_string="cudnnGetErrorString",
     dtypes={_F32: 0, _F64: 1},                   # CUDNN_DATA_FLOAT, CUDNN_DATA_DOUBLE
@@ -160,7 +140,7 @@ CUDNN = DnnVendor(
 MIOPEN = DnnVendor(
     kind="hip", name="MIOpen", env="GARRAY_MIOPEN_LIBRARY",
     install="install ROCm's MIOpen (the miopen-hip package of ROCm)",
-    candidates=_miopen_candidates,
+    candidates=rocm_candidates("libMIOpen.so.1", "libMIOpen.so"),
     create="miopenCreateWithStream", destroy="miopenDestroy", set_stream="miopenSetStream",
     error_string="miopenGetErrorString",
     dtypes={_F32: 1},                            # miopenFloat

@@ -37,14 +37,13 @@ points are not used); host scalars only.
 import ctypes
 import functools
 import operator
-import os
 import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy
 
-from . import VendorLibrary, _handles
+from . import VendorLibrary, _handles, nvidia_candidates, rocm_candidates
 from .. import config
 from .._errors import BackendError
 
@@ -59,27 +58,6 @@ _TYPES = {numpy.dtype(numpy.float32): ("S", ctypes.c_float, False),
           numpy.dtype(numpy.complex128): ("Z", ctypes.c_double, True)}
 _GEMM_ARGS = (_P, _I, _I, _I, _I, _I, _P, _P, _I, _P, _I, _P, _P, _I)
 _STRIDED_ARGS = (_P, _I, _I, _I, _I, _I, _P, _P, _I, _LL, _P, _I, _LL, _P, _P, _I, _LL, _I)
-
-
-def _cublas_candidates():
-    """cuda-pathfinder first (the ``nvidia-cublas`` wheel in site-packages, then what it
-    finds on the system), then the soname through the dynamic loader."""
-    found = []
-    try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib
-        path = load_nvidia_dynamic_lib("cublas").abs_path
-        if path:
-            found.append(path)
-    except Exception:  # pathfinder absent, or it found nothing: the soname is next
-        pass
-    return found + ["libcublas.so.13"]
-
-
-def _hipblas_candidates():
-    """The dynamic loader's search (``LD_LIBRARY_PATH``, the cache), then ROCm's folder."""
-    names = ["libhipblas.so", "libhipblas.so.3", "libhipblas.so.2", "libhipblas.so.1"]
-    rocm = os.environ.get("ROCM_PATH", "/opt/rocm")
-    return names + [os.path.join(rocm, "lib", "libhipblas.so")]
 
 
 @dataclass(frozen=True)
@@ -104,7 +82,8 @@ class BlasVendor:
 
 CUBLAS = BlasVendor(
     kind="cuda", name="cuBLAS", env="GARRAY_CUBLAS_LIBRARY",
-    install="pip install nvidia-cublas (garray[cuda])", candidates=_cublas_candidates,
+    install="pip install nvidia-cublas (garray[cuda])",
+    candidates=nvidia_candidates("cublas", "libcublas.so.13"),
     create="cublasCreate_v2", destroy="cublasDestroy_v2", set_stream="cublasSetStream_v2",
     gemm="cublas{t}gemm_v2", gemm_strided="cublas{t}gemmStridedBatched",
     ops={"N": 0, "T": 1, "C": 2},
@@ -120,7 +99,8 @@ CUBLAS = BlasVendor(
 HIPBLAS = BlasVendor(
     kind="hip", name="hipBLAS", env="GARRAY_HIPBLAS_LIBRARY",
     install="install ROCm's hipBLAS (the hipblas package of ROCm)",
-    candidates=_hipblas_candidates,
+    candidates=rocm_candidates("libhipblas.so", "libhipblas.so.3", "libhipblas.so.2",
+                               "libhipblas.so.1"),
     create="hipblasCreate", destroy="hipblasDestroy", set_stream="hipblasSetStream",
     gemm="hipblas{t}gemm", gemm_strided="hipblas{t}gemmStridedBatched",
     ops={"N": 111, "T": 112, "C": 113},   # hipblasOperation_t has CBLAS's values

@@ -33,7 +33,6 @@ under ``GARRAY_FFT=auto`` and raises NotImplementedError under ``vendor``.
 
 import atexit
 import ctypes
-import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from typing import Callable
 
 import numpy
 
-from . import VendorLibrary, _handles
+from . import VendorLibrary, _handles, nvidia_candidates, rocm_candidates
 from .._errors import BackendError
 
 __all__ = ["available", "c2c", "r2c", "c2r", "fits", "reset", "plan_cache_size",
@@ -64,26 +63,6 @@ _STATUSES = dict(enumerate((
     "NOT_IMPLEMENTED", "NOT_SUPPORTED")))
 
 
-def _cufft_candidates():
-    """cuda-pathfinder first (the ``nvidia-cufft`` wheel in site-packages, then what it
-    finds on the system), then the soname through the dynamic loader."""
-    found = []
-    try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib
-        path = load_nvidia_dynamic_lib("cufft").abs_path
-        if path:
-            found.append(path)
-    except Exception:  # pathfinder absent, or it found nothing: the soname is next
-        pass
-    return found + ["libcufft.so.12", "libcufft.so"]
-
-
-def _hipfft_candidates():
-    """The dynamic loader's search (``LD_LIBRARY_PATH``, the cache), then ROCm's folder."""
-    rocm = os.environ.get("ROCM_PATH", "/opt/rocm")
-    return ["libhipfft.so", "libhipfft.so.0", os.path.join(rocm, "lib", "libhipfft.so")]
-
-
 @dataclass(frozen=True)
 class FftVendor:
     """One vendor's names for what the FFT path calls."""
@@ -100,11 +79,13 @@ class FftVendor:
 
 CUFFT = FftVendor(kind="cuda", name="cuFFT", env="GARRAY_CUFFT_LIBRARY",
                   install="pip install nvidia-cufft (garray[cuda])",
-                  candidates=_cufft_candidates, prefix="cufft", handle=_I,
+                  candidates=nvidia_candidates("cufft", "libcufft.so.12", "libcufft.so"),
+                  prefix="cufft", handle=_I,
                   not_supported=16)
 HIPFFT = FftVendor(kind="hip", name="hipFFT", env="GARRAY_HIPFFT_LIBRARY",
                    install="install ROCm's hipFFT (the hipfft package of ROCm)",
-                   candidates=_hipfft_candidates, prefix="hipfft", handle=_P,
+                   candidates=rocm_candidates("libhipfft.so", "libhipfft.so.0"),
+                   prefix="hipfft", handle=_P,
                    not_supported=15)
 VENDORS = {v.kind: v for v in (CUFFT, HIPFFT)}
 

@@ -29,13 +29,12 @@ Limits: 32-bit ints (matrix sizes, leading dimensions and workspaces below 2**31
 
 import ctypes
 import functools
-import os
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy
 
-from . import VendorLibrary, _handles
+from . import VendorLibrary, _handles, nvidia_candidates, rocm_candidates
 from .._errors import BackendError
 
 __all__ = ["available", "getrf", "getrs", "potrf", "syevd", "geqrf", "orgqr", "gesvd",
@@ -45,27 +44,6 @@ _P, _I = ctypes.c_void_p, ctypes.c_int
 _IP = ctypes.POINTER(ctypes.c_int)
 _INT32 = numpy.dtype(numpy.int32)
 _LETTER = {numpy.dtype(numpy.float64): "D", numpy.dtype(numpy.complex128): "Z"}
-
-
-def _cusolver_candidates():
-    """cuda-pathfinder first (the ``nvidia-cusolver`` wheel in site-packages, then what it
-    finds on the system), then the soname through the dynamic loader."""
-    found = []
-    try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib
-        path = load_nvidia_dynamic_lib("cusolver").abs_path
-        if path:
-            found.append(path)
-    except Exception:  # pathfinder absent, or it found nothing: the soname is next
-        pass
-    return found + ["libcusolver.so.12", "libcusolver.so"]
-
-
-def _hipsolver_candidates():
-    """The dynamic loader's search (``LD_LIBRARY_PATH``, the cache), then ROCm's folder."""
-    rocm = os.environ.get("ROCM_PATH", "/opt/rocm")
-    return ["libhipsolver.so", "libhipsolver.so.1", "libhipsolver.so.0",
-            os.path.join(rocm, "lib", "libhipsolver.so")]
 
 
 @dataclass(frozen=True)
@@ -86,7 +64,8 @@ class SolverVendor:
 
 CUSOLVER = SolverVendor(
     kind="cuda", name="cuSOLVER", env="GARRAY_CUSOLVER_LIBRARY",
-    install="pip install nvidia-cusolver (garray[cuda])", candidates=_cusolver_candidates,
+    install="pip install nvidia-cusolver (garray[cuda])",
+    candidates=nvidia_candidates("cusolver", "libcusolver.so.12", "libcusolver.so"),
     prefix="cusolverDn", fill={"L": 0, "U": 1}, op_n=0, eig={False: 0, True: 1},
     statuses=dict(enumerate((
         "CUSOLVER_STATUS_SUCCESS", "CUSOLVER_STATUS_NOT_INITIALIZED",
@@ -98,7 +77,7 @@ CUSOLVER = SolverVendor(
 HIPSOLVER = SolverVendor(
     kind="hip", name="hipSOLVER", env="GARRAY_HIPSOLVER_LIBRARY",
     install="install ROCm's hipSOLVER (the hipsolver package of ROCm)",
-    candidates=_hipsolver_candidates,
+    candidates=rocm_candidates("libhipsolver.so", "libhipsolver.so.1", "libhipsolver.so.0"),
     prefix="hipsolverDn", fill={"U": 121, "L": 122}, op_n=111, eig={False: 201, True: 202},
     statuses=dict(enumerate((
         "HIPSOLVER_STATUS_SUCCESS", "HIPSOLVER_STATUS_NOT_INITIALIZED",
