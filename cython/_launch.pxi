@@ -269,6 +269,15 @@ cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int slot, int64_t thread
     return 0
 
 
+cdef object _driver_lock = None     # Note [Serial stub drivers] (garray._backends)
+
+
+def _set_driver_lock(lock):
+    """Hold ``lock`` around each raw launch (None: no lock); garray._backends.serialise."""
+    global _driver_lock
+    _driver_lock = lock
+
+
 cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned int block,
                          void** args, unsigned int shared, object name,
                          unsigned int grid_y=1) except -1:
@@ -281,8 +290,13 @@ cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned in
     rt = dev.runtime
     fn = <_drv_launch><intptr_t>rt.launch_address()
     rt.activate()
-    err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared, NULL, args,
-             NULL)
+    if _driver_lock is None:
+        err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared, NULL,
+                 args, NULL)
+    else:
+        with _driver_lock:
+            err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared, NULL,
+                     args, NULL)
     if err:
         from garray._errors import BackendError
         raise BackendError(f"{dev}: launching kernel {name} (grid {grid}, block {block}, "

@@ -25,10 +25,8 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    # The stub drivers make their whole device arena readable only during each driver
-    # call (mprotect with one process-wide counter), so two threads in the driver at once
-    # can fault: threaded tests there would test the stub, not garray.  The CPU device
-    # and real GPUs run them.
+    # Threaded tests run on the stub drivers too: garray.testing.gpu_stub serialises
+    # driver calls there (Note [Serial stub drivers] in garray._backends).
     #
     # Statistical law tests (any test that calls check_law: a Kolmogorov-Smirnov test of
     # 10**5..10**6 draws) are skipped there too: a law is a function of the draws' bits,
@@ -38,14 +36,10 @@ def pytest_collection_modifyitems(config, items):
     # device (every launch serial, single-threaded) and prove nothing more there.
     if _stub_kind is None:
         return
-    skip = pytest.mark.skip(reason=f"stub {_stub_kind} driver: its device-memory "
-                                   f"protection is not thread-safe")
     skip_law = pytest.mark.skip(reason=f"stub {_stub_kind} driver: statistical law test "
                                        f"(run on the CPU device; the bits are pinned here)")
     for item in items:
-        if "concurrent_device" in item.keywords:
-            item.add_marker(skip)
-        elif "laws" in item.keywords or _calls_check_law(item):
+        if "laws" in item.keywords or _calls_check_law(item):
             item.add_marker(skip_law)
 
 

@@ -220,7 +220,6 @@ def test_gather_forced_index64():
         _core._debug_force_index64(old)
 
 
-@pytest.mark.concurrent_device
 def test_threads():
     n = make(numpy, (64, 33), "float32")
     g = garray.asarray(n)

@@ -183,7 +183,6 @@ def test_a_launch_too_small_for_the_pool_stays_serial_and_correct(pool):
     assert_xp_close(a * 2 + 1, numpy.arange(1000.0) * 2 + 1)
 
 
-@pytest.mark.concurrent_device
 def test_eight_python_threads_computing_large_ops_at_once(pool):
     if on_cpu:
         pool(2, 1 << 14)

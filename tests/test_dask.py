@@ -5,8 +5,7 @@ threaded scheduler and on a 2-process ``distributed.LocalCluster`` (garray array
 between the worker processes); each garray result is compared with NumPy's by
 ``assert_xp_close`` and its chunks must be ``garray.ndarray``.  Tests where threads
 share the device (Dask's threaded scheduler; a worker's comm thread deserializing while
-its task thread computes) are marked ``concurrent_device`` (skipped on the stub GPU
-drivers, tests/conftest.py).
+its task thread computes) run on the stub GPU drivers too, which garray serialises.
 """
 
 import importlib.util
@@ -292,12 +291,10 @@ def run_pipeline(**compute_kw):
         assert_garray_chunks(graphs[key], **compute_kw)
 
 
-@pytest.mark.concurrent_device
 def test_pipeline_threads():
     run_pipeline(scheduler="threads")
 
 
-@pytest.mark.concurrent_device
 def test_more_operations():
     h = numpy.arange(N * M, dtype=numpy.float64).reshape(N, M) % 11 - 3.5
     h[2, 3] = numpy.nan
@@ -381,7 +378,6 @@ def _bad_reshape(b):
     return garray.reshape(b, (7,))          # garray's ValueError inside a task
 
 
-@pytest.mark.concurrent_device
 def test_task_errors_surface_at_compute():
     # the mechanism the mixed-device error takes: garray's exception, type and message,
     # out of compute()
@@ -431,7 +427,6 @@ def client():
         yield c
 
 
-@pytest.mark.concurrent_device
 def test_pipeline_cluster(client):
     run_pipeline()                    # the client is the default scheduler
     # the workers ran garray on their device and sent garray arrays to each other
@@ -446,7 +441,6 @@ def test_pipeline_cluster(client):
     assert set(mods.values()) == {"garray._dask_hook"}
 
 
-@pytest.mark.concurrent_device
 def test_task_errors_surface_on_cluster(client):
     x = da.from_array(garray.arange(8.0), chunks=4).map_blocks(
         _bad_reshape, meta=garray.empty((0,)))
@@ -454,7 +448,6 @@ def test_task_errors_surface_on_cluster(client):
         x.compute()
 
 
-@pytest.mark.concurrent_device
 def test_from_array_cluster(client):
     h = numpy.arange(60.0).reshape(6, 10)
     x = da.from_array(garray.asarray(h, copy=True), chunks=(3, 4))

@@ -387,7 +387,6 @@ def test_bad_environment_values_name_the_variable(var, value):
 
 # ---- threads -----------------------------------------------------------------------------
 
-@pytest.mark.concurrent_device
 def test_threads_computing_at_once_agree_with_numpy():
     shared = garray.asarray(numpy.linspace(-3, 3, 1001))
 

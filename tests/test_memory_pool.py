@@ -518,7 +518,6 @@ def test_python_m_garray_prints_pools():
     assert "cache hits" in out and "device allocs" in out and "cached bound" in out
 
 
-@pytest.mark.concurrent_device
 def test_threads_share_the_pool(dev):
     import threading
     pool = dev.pool

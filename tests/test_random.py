@@ -314,7 +314,6 @@ def test_random_raw_is_the_uint64_words():
     assert bg.random_raw().shape == ()
 
 
-@pytest.mark.concurrent_device
 def test_threads_share_a_generator_without_overlap():
     # Each call reserves its own positions under the bit generator's lock: 8 threads
     # drawing 1000 values each get the 8000 values of one single-threaded draw, in

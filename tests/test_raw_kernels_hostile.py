@@ -331,7 +331,6 @@ k(1, 64, (y, numpy.int32(64)))
 
 # ---- threads -----------------------------------------------------------------------
 
-@pytest.mark.concurrent_device
 def test_threads_launch_one_kernel_with_different_shared_mem():
     """Two threads, one RawKernel, different dynamic shared sizes, 200 launches each
     (the sizes also change from launch to launch, and switching threads is frequent)."""

@@ -310,7 +310,6 @@ def test_scan_into_out_and_in_place():
             _core._debug_reduce_strategy(old)
 
 
-@pytest.mark.concurrent_device
 def test_threads_reduce_concurrently():
     hs = [sample((50, 64), d) for d in ("float32", "int64", "complex128", "uint8")] * 2
     errors = []

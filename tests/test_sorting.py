@@ -163,7 +163,6 @@ def test_ndarray_methods_sort_in_place():
     assert g.shape == h.shape
 
 
-@pytest.mark.concurrent_device
 def test_threads():
     h = data((8, 333), "float32", seed=11)
     exp = numpy.argsort(h, kind="stable")

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import NamedTuple
 
-from . import DriverLaunch
+from . import DriverLaunch, serial_call
 from .._errors import BackendError, BackendUnavailableError
 
 
@@ -269,7 +269,7 @@ class GpuRuntime(DriverLaunch):
         return f"<garray {self.kind} runtime {self.kind}:{self.index}>"
 
     def _call(self, name, *args, label=None):
-        return self.check(getattr(self._api(), name)(*args), label or name)
+        return self.check(serial_call(getattr(self._api(), name), *args), label or name)
 
     def _sync_or_stream(self, calls, args, stream):
         api = self._api()
@@ -279,7 +279,7 @@ class GpuRuntime(DriverLaunch):
             name = calls.sync
         else:
             name, args = calls.on_stream, args + (stream,)
-        self.check(getattr(api, name)(*args), name)
+        self.check(serial_call(getattr(api, name), *args), name)
 
     # -- memory ----------------------------------------------------------
     def malloc(self, nbytes):

@@ -17,8 +17,10 @@ path is skipped with its reason, not used).
 """
 
 import ctypes
+import functools
 import os
 
+from .. import _backends
 from .._compiler.rtc import Once
 from .._errors import BackendUnavailableError
 
@@ -108,6 +110,8 @@ class VendorLibrary(Once):
         fn = getattr(self.library(), self.prefix + symbol)
         fn.restype = restype
         fn.argtypes = list(argtypes)
+        if _backends._serial is not None:       # Note [Serial stub drivers]
+            return functools.partial(_backends.serial_call, fn)
         return fn
 
     def address(self, symbol):

@@ -16,6 +16,10 @@ tests/conftest.py calls ``install()`` when the default device is a GPU whose dri
 stub; ``stats(kind)`` gives (launches, executed, unexecuted, allocations), so a test
 session can show that every launch ran.
 
+Threads: the stub drivers are not thread-safe (two callers inside at once can fault), so
+``install()`` serialises garray's driver, launch and vendor-library calls behind one lock
+(Note [Serial stub drivers] in garray._backends); threaded tests still run every call.
+
 Vendor BLAS: when the CUDA driver is the stub and the real ``nvidia-cublas`` wheel is
 installed, ``install()`` loads the stub ``libcublas.so.13`` first (from
 ``LD_LIBRARY_PATH``): cuda-pathfinder, which garray's cuBLAS search asks before the
@@ -25,8 +29,9 @@ soname, prefers the wheel in site-packages, whose library fails on the stub driv
 
 import ctypes
 import importlib.metadata
+import threading
 
-from .. import _compiler
+from .. import _backends, _compiler
 
 _LIBRARIES = {"cuda": "libcuda.so.1", "hip": "libamdhip64.so"}
 _libs = {}
@@ -107,13 +112,17 @@ def install():
     (and, with the ``nvidia-cublas`` wheel installed, load the stub cuBLAS first).
     Returns the kinds ("cuda", "hip") whose driver is the stub."""
     _compiler.add_load_observer(_on_load)
+    kinds = [k for k in _LIBRARIES if stub_library(k) is not None]
+    if kinds and _backends._serial is None:
+        _backends.serialise(threading.RLock())   # Note [Serial stub drivers]
     if _cublas_wheel_installed():
         preload_stub_blas()
-    return [k for k in _LIBRARIES if stub_library(k) is not None]
+    return kinds
 
 
 def uninstall():
     _compiler.remove_load_observer(_on_load)
+    _backends.serialise(None)
 
 
 def stats(kind):
