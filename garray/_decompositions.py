@@ -48,9 +48,11 @@ _c128 = numpy.dtype(numpy.complex128)
 _int32 = numpy.dtype(numpy.int32)
 _SOLVER = {"cuda": "cuSOLVER", "hip": "hipSOLVER"}
 # What the GPU devices' vendor solver computes (getrf/getrs, potrf, syevd/heevd,
-# geqrf/orgqr, gesvd); eig and lstsq (geev, gelsd) are CPU-only for now.
+# geqrf/orgqr, gesvd; lstsq from gesvd, as neither has gelsd); eig and eigvals (geev:
+# hipSOLVER has none) are CPU-only for now.
 GPU_FUNCTIONS = frozenset({"det", "slogdet", "inv", "solve", "cholesky", "qr", "eigh",
-                           "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "cond"})
+                           "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "cond",
+                           "lstsq"})
 
 
 def _ga():

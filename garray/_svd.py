@@ -246,6 +246,36 @@ def _gelsd(a, b, t, rcond):
     return s, rank.value
 
 
+def _lstsq_svd(a, bm, t, rcond):
+    """Least squares from the SVD, as gelsd defines it (singular values at or below
+    ``rcond * s[0]`` count as zero), for the GPU devices, whose vendor solvers have no
+    gelsd: ``x = V[:, :r] (U[:, :r]^H b / s[:r])`` in the computing dtype ``t``, with
+    the SVD of the device's gesvd and two products on the device.  Read back: whether
+    ``a`` and ``b`` are finite (gelsd fails on a non-finite ``a`` and gives an all-NaN
+    ``x`` for a non-finite ``b``) and the rank (NumPy returns it as a host integer).
+    Returns (x (n, nrhs), s, rank)."""
+    ga = _ga()
+    m, n = a.shape
+    finite = ga.stack([ga.all(ga.isfinite(a)), ga.all(ga.isfinite(bm))]).get()
+    if not finite[0]:       # gelsd's scaling fails on inf and NaN: NumPy's error
+        raise LinAlgError("SVD did not converge in Linear Least Squares")
+    try:
+        u, s, vh = svd(a.astype(t), full_matrices=False)
+    except LinAlgError:
+        raise LinAlgError("SVD did not converge in Linear Least Squares") from None
+    if rcond < 0:
+        rcond = float(numpy.finfo(t).eps)       # gelsd: machine precision
+    rank = int(ga.count_nonzero(s > rcond * s[0])) if s.shape[0] else 0
+    if rank == 0:
+        x = ga.zeros((n, bm.shape[1]), dtype=t, device=a.device)
+    else:
+        ub = ga.matmul(ga.conj(u[:, :rank].mT), bm.astype(t)) / s[:rank, None].astype(t)
+        x = ga.matmul(ga.conj(vh[:rank].mT), ub)
+    if not finite[1]:       # gelsd scales b by its largest value: all NaN, as NumPy
+        x = ga.full(x.shape, numpy.nan, dtype=t, device=a.device)
+    return x, s, rank
+
+
 def lstsq(a, b, rcond=None):
     """Least-squares solution of ``a @ x = b`` for a 2-d ``a`` (LAPACK gelsd).
 
@@ -270,8 +300,9 @@ def lstsq(a, b, rcond=None):
 
     Notes
     -----
-    Runs on LAPACK on the CPU device; on a GPU device it raises NotImplementedError for
-    now (move the array with ``x.to_device('cpu')``).
+    Runs on LAPACK's gelsd on the CPU device.  cuSOLVER and hipSOLVER have no gelsd: on a
+    GPU device the solution is built from the device's SVD (gesvd) the same way, with the
+    residuals computed as ``|b - a x|**2``.
 
     See Also
     --------
@@ -297,6 +328,15 @@ def lstsq(a, b, rcond=None):
     if rcond is None:
         rcond = numpy.finfo(t).eps * max(n, m)
     nrhs = bm.shape[1]
+    if a.device.kind != "cpu":
+        x, s, rank = _lstsq_svd(a, bm, t, float(rcond))
+        if rank == n and m > n:
+            r = bm.astype(t) - ga.matmul(a.astype(t), x)
+            resid = ga.sum(ga.abs(r) ** 2, axis=0).astype(real_of(rt))
+        else:
+            resid = ga.empty((0,), dtype=real_of(rt), device=a.device)
+        x = x.astype(rt)
+        return (x[:, 0] if vector else x), resid, numpy.int32(rank), s.astype(real_of(rt))
     # LAPACK wants at least one right-hand side (NumPy pads one too) and room for x
     cols = max(nrhs, 1)
     ldb = max(1, m, n)
