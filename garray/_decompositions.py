@@ -48,11 +48,10 @@ _c128 = numpy.dtype(numpy.complex128)
 _int32 = numpy.dtype(numpy.int32)
 _SOLVER = {"cuda": "cuSOLVER", "hip": "hipSOLVER"}
 # What the GPU devices' vendor solver computes (getrf/getrs, potrf, syevd/heevd,
-# geqrf/orgqr, gesvd; lstsq from gesvd, as neither has gelsd); eig and eigvals (geev:
-# hipSOLVER has none) are CPU-only for now.
+# geqrf/orgqr, gesvd, Xgeev; lstsq from gesvd, as neither has gelsd): every function.
 GPU_FUNCTIONS = frozenset({"det", "slogdet", "inv", "solve", "cholesky", "qr", "eigh",
                            "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "cond",
-                           "lstsq"})
+                           "lstsq", "eig", "eigvals"})
 
 
 def _ga():
@@ -602,6 +601,13 @@ def _geev(a, t, vectors):
     lda = max(1, n)
     jv = b"V" if vectors else b"N"
     batch = _batch(a.shape[:-2])
+    if _on_gpu(a):
+        w = _lapack.empty(a.shape[:-1], _c128, a.device)
+        vr = _lapack.empty(a.shape, t, a.device) if vectors else None
+        if any(gpusolver.geev(buf, w, vr, n, batch)):
+            raise LinAlgError("Eigenvalues did not converge")
+        v = vr.mT if vectors else None
+        return (w, v, None) if t.kind == "c" else ((w.real, w.imag), v, w.imag)
     vr = _lapack.empty(a.shape if vectors else (1,), t, a.device)
     ldv = max(1, n) if vectors else 1
     # geev's query reads its array arguments' addresses: give it real ones (item 0)

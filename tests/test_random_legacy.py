@@ -118,15 +118,8 @@ VECTOR_CASES = [("multinomial", (10, [0.2, 0.3, 0.5])), ("dirichlet", ([1.0, 2.0
                 ("multivariate_normal", ([0.0, 1.0], [[1.0, 0.5], [0.5, 2.0]]))]
 
 
-# garray.linalg's decompositions have no GPU path yet (multivariate_normal raises
-# NotImplementedError there: tests/test_random_sampling.py checks that error).
-_CPU_ONLY = pytest.mark.skipif(garray.default_device().kind != "cpu",
-                               reason="garray.linalg's decompositions are CPU-only today")
-
-
 @pytest.mark.parametrize("name,params", [
-    pytest.param(*c, marks=[needs(c[0])] + ([_CPU_ONLY] if c[0] == "multivariate_normal"
-                                            else []), id=c[0]) for c in VECTOR_CASES])
+    pytest.param(*c, marks=[needs(c[0])], id=c[0]) for c in VECTOR_CASES])
 def test_vector_valued_shapes(name, params):
     rs, ref = RandomState(4), numpy.random.RandomState(4)
     for size in (None, 3, (2, 2), 0):

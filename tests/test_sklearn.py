@@ -61,7 +61,7 @@ def lapack(fn):
     """The test fits through garray.linalg's decompositions (svd, eigh, qr, cholesky ...).
     GPU devices compute some of them (cuSOLVER / hipSOLVER: garray._decompositions.
     GPU_FUNCTIONS) and raise NotImplementedError naming the function and the device for
-    the rest (eig, eigvals): off the CPU device the test either runs
+    the rest (none today): off the CPU device the test either runs
     through, or stops on that error for a function outside GPU_FUNCTIONS."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):

@@ -6,7 +6,8 @@
 //
 //   {cusolverDn,hipsolverDn}Create, Destroy, SetStream,
 //   {D,Z}getrf(_bufferSize), {D,Z}getrs, {D,Z}potrf(_bufferSize), Dsyevd / Zheevd(_bufferSize),
-//   {D,Z}geqrf(_bufferSize), Dorgqr / Zungqr(_bufferSize), {D,Z}gesvd(_bufferSize)
+//   {D,Z}geqrf(_bufferSize), Dorgqr / Zungqr(_bufferSize), {D,Z}gesvd(_bufferSize),
+//   CreateParams, DestroyParams, Xgeev(_bufferSize)
 //   fake_solver_stats(u64 out[4]): handles made, routines run, calls refused, matrices factorised
 //
 // Facts kept from the real headers (cusolverDn.h of CUDA 13; hipsolver-compat.h and
@@ -343,3 +344,98 @@ int API(L##gesvd)(handle_t h, signed char jobu, signed char jobvt, int m, int n,
 }
 GESVD(D, double, dgesvd)
 GESVD(Z, zc, zgesvd)
+
+// ---- Xgeev (the 64-bit API): a params object, data-type enums (cudaDataType and hipDataType
+// share R_64F = 1, C_64F = 5), complex W (real A's eigenvalues as complex values), right
+// eigenvectors only (both vendors refuse left ones), and a host workspace beside the device one.
+// bufferSize asks for both; the call refuses less than it asked for.
+enum { DT_R_64F = 1, DT_C_64F = 5 };
+struct params { u64 magic; };
+#define PMAGIC 0x5041524d53ULL
+int API(CreateParams)(void** out) {
+    if (!out) return S_INVALID_VALUE;
+    struct params* p = calloc(1, sizeof *p);
+    if (!p) return S_NOT_INITIALIZED;
+    p->magic = PMAGIC; *out = p; return S_OK;
+}
+int API(DestroyParams)(void* p) {
+    struct params* q = p;
+    if (!q || q->magic != PMAGIC) return S_INVALID_VALUE;
+    q->magic = 0; free(q); return S_OK;
+}
+static size_t geev_dev_bytes(int64_t n) { return (size_t)WORK(n) * 16; }
+static size_t geev_host_bytes(int64_t n) { return (size_t)WORK(n) * 8 + 64; }
+// the types: all R_64F but W C_64F (dgeev), or all C_64F (zgeev); 0 when neither
+static int geev_kind(int ta, int tw, int tvl, int tvr, int tc) {
+    if (ta == DT_R_64F && tw == DT_C_64F && tvl == DT_R_64F && tvr == DT_R_64F && tc == DT_R_64F) return 'D';
+    if (ta == DT_C_64F && tw == DT_C_64F && tvl == DT_C_64F && tvr == DT_C_64F && tc == DT_C_64F) return 'Z';
+    return 0;
+}
+static int geev_args(handle_t h, void* params, int jobvl, int jobvr, int64_t n, int64_t lda,
+                     int64_t ldvl, int64_t ldvr) {
+    struct params* p = params;
+    if (!p || p->magic != PMAGIC) return S_INVALID_VALUE;
+    if (jobvl != EIG_NOVECTOR) return S_INVALID_VALUE;         // left vectors: not supported
+    if (jobvr != EIG_NOVECTOR && jobvr != EIG_VECTOR) return S_INVALID_VALUE;
+    if (n < 0 || n > 46340 || lda < (n > 1 ? n : 1) || ldvl < 1 || lda > 46340
+        || ldvr < (jobvr == EIG_VECTOR ? (n > 1 ? n : 1) : 1)) return S_INVALID_VALUE;
+    (void)h; return S_OK;
+}
+int API(Xgeev_bufferSize)(handle_t h, void* params, int jobvl, int jobvr, int64_t n, int ta, const void* A,
+                          int64_t lda, int tw, const void* W, int tvl, const void* VL, int64_t ldvl, int tvr,
+                          const void* VR, int64_t ldvr, int tc, size_t* dev_bytes, size_t* host_bytes) {
+    (void)A; (void)W; (void)VL; (void)VR;
+    if (!live(h)) return S_NOT_INITIALIZED;
+    if (!dev_bytes || !host_bytes || !geev_kind(ta, tw, tvl, tvr, tc)) return S_INVALID_VALUE;
+    int s = geev_args(h, params, jobvl, jobvr, n, lda, ldvl, ldvr); if (s) return s;
+    *dev_bytes = geev_dev_bytes(n); *host_bytes = geev_host_bytes(n); return S_OK;
+}
+static int dgeev_run(char jr, int n, double* a, int lda, zc* w, double* vr, int ldvr) {
+    double q = 0, vl = 0;
+    double* wr = malloc(sizeof(double) * 2 * (size_t)n);
+    if (!wr) return -1000;
+    double* wi = wr + n;
+    int r = LP(dgeev)(LAPACK_COL_MAJOR, 'N', jr, n, a, lda, wr, wi, &vl, 1, vr, ldvr, &q, -1);
+    if (!r) {
+        int lw = (int)q; double* wk = malloc(sizeof(double) * (lw > 1 ? lw : 1));
+        r = wk ? LP(dgeev)(LAPACK_COL_MAJOR, 'N', jr, n, a, lda, wr, wi, &vl, 1, vr, ldvr, wk, lw) : -1000;
+        free(wk);
+    }
+    if (!r) for (int i = 0; i < n; ++i) w[i] = wr[i] + I * wi[i];
+    free(wr); return r;
+}
+static int zgeev_run(char jr, int n, zc* a, int lda, zc* w, zc* vr, int ldvr) {
+    zc q = 0, vl = 0;
+    double* rw = malloc(sizeof(double) * 2 * (size_t)n);
+    if (!rw) return -1000;
+    int r = LP(zgeev)(LAPACK_COL_MAJOR, 'N', jr, n, a, lda, w, &vl, 1, vr, ldvr, &q, -1, rw);
+    if (!r) {
+        int lw = (int)creal(q); zc* wk = malloc(sizeof(zc) * (lw > 1 ? lw : 1));
+        r = wk ? LP(zgeev)(LAPACK_COL_MAJOR, 'N', jr, n, a, lda, w, &vl, 1, vr, ldvr, wk, lw, rw) : -1000;
+        free(wk);
+    }
+    free(rw); return r;
+}
+int API(Xgeev)(handle_t h, void* params, int jobvl, int jobvr, int64_t n, int ta, void* A, int64_t lda,
+               int tw, void* W, int tvl, void* VL, int64_t ldvl, int tvr, void* VR, int64_t ldvr, int tc,
+               void* dwork, size_t dbytes, void* hwork, size_t hbytes, int* info) {
+    const char* fn = "Xgeev"; int s = enter(fn, h); if (s) return s;
+    int kind = geev_kind(ta, tw, tvl, tvr, tc);
+    if (!kind) return refuse(fn, S_INVALID_VALUE);
+    if ((s = geev_args(h, params, jobvl, jobvr, n, lda, ldvl, ldvr))) return refuse(fn, s);
+    if (dbytes < geev_dev_bytes(n) || hbytes < geev_host_bytes(n) || !hwork) return refuse(fn, S_INVALID_VALUE);
+    size_t es = kind == 'D' ? 8 : 16;
+    int vec = jobvr == EIG_VECTOR;
+    (void)VL;
+    if (!on_dev(fn, "A", h, A, mat_bytes((int)lda, (int)n, es)) || !on_dev(fn, "W", h, W, (size_t)(n ? n : 1) * 16)
+        || (vec && !on_dev(fn, "VR", h, VR, mat_bytes((int)ldvr, (int)n, es)))
+        || !on_dev(fn, "work", h, dwork, dbytes) || !on_dev(fn, "info", h, info, 4))
+        return refuse(fn, S_EXECUTION_FAILED);
+    if (drv.alloc_device(hwork, 1) >= 0) { LOG("%s: the host workspace %p is device memory", fn, hwork); return refuse(fn, S_INVALID_VALUE); }
+    memset(hwork, 0, hbytes);                 // the host workspace must be writable host memory
+    drv.open_rw();
+    int r = 0;
+    if (n) r = kind == 'D' ? dgeev_run(vec ? 'V' : 'N', (int)n, A, (int)lda, W, vec ? VR : NULL, vec ? (int)ldvr : 1)
+                           : zgeev_run(vec ? 'V' : 'N', (int)n, A, (int)lda, W, vec ? VR : NULL, vec ? (int)ldvr : 1);
+    put_info(info, r); drv.close_rw(); count(1, 1); count(3, 1); return S_OK;
+}

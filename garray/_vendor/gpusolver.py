@@ -11,9 +11,12 @@ Note [GPU vendor solver]
 2. Routines, in double precision only (garray computes every linalg dtype in float64 or
    complex128, as NumPy): ``getrf``, ``getrs``, ``potrf``, ``syevd``/``heevd``,
    ``geqrf``, ``orgqr``/``ungqr``, ``gesvd`` (cuSOLVER's takes ``m >= n`` only: the
-   caller transposes).  The general eigenproblem and least squares (geev, gelsd) are not
-   wired: those functions raise NotImplementedError on GPU devices
-   (``garray/_decompositions.py``'s ``GPU_FUNCTIONS``).
+   caller transposes), and ``Xgeev`` of the 64-bit API (cuSOLVER 11.7 / CUDA 12.6 and
+   later; hipSOLVER 3.4 and later, which computes it on the host): a params object,
+   data-type enums (``cudaDataType`` and ``hipDataType`` share the values), complex
+   eigenvalues for real input too, right eigenvectors only (neither computes left
+   ones), and a host workspace beside the device one, kept alive until the infos are
+   read.  Neither vendor has gelsd: lstsq is built on gesvd (``garray/_svd.py``).
 3. Workspace: each routine's ``_bufferSize`` query is asked once per call and one garray
    buffer of that many elements serves the whole batch (the calls are queued in order
    on one stream).
@@ -38,12 +41,14 @@ from . import VendorLibrary, _handles, nvidia_candidates, rocm_candidates
 from .._errors import BackendError
 
 __all__ = ["available", "getrf", "getrs", "potrf", "syevd", "geqrf", "orgqr", "gesvd",
-           "reset"]
+           "geev", "reset"]
 
 _P, _I = ctypes.c_void_p, ctypes.c_int
 _IP = ctypes.POINTER(ctypes.c_int)
 _INT32 = numpy.dtype(numpy.int32)
 _LETTER = {numpy.dtype(numpy.float64): "D", numpy.dtype(numpy.complex128): "Z"}
+_I64, _SZ = ctypes.c_int64, ctypes.c_size_t
+_R_64F, _C_64F = 1, 5      # cudaDataType / hipDataType: CUDA_R_64F, CUDA_C_64F (HIP_ alike)
 
 
 @dataclass(frozen=True)
@@ -327,3 +332,48 @@ def gesvd(buf, s, u, vt, job, m, n, batch):
                     _P), i, jb, jb, m, n, ptrs[0], lda, ptrs[1], pu, ldu, pv, ldvt, work.ptr,
           lw, rwork.ptr)
     return r.infos()
+
+
+def geev(buf, w, vr, n, batch):
+    """Eigenvalues (complex128 ``w``, (batch, n)) and, when ``vr`` is given, the right
+    eigenvectors (column-major (n, n) matrices of ``vr``, of ``buf``'s dtype: for float64
+    LAPACK's packed real pairs) of the general column-major matrices of ``buf``
+    (destroyed), by the 64-bit API's Xgeev.  Returns the infos (> 0: no convergence)."""
+    from .. import _lapack
+    from .._lapack import pointers
+    r = _Run(buf.device, buf.dtype, batch)
+    r.name = "geev"
+    if n == 0:
+        return r.infos()
+    vendor, device = r.vendor, r.device
+    if not hasattr(library[vendor.kind].library(), vendor.prefix + "Xgeev"):
+        raise NotImplementedError(
+            f"garray.linalg.eig on {device}: {library[vendor.kind].path()} has no "
+            f"{vendor.prefix}Xgeev (cuSOLVER has it from CUDA 12.6, hipSOLVER from 3.4); "
+            f"update it, or move the array with x.to_device('cpu')")
+    dt = _R_64F if r.letter == "D" else _C_64F
+    params = _P()
+    _call(vendor, device, "CreateParams", (ctypes.POINTER(_P),), ctypes.byref(params))
+    try:
+        jl, jr = vendor.eig[False], vendor.eig[vr is not None]
+        ldv = n if vr is not None else 1
+        head = (_P, _P, _I, _I, _I64, _I, _P, _I64, _I, _P, _I, _P, _I64, _I, _P, _I64, _I)
+        dbytes, hbytes = _SZ(), _SZ()
+        _call(vendor, device, "Xgeev_bufferSize", head + (ctypes.POINTER(_SZ),) * 2,
+              r.handle, params, jl, jr, n, dt, buf.ptr, n, _C_64F, w.ptr, dt, None, 1, dt,
+              vr.ptr if vr is not None else None, ldv, dt, ctypes.byref(dbytes),
+              ctypes.byref(hbytes))
+        dwork = _lapack.empty((max(1, dbytes.value),), numpy.dtype(numpy.uint8), device)
+        hwork = ctypes.create_string_buffer(max(1, hbytes.value))
+        bufs = (buf, w) + ((vr,) if vr is not None else ())
+        for i, ptrs in enumerate(pointers(batch, *bufs)):
+            pv = ptrs[2] if vr is not None else None
+            _call(vendor, device, "Xgeev", head + (_P, _SZ, _P, _SZ, _P), r.handle, params,
+                  jl, jr, n, dt, ptrs[0], n, _C_64F, ptrs[1], dt, None, 1, dt, pv, ldv, dt,
+                  dwork.ptr, dbytes.value, ctypes.addressof(hwork), hbytes.value,
+                  r.info.ptr + 4 * i)
+        infos = r.infos()           # waits for the device: the host workspace may go
+        del hwork
+        return infos
+    finally:
+        _function(vendor, "DestroyParams", (_P,))(params)

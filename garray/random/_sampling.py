@@ -307,8 +307,9 @@ class _SamplingMethods:
 
         ``check_valid`` ('warn', 'raise', 'ignore'; not used by 'cholesky', which fails
         on its own): NumPy's test that ``cov`` is symmetric positive-semidefinite within
-        ``tol``.  The decompositions run on the CPU device only today: on a GPU device
-        this raises NotImplementedError.
+        ``tol``.  On a GPU device the decomposition is the vendor solver's
+        (cuSOLVER / hipSOLVER), whose factor may differ from the CPU device's by column
+        signs: the law is the same, the draws for one seed are not.
 
         Parameters
         ----------
@@ -354,11 +355,6 @@ class _SamplingMethods:
             # NumPy fails here too (reshaping the draws to (-1, 0))
             raise ValueError("mean and cov: cannot draw from a 0-dimensional distribution")
         final = _shape(size) + (mu.shape[0],)
-        if c.device.kind != "cpu":
-            raise NotImplementedError(
-                f"multivariate_normal on {c.device}: garray.linalg.{method} has no "
-                f"{c.device.kind} solver path yet; draw on the CPU device "
-                "(with garray.Device('cpu'): ...) and move the result")
         c = c.astype("float64")
         z = _draw.normal(self._bit_generator, final, _F64, device=c.device)
         z = z.reshape((-1, mu.shape[0]))
