@@ -262,9 +262,10 @@ _OPS = [
        numpy_name="power", aliases=("power",), operator=("pow", _BINARY),
        notes="An integer base with a negative integer exponent gives 0 (1 or -1 for a "
              "base of 1 or -1); NumPy raises ValueError. A scalar exponent of 2 is "
-             "computed as x * x and, on real floats, 0.5 as sqrt, as NumPy does "
-             "(-0.0 ** 0.5 is -0.0 and -inf ** 0.5 is nan); complex ** 0.5 is pow, as "
-             "numpy.power gives (NumPy's ** operator alone takes csqrt there)."),
+             "computed as x * x and, on real floats, 0.5 as sqrt and -1 as 1 / x, as "
+             "NumPy does (-0.0 ** 0.5 is -0.0 and -inf ** 0.5 is nan); complex ** 0.5 and ** -1 "
+             "are pow, as numpy.power gives (NumPy's ** operator alone takes csqrt and "
+             "reciprocal there, which differ at infinities)."),
     Op("float_power", 2, "fc", "x1 ** x2 computed in double precision.", rule="float64",
        functor="power"),
     Op("maximum", 2, ALL, "Elementwise maximum; NaN propagates."),
