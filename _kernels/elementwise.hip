@@ -16,6 +16,12 @@
 //    functor names its own, as ldexp's int64 exponent: Note [Two-output ops]).
 // 5. ew1x2_* / ew2x2_*: two outputs (divmod, frexp, modf), To2 the second's dtype;
 //    contiguous and strided forms only (a scalar operand is a 0-d strided one).
+// 6. ew2_at: ufunc.at (garray/_ufunc_methods.py).  The operands' targets are sorted
+//    stably, so equal targets form runs in their order of occurrence; one thread per
+//    run folds the run's operands into its target in that order, which is the order
+//    NumPy applies them in (one at a time), so every op, reorderable or not, gives
+//    NumPy's values.  Only where the op computes in the target's dtype (T in, T out);
+//    a skewed run is serial on its thread.
 #include "garray/functors.h"
 #include "garray/indexer.h"
 #include "garray/loops.h"
@@ -77,6 +83,18 @@ template <class Op, class To, class To2, class T, class I>
 GA_GLOBAL void ew2x2_s(char* out, char* out2, const char* a, const char* b,
                        GA_BYVAL(Strided<4>) p, I n) {
     map_strided2<To, To2>(out, out2, p, n, Op(), Ptr<T>{a}, Ptr<T>{b});
+}
+
+template <class Op, class T>
+GA_GLOBAL void ew2_at(T* flat, const int64* pos, const T* vals, const int64* starts,
+                      int64 runs, int64 n) {
+    for_each_index(runs, [=](int64 r) {
+        const int64 s = starts[r], e = r + 1 < runs ? starts[r + 1] : n;
+        T* t = flat + pos[s];
+        T acc = *t;
+        for (int64 j = s; j < e; ++j) acc = T(Op()(acc, vals[j]));
+        *t = acc;
+    });
 }
 
 // where(cond, x, y): cond is bool, x and y already in the output dtype.

@@ -35,6 +35,7 @@ cdef enum:
     L_SC = 2
     L_S32 = 3
     L_S64 = 4
+    L_AT = 5        # ufunc.at's fold over runs of equal targets (one run per thread)
     _BLOCK = 256
     _MAX_SLOTS = 12
     # Elements per CPU thread of an elementwise kernel (GA_CPU_CHUNK in platform.h).
@@ -43,7 +44,7 @@ cdef enum:
     # dimension, so larger launches use a 2-d grid of rows of 2**23 blocks (2**31 threads).
     _MAX_GRID_X = 1 << 23
 
-_LAYOUTS = ("c", "cs", "sc", "s32", "s64")
+_LAYOUTS = ("c", "cs", "sc", "s32", "s64", "at")
 
 cdef object _optable_mod = None
 cdef object _compile_mod = None
@@ -194,7 +195,7 @@ cdef class _Kernels:
         fn = <_host_entry>self.cpu[code][slot]
         if fn == NULL:
             raise TypeError(f"{self.name}: no kernel for {_code_dtype[code]} "
-                            f"(layout {_LAYOUTS[slot] if slot < 5 else slot})")
+                            f"(layout {_LAYOUTS[slot] if slot < 6 else slot})")
         # A CPU block of one thread, unless the kernel has barriers (its block is a tree
         # of _BLOCK threads): every thread of a loop launch costs an iteration even when
         # it has nothing to do, and the pool splits a grid by blocks.
@@ -237,7 +238,7 @@ cdef inline int64_t _threads_for(_Kernels k, ndarray out, int code, int slot,
         return n
     if out._is_cpu and not _cpu_vector_loads:
         return (n + _CPU_CHUNK - 1) // _CPU_CHUNK
-    if slot == L_S32 or slot == L_S64 or k.element_per_thread:
+    if slot == L_S32 or slot == L_S64 or slot == L_AT or k.element_per_thread:
         return n
     isz = _code_itemsize[code]
     if out._itemsize > isz:

@@ -742,3 +742,19 @@ cdef class ufunc:
 
     def __reduce__(self):
         return (ufunc, (self.__name__,))
+
+
+def _ufunc_at_fold(str name, ndarray flat, ndarray pos, ndarray vals, ndarray starts):
+    """ufunc.at's fold (ew2_at, Note [Elementwise kernels] 6): for each run of equal
+    targets in ``pos`` (C-contiguous int64, sorted stably; ``starts``: each run's first
+    position), fold the run's ``vals`` (flat's dtype, C-contiguous, in pos's order) into
+    flat[target] in order with op ``name``, which computes in flat's dtype."""
+    cdef _Kernels k = _op_kernels(name)
+    cdef intptr_t pf = flat._ptr, pp = pos._ptr, pv = vals._ptr, ps = starts._ptr
+    cdef int64_t runs = starts._size, n = pos._size
+    cdef void* args[6]
+    if runs == 0:
+        return None
+    args[0], args[1], args[2], args[3], args[4], args[5] = &pf, &pp, &pv, &ps, &runs, &n
+    k.launch(flat, flat._code, L_AT, runs, args, n)
+    return None

@@ -49,8 +49,8 @@ BOOL, INT32, INT64, UINT8, UINT64, FLOAT32, FLOAT64, COMPLEX128 = 0, 3, 4, 5, 8,
 
 # Layout slots of a kernel table; the Cython launch layer's enum has the same order
 # (tests/test_registry.py checks it).
-LAYOUTS = ("c", "cs", "sc", "s32", "s64")
-L_C, L_CS, L_SC, L_S32, L_S64 = range(5)
+LAYOUTS = ("c", "cs", "sc", "s32", "s64", "at")
+L_C, L_CS, L_SC, L_S32, L_S64, L_AT = range(6)
 
 _RULE_NOTE = {
     "float": "bool and 8/16-bit integers compute in float32 (NumPy: float16, which "
@@ -157,11 +157,13 @@ class Op:
             return [f"ga::ew{n}x2_c<{f}, {to}, {t}>", None, None,
                     f"ga::ew{n}x2_s<{f}, {to}, {t}, ga::int32>",
                     f"ga::ew{n}x2_s<{f}, {to}, {t}, ga::int64>"]
+        at = n == 2 and self.in2 is None and self.out_code(compute) == compute
         return [f"ga::ew{n}_c<{f}, {to}, {t}>",
                 f"ga::ew2_cs<{f}, {to}, {t}>" if n == 2 else None,
                 f"ga::ew2_sc<{f}, {to}, {t}>" if n == 2 else None,
                 f"ga::ew{n}_s<{f}, {to}, {t}, ga::int32>",
-                f"ga::ew{n}_s<{f}, {to}, {t}, ga::int64>"]
+                f"ga::ew{n}_s<{f}, {to}, {t}, ga::int64>",
+                f"ga::ew2_at<{f}, {t}>" if at else None]
 
     def table(self):
         """The op's kernel table: (kernel file, [((compute code, layout), expression)])."""

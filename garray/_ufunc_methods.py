@@ -36,12 +36,15 @@ Note [reduceat and at]
    is updated k times, in the order its occurrences appear (NumPy's sequential loop,
    ordered ufuncs and rounding included).  The targets' flat positions come from
    garray's own indexing of an ``arange`` (so every index form NumPy takes works, with
-   its IndexError), are sorted stably, and each occurrence gets its rank among those of
-   its target (a ``maximum.accumulate`` of the group starts); a second stable sort by
-   rank makes round r one slice.  Round r gathers the targets of rank r (all distinct),
-   computes, and scatters back: as many rounds as the largest repeat count, each a few
-   launches over its own occurrences only.  Results are cast into ``a`` unsafely, as
-   NumPy's ``at`` does.
+   its IndexError) and are sorted stably, so each target's occurrences form a run in
+   their order.  Where the binary op computes in a's dtype for (a, b) (``_folds``), one
+   kernel folds each run into its target in order (``ew2_at``, a thread per run): a
+   handful of launches whatever the repeat counts.  Otherwise (unary ops, or an op
+   computing wider than a, whose every step NumPy rounds into a) each occurrence gets its
+   rank among its target's (a ``maximum.accumulate`` of the run starts); a second stable
+   sort by rank makes round r one slice, which gathers the targets of rank r (all
+   distinct), computes, and scatters back: as many rounds as the largest repeat count.
+   Results are cast into ``a`` unsafely, as NumPy's ``at`` does.
 """
 
 import math
@@ -380,6 +383,18 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     return out
 
 
+def _folds(op, work, b):
+    """Whether ufunc.at can fold with one kernel: a binary op whose loop for (a's dtype,
+    b's dtype) computes in a's dtype and writes it (then every step of NumPy's
+    sequence of a[i] = op(a[i], b_k) stays in that dtype, as in the kernel)."""
+    if b is None:
+        return False
+    code = _optable.CODES[work.dtype]
+    if op.compute_code_pair(code, _optable.CODES[b.dtype]) != code:
+        return False
+    return op.kernels(code)[_optable.L_AT] is not None
+
+
 def at(uf, a, indices, b=None):
     import garray as _ga
     op = _optable.OPS[uf.__name__]
@@ -415,10 +430,19 @@ def at(uf, a, indices, b=None):
     order = _ga.argsort(p, kind="stable")
     sp = p[order]
     sb = None if b is None else b[order]
-    count = _ga.arange(n, dtype=numpy.int64, device=dev)
     start = _ga.empty(n, dtype=numpy.bool_, device=dev)
     start[:1] = True
     start[1:] = sp[1:] != sp[:-1]
+    if _folds(op, work, sb):
+        # one launch: a thread per run of equal targets folds the run's operands in
+        # their order of occurrence (Note [Elementwise kernels] 6 in elementwise.hip)
+        _core._ufunc_at_fold(op.name, flat, _ga.ascontiguousarray(sp),
+                             _ga.ascontiguousarray(sb, dtype=work.dtype),
+                             _core._flat_nonzero(start))
+        if work is not a:
+            a[...] = work
+        return None
+    count = _ga.arange(n, dtype=numpy.int64, device=dev)
     rank = count - _ga.maximum.accumulate(_ga.where(start, count, 0))
     rounds = int(rank.max()) + 1
     bounds = [0, n]

@@ -127,6 +127,48 @@ def test_at_many_repeats_and_casts():
     check_at("add", numpy.arange(5, dtype="uint8"), [0, 0], numpy.int64(300))
 
 
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "maximum",
+                                  "fmin", "bitwise_xor", "floor_divide", "remainder"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint8", "complex128"])
+def test_at_folds_in_numpy_order(name, dtype, monkeypatch):
+    """Where the op computes in a's dtype, one kernel folds each target's run of operands
+    in their order of occurrence (ew2_at): the values are NumPy's bit for bit, the order
+    of float rounding included (operands spanning 1e-3 .. 1e12, 3000 occurrences over 7
+    targets plus one run of 2000)."""
+    op = OPS[name]
+    code = _optable.CODES[numpy.dtype(dtype)]
+    if op.compute_code(code) != code or op.out_code(code) != code:
+        pytest.skip(f"{name} does not compute {dtype} in {dtype}")
+    rng = numpy.random.default_rng(7)
+    idx = numpy.concatenate([rng.integers(0, 7, 3000), numpy.full(2000, 3)])
+    rng.shuffle(idx)
+    if numpy.dtype(dtype).kind in "iu":
+        b = rng.integers(1, 90, idx.size).astype(dtype)
+    else:
+        b = (10.0 ** rng.uniform(-3, 12, idx.size) * rng.choice([-1, 1], idx.size))
+        b = (b + 1j * b[::-1] if dtype == "complex128" else b).astype(dtype)
+    h = (numpy.arange(9) + 5).astype(dtype)
+    calls = []
+    real = garray._core._ufunc_at_fold
+    monkeypatch.setattr(garray._core, "_ufunc_at_fold",
+                        lambda *a: calls.append(a[0]) or real(*a))
+    g = garray.asarray(h)
+    with numpy.errstate(all="ignore"):
+        npf(name).at(h, idx, b)
+        getattr(garray, name).at(g, garray.asarray(idx), garray.asarray(b))
+    assert calls == [name]
+    numpy.testing.assert_array_equal(g.get(), h)
+
+
+def test_at_falls_back_where_the_op_computes_wider(monkeypatch):
+    """float32 a with float64 b computes in float64 and rounds every step into a: the
+    ordered rounds, not the fold kernel."""
+    monkeypatch.setattr(garray._core, "_ufunc_at_fold",
+                        lambda *a: pytest.fail("the fold ran for a wider computation"))
+    check_at("add", numpy.zeros(3, "float32"), [0, 0, 1], numpy.array([1e-8, 1.0, 2.0]),
+             g_b=garray.asarray([1e-8, 1.0, 2.0]))
+
+
 def test_at_zero_d_and_empty():
     check_at("add", numpy.array(2.0), (), 3.0)
     check_at("add", numpy.zeros((0, 3)), [], 1.0)
