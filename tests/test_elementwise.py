@@ -548,6 +548,20 @@ def test_gcd_lcm_at_the_minimum(xp, dtype):
     return xp.gcd(a, b), xp.gcd(b[::-1], a[::-1])
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16"])
+@xp_compare()
+def test_lcm_overflow(xp, dtype):
+    # lcm past the type's range: NumPy takes 8/16-bit magnitudes in C int before cutting
+    # to the type (lcm(8, 17) is -120 in int8), wider ones after the product wraps
+    # (found by tests/test_elementwise_props.py: int8 lcm of [8, 17] and [17, 8])
+    info = numpy.iinfo(dtype)
+    big = int(numpy.sqrt(float(info.max))) + 1
+    vals = [8, 17, 16, big, big + 2, info.max, 3, -7 if info.min < 0 else 7]
+    a = xp.asarray(vals, dtype=dtype)
+    b = xp.asarray(vals[::-1], dtype=dtype)
+    return xp.lcm(a, b), xp.lcm(b, a), xp.lcm(a, a[::-1])
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "int64", "uint16",
                                    "complex64", "complex128"])
 @pytest.mark.parametrize("e", [2, 2.0, 0.5, numpy.float64(0.5), numpy.float32(2), -1, -1.0])

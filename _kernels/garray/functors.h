@@ -283,25 +283,27 @@ GA_UNARY(spacing) {
 // magnitudes are taken in 64-bit unsigned arithmetic, as NumPy takes them in a wider
 // type: |-128| is 128 for int8 (so gcd(5, -128) is 1), and a result of 2**(bits-1)
 // wraps back to the type's minimum, as NumPy's does.
-GA_BINARY(gcd) {
-    unsigned long long x = traits<T>::is_signed && a < T(0)
-                               ? 0ull - (unsigned long long)(long long)a
-                               : (unsigned long long)a;
-    unsigned long long y = traits<T>::is_signed && b < T(0)
-                               ? 0ull - (unsigned long long)(long long)b
-                               : (unsigned long long)b;
+// |x| as an unsigned 64-bit value (|min| included: 128 for int8's -128).
+template <class T> GA_DEVICE unsigned long long magnitude(T x) {
+    return traits<T>::is_signed && x < T(0) ? 0ull - (unsigned long long)(long long)x
+                                            : (unsigned long long)x;
+}
+GA_DEVICE unsigned long long gcd_u64(unsigned long long x, unsigned long long y) {
     while (y != 0ull) {
         unsigned long long t = x % y;
         x = y;
         y = t;
     }
-    return T(x);
-} GA_END
+    return x;
+}
+GA_BINARY(gcd) { return T(gcd_u64(magnitude(a), magnitude(b))); } GA_END
+// NumPy's lcm is |a| / gcd * |b| computed in C int (8/16-bit types), long (32-bit) or
+// the type itself, then cut to the type: the magnitudes are taken before the product
+// wraps, so lcm(8, 17) is -120 in int8.  Modulo 2**64 every one of those is the same
+// as this unsigned product.
 GA_BINARY(lcm) {
-    T g = gcd()(a, b);
-    if (g == T(0)) return T(0);
-    T r = T((a / g) * b);
-    return traits<T>::is_signed && r < T(0) ? T(-r) : r;
+    const unsigned long long x = magnitude(a), y = magnitude(b), g = gcd_u64(x, y);
+    return g == 0ull ? T(0) : T((x / g) * y);
 } GA_END
 // Set bits of |x| (NumPy counts the magnitude of negative values); uint8 result.
 GA_UNARY(bitwise_count) {
