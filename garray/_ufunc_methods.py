@@ -27,11 +27,14 @@ Note [ufunc reductions]
 Note [reduceat and at]
 ~~~~~~~~~~~~~~~~~~~~~~
 1. ``reduceat`` is ``reduce`` over the segments ``[i_k, i_k+1)`` (the last to the end;
-   ``i_k >= i_k+1`` gives the element ``i_k``), so every row's dtype and order rules
-   hold.  The one-element segments are one gather and one scatter together; each longer
-   segment is one ``reduce`` launch into its slice of the result (launches grow with the
-   number of segments: garray has no segmented reduction kernel yet).  The indices are
-   checked on the host (IndexError as NumPy's).
+   ``i_k >= i_k+1`` gives the element ``i_k``), with reduce's result dtype.  Where the
+   op computes that dtype in itself (``_reduceat_folds``), every segment is its first
+   element folded with the rest in order, NumPy's sequence, by ``at``'s kernel
+   (``ew2_at``): a few launches whatever the number of segments.  NumPy sums a float
+   ``add`` segment pairwise, so a float add segment longer than ``_FOLD_ADD_MAX`` sends
+   the call to the other path: the one-element segments are one gather and one scatter
+   together, each longer segment one ``reduce`` launch into its slice of the result.
+   The indices are checked on the host (IndexError as NumPy's).
 2. ``at(a, indices, b)`` applies the ufunc in place, unbuffered: a target indexed k times
    is updated k times, in the order its occurrences appear (NumPy's sequential loop,
    ordered ufuncs and rounding included).  The targets' flat positions come from
@@ -329,6 +332,45 @@ def outer(uf, A, B, out=None):
     return uf(a, b, out=out)
 
 
+# Longest segment a float add.reduceat folds in order; NumPy sums longer ones pairwise
+# (so does garray's reduce), and an in-order sum's error grows with the length.
+_FOLD_ADD_MAX = 128
+
+
+def _reduceat_folds(op, dt, lens):
+    """Whether reduceat's segments can be folded by ew2_at (Note [reduceat and at] 1):
+    the op computes the result dtype in itself, and float add's segments are short."""
+    code = _optable.CODES[dt]
+    if op.compute_code_pair(code, code) != code or op.kernels(code)[_optable.L_AT] is None:
+        return False
+    return not (op.name == "add" and dt.kind in "fc" and int(lens.max()) > _FOLD_ADD_MAX)
+
+
+def _reduceat_fold(op, xm, idx, ends, res):
+    """res[i] = xm[idx[i]] folded with xm[idx[i] + 1:ends[i]] in order, every segment
+    at once: the rows of (R, n) = xm's other axes by its first, cast to res's dtype;
+    each (row, segment) is one run of ew2_at into the (R, k) transposed result."""
+    import garray as _ga
+    dev = xm.device
+    n, k = xm.shape[0], len(idx)
+    rest = xm.shape[1:]
+    r = math.prod(rest)
+    xt = _ga.ascontiguousarray(xm.reshape((n, r)).T, dtype=res.dtype)      # (R, n)
+    rt = _ga.ascontiguousarray(xt[:, _ga.asarray(idx, device=dev)])        # (R, k)
+    lens = ends - idx - 1
+    total = int(lens.sum())
+    first = numpy.cumsum(lens) - lens           # where each segment's run begins
+    seg = numpy.repeat(numpy.arange(k), lens)
+    j = numpy.repeat(idx + 1, lens) + (numpy.arange(total) - numpy.repeat(first, lens))
+    vals = _ga.ascontiguousarray(xt[:, _ga.asarray(j, device=dev)])        # (R, total)
+    rows = _ga.arange(r, dtype=numpy.int64, device=dev)[:, None]
+    pos = _ga.ascontiguousarray(rows * k + _ga.asarray(seg, device=dev)[None, :])
+    starts = (numpy.arange(r)[:, None] * total + first[lens > 0][None, :]).ravel()
+    _core._ufunc_at_fold(op.name, rt.reshape(-1), pos.reshape(-1), vals.reshape(-1),
+                         _ga.asarray(starts.astype(numpy.int64), device=dev))
+    res[...] = rt.T.reshape((k,) + rest)
+
+
 def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     import garray as _ga
     op = _op(uf, "reduceat", "reduceat")
@@ -362,11 +404,14 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     probe = uf.reduce(xm[:1] if n else xm, axis=0, dtype=dtype)
     res = _ga.empty((k,) + xm.shape[1:], dtype=probe.dtype, device=x.device)
     single = ends - idx == 1
-    if single.any():
-        pos = _ga.asarray(numpy.flatnonzero(single), device=x.device)
-        res[pos] = xm[_ga.asarray(idx[single], device=x.device)].astype(res.dtype)
-    for i in numpy.flatnonzero(~single):
-        uf.reduce(xm[int(idx[i]):int(ends[i])], axis=0, dtype=dtype, out=res[int(i)])
+    if not single.all() and _reduceat_folds(op, res.dtype, ends - idx):
+        _reduceat_fold(op, xm, idx, ends, res)
+    else:
+        if single.any():
+            pos = _ga.asarray(numpy.flatnonzero(single), device=x.device)
+            res[pos] = xm[_ga.asarray(idx[single], device=x.device)].astype(res.dtype)
+        for i in numpy.flatnonzero(~single):
+            uf.reduce(xm[int(idx[i]):int(ends[i])], axis=0, dtype=dtype, out=res[int(i)])
     res = _ga.moveaxis(res, 0, ax)
     if isinstance(out, tuple):
         if len(out) != 1:

@@ -239,6 +239,53 @@ def test_reduceat(name, dtype):
     check(name, "reduceat", h[:, 0], g[:, 0], [3], **_tol(name))
 
 
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "maximum",
+                                  "fmin", "logical_and", "bitwise_or"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int8", "bool"])
+def test_reduceat_many_segments_folds(name, dtype, monkeypatch):
+    """2,000 segments of 0 to 9 elements (CSR row sums' shape), decreasing neighbours
+    and the last to the end, over axis 0 and 1 of 3-d arrays: one fold launch
+    (ew2_at), NumPy's values (exact for integers)."""
+    rng = numpy.random.default_rng(3)
+    lens = rng.integers(0, 10, 2000)
+    idx = numpy.concatenate([[0], numpy.cumsum(lens)[:-1]])
+    idx[5], idx[6] = idx[6] + 2, idx[5]                     # a decreasing pair
+    n = int(lens.sum())
+    h = data(name, (n, 2, 3), dtype) if dtype != "bool" else rng.random((n, 2, 3)) > 0.3
+    g = garray_copy(h)
+    calls = []
+    real = garray._core._ufunc_at_fold
+    monkeypatch.setattr(garray._core, "_ufunc_at_fold",
+                        lambda *a: calls.append(a[0]) or real(*a))
+    try:
+        with numpy.errstate(all="ignore"):
+            want = npf(name).reduceat(h, idx)
+            want1 = npf(name).reduceat(numpy.moveaxis(h, 0, 1), idx, axis=1)
+    except Exception as e:  # noqa: BLE001 - garray must refuse it too
+        with pytest.raises((expected_exception(e), TypeError)):
+            getattr(garray, name).reduceat(g, idx)
+        return
+    if (name, numpy.result_type(h).kind) in DIFFERENCES:
+        with pytest.raises(TypeError):
+            getattr(garray, name).reduceat(g, idx)
+        return
+    got = getattr(garray, name).reduceat(g, idx)
+    got1 = getattr(garray, name).reduceat(garray.moveaxis(g, 0, 1), idx, axis=1)
+    assert calls == [name, name]
+    assert_xp_close(got, want, **_tol(name))
+    assert_xp_close(got1, want1, **_tol(name))
+
+
+def test_reduceat_long_float_add_segments_sum_pairwise(monkeypatch):
+    """A float add segment past _FOLD_ADD_MAX is reduced, not folded (NumPy sums it
+    pairwise): the call takes the per-segment path."""
+    from garray import _ufunc_methods
+    monkeypatch.setattr(garray._core, "_ufunc_at_fold",
+                        lambda *a: pytest.fail("a long float add segment was folded"))
+    h = numpy.linspace(0, 1, _ufunc_methods._FOLD_ADD_MAX + 50, dtype="float32")
+    check("add", "reduceat", h, garray_copy(h), [0, 3, 4], **_tol("add"))
+
+
 def _check_reduceat_by_accumulate(name, h, g, dtype):
     """The reference of reduceat as the last element of NumPy's accumulate per segment
     (NumPy's own reduce of atan2 and power does not carry the accumulator)."""
