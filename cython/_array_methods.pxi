@@ -198,7 +198,7 @@ cdef ndarray _component(ndarray a, bint imag):
     the imaginary part half an element further); for real arrays a view of x and a
     read-only zero array, as NumPy."""
     cdef ndarray r
-    if a._code < 11:
+    if not _is_complex_code(a._code):
         if not imag:
             return _view_same(a)
         r = zeros(a.shape, a._dtype, device=a._device)

@@ -1,8 +1,8 @@
-# Casts: every conversion between the 13 dtypes runs the cast kernels
+# Casts: every conversion between the 14 dtypes runs the cast kernels
 # (_kernels/cast.hip, NumPy's unsafe-cast semantics); astype, mixed-dtype assignment,
 # promotion of ufunc inputs and GPU strided copies (a cast to the same dtype) use them.
 
-cdef list _cast_tables = [None] * 13
+cdef list _cast_tables = [None] * _NCODES
 
 
 cdef _Kernels _cast_kernels(int to):

@@ -49,6 +49,16 @@ from garray import _env
 from garray import _protocols as _protomod
 from garray._device import Device
 
+# garray's dtype codes: the 13 Array API dtypes, then float16 (garray/_dtypes.py).
+cdef enum:
+    _NCODES = 14
+    _F16 = 13
+    _F32 = 9
+
+
+cdef inline bint _is_complex_code(int code) noexcept:
+    return code == 11 or code == 12
+
 include "_memory.pxi"
 include "_copy.pxi"
 include "_methods.pxi"

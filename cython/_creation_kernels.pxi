@@ -65,7 +65,7 @@ def _linspace_kernel(int64_t n, start, step, stop, delta, double div, int flags,
     cdef _Scalar sc[4]
     cdef void* args[8]
     cdef intptr_t po = a._ptr
-    cdef int code_c = 12 if a._code >= 11 else 10, i
+    cdef int code_c = 12 if _is_complex_code(a._code) else 10, i
     args[0] = &po
     for i, v in enumerate((start, step, stop, delta)):
         v = complex(v) if code_c == 12 else float(v.real if isinstance(v, complex) else v)

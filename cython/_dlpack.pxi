@@ -63,8 +63,9 @@ cdef enum:
     DL_READ_ONLY = 1
 
 # dtype code -> (DLPack type code, bits)
-cdef int[13][2] _DL_TYPES = [[6, 8], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [1, 16],
-                             [1, 32], [1, 64], [2, 32], [2, 64], [5, 64], [5, 128]]
+cdef int[_NCODES][2] _DL_TYPES = [[6, 8], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [1, 16],
+                             [1, 32], [1, 64], [2, 32], [2, 64], [5, 64], [5, 128],
+                                   [2, 16]]
 _DL_KIND = {"cpu": kDLCPU, "cuda": kDLCUDA, "hip": kDLROCM}
 
 
@@ -266,7 +267,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     else:
         raise BufferError(f"x: unsupported DLPack device type {t.device.device_type}")
     code = None
-    for i in range(13):
+    for i in range(_NCODES):
         if _DL_TYPES[i][0] == t.dtype.code and _DL_TYPES[i][1] == t.dtype.bits:
             code = i
     if code is None or t.dtype.lanes != 1:

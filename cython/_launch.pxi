@@ -51,7 +51,7 @@ cdef object _compile_mod = None
 cdef dict _kernel_tables = {}
 cdef bint _cpu_vector_loads = False
 cdef bint _sync_launches = _env.flag("GARRAY_SYNC_LAUNCHES")
-cdef Py_ssize_t _code_itemsize[13]
+cdef Py_ssize_t _code_itemsize[_NCODES]
 # The launch pool (cython/_cpu_pool.h, docs/performance.md): threads (0 until
 # GARRAY_CPU_THREADS is read, when the first kernel table loads), and the work (elements)
 # from which a CPU launch releases the GIL and from which it splits over the pool.
@@ -134,16 +134,17 @@ cdef class _Kernels:
     cdef str compare                 # comparison ops: the operator stem ("eq", "lt" ...)
     cdef bint power                  # x1 ** x2: integer exponents must be >= 0 (NumPy)
     cdef int nin
-    cdef signed char compute[13]     # op tables: promoted code -> compute code (-1: refused)
-    cdef signed char compute2[13][13]  # binary op tables: input codes -> compute code
-    cdef signed char out[13]         # op tables: compute code -> output code
+    cdef signed char compute[_NCODES]     # op tables: promoted code -> compute code (-1: refused)
+    cdef signed char compute2[_NCODES][_NCODES]  # binary op tables: input codes -> compute code
+    cdef signed char out[_NCODES]         # op tables: compute code -> output code
     cdef int nout                    # op tables: 2 for divmod, frexp, modf
-    cdef signed char out2[13]        # two-output ops: compute code -> second output code
-    cdef signed char in2[13]         # op tables: compute code -> the second operand's code
+    cdef signed char out2[_NCODES]        # two-output ops: compute code -> second output code
+    cdef signed char in2[_NCODES]         # op tables: compute code -> the second operand's code
     cdef bint has_in2                # the second operand has a type of its own (ldexp)
-    cdef void* cpu[13][_MAX_SLOTS]
-    cdef void* cpu_r[13][_MAX_SLOTS]   # range entries (blocks [b0, b1)) for the pool
-    cdef bint cpu_fibers[13][_MAX_SLOTS]  # barrier kernels: launched with _BLOCK threads
+    cdef object f16                  # float16 on its own grid (garray._f16), or None
+    cdef void* cpu[_NCODES][_MAX_SLOTS]
+    cdef void* cpu_r[_NCODES][_MAX_SLOTS]   # range entries (blocks [b0, b1)) for the pool
+    cdef bint cpu_fibers[_NCODES][_MAX_SLOTS]  # barrier kernels: launched with _BLOCK threads
     cdef bint one_per_thread         # creation kernels: never vectorised
     cdef bint element_per_thread     # one element per GPU thread in every slot (indexing)
     cdef bint cpu_ready
@@ -164,9 +165,9 @@ cdef class _Kernels:
         memset(self.cpu_fibers, 0, sizeof(self.cpu_fibers))
         from garray._redtable import BARRIER_KERNELS
         for (code, slot), expr in self.entries:
-            if not (0 <= code < 13 and 0 <= slot < _MAX_SLOTS):
+            if not (0 <= code < _NCODES and 0 <= slot < _MAX_SLOTS):
                 raise ValueError(f"{self.name}: table entry ({code}, {slot}) outside the "
-                                 f"launch table (13 dtypes x {_MAX_SLOTS} slots)")
+                                 f"launch table (14 dtypes x {_MAX_SLOTS} slots)")
             self.cpu[code][slot] = <void*><intptr_t>mod.functions[expr]
             self.cpu_r[code][slot] = <void*><intptr_t>mod.ranges.get(expr, 0)
             self.cpu_fibers[code][slot] = expr.startswith(BARRIER_KERNELS)
@@ -350,12 +351,15 @@ cdef _Kernels _op_kernels(str name):
             k.compare = op.operator[0]
         k.power = op.functor == "power"
         k.nout, k.has_in2 = op.nout, op.in2 is not None
-        for p in range(13):
+        if op.f16 is not None:
+            from garray import _f16
+            k.f16 = getattr(_f16, op.f16)
+        for p in range(_NCODES):
             k.compute[p] = op.compute_code(p)
             k.out[p] = op.out_code(p)
             k.out2[p] = op.out2_code(p)
             k.in2[p] = op.in2_code(p)
-            for q in range(13):
+            for q in range(_NCODES):
                 k.compute2[p][q] = op.compute_code_pair(p, q) if op.nin == 2 else -1
     return k
 

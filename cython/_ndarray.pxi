@@ -219,7 +219,7 @@ cdef class ndarray(_ArrayOperators):
 
     @imag.setter
     def imag(self, value):
-        if self._code < 11:
+        if not _is_complex_code(self._code):
             raise TypeError("array does not have imaginary part to set")
         _component(self, True)[...] = value
 

@@ -114,6 +114,11 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
     cdef int32_t n32[4]
     cdef void* args[9]
     cdef intptr_t op_, pa, pp
+    if a._code == _F16:
+        # Note [float16]: reduce in float32, round once (NumPy's float16 reductions
+        # accumulate in float too)
+        o = _reduce(name, _cast_to(a, _F32), axes, keepdims)
+        return _cast_to(o, _F16) if o._code == _F32 else o
     k, kt, out_code, ident_v, ident_code, _ = _reduction_info(name, False, a._code)
     for i in range(a._nd):
         red[i] = False
@@ -215,6 +220,13 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     cdef void* args[11]
     cdef intptr_t op_, pa, pp
     cdef _Strided pr
+    if a._code == _F16:
+        # Note [float16]: the scan in float32 into a float32 buffer, rounded once
+        part = _new_array(_code_dtype[_F32] if o._code == _F16 else o._dtype, o._nd,
+                          o._shape, o._device)
+        _scan(name, _cast_to(a, _F32), axis, part)
+        _cast_into(o, part)
+        return o
     k, kt, out_code, ident_v, ident_code, ordered = _reduction_info(name, True, a._code)
     if a._size == 0:
         return o

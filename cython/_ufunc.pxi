@@ -35,9 +35,9 @@ cdef union _Scalar:
 cdef dict _scalar_type_code = {}    # NumPy scalar type (numpy.float32 ...) -> dtype code
 cdef tuple _int_lo = ()     # per dtype code: the integer range (None for bool/float/complex)
 cdef tuple _int_hi = ()
-cdef signed char _promote[13][13]
-cdef bint _same_kind[13][13]        # NumPy's can_cast(from, to, "same_kind")
-cdef str _CATEGORY = "biiiiuuuuffcc"
+cdef signed char _promote[_NCODES][_NCODES]
+cdef bint _same_kind[_NCODES][_NCODES]        # NumPy's can_cast(from, to, "same_kind")
+cdef str _CATEGORY = "biiiiuuuuffccf"
 
 
 cdef int _init_ufuncs() except -1:
@@ -49,8 +49,8 @@ cdef int _init_ufuncs() except -1:
     _int_hi = tuple(None if i is None else i.max for i in infos)
     for c, d in enumerate(_code_dtype):
         _scalar_type_code[numpy.dtype(d).type] = c
-    for i in range(13):
-        for j in range(13):
+    for i in range(_NCODES):
+        for j in range(_NCODES):
             _promote[i][j] = _code_of[_dtypes.promote_types(_code_dtype[i], _code_dtype[j])]
             _same_kind[i][j] = numpy.can_cast(_code_dtype[i], _code_dtype[j], "same_kind")
     return 0
@@ -87,7 +87,7 @@ cdef int _scalar_code(object s, int arr_code) except -1:
         return 4 if cat == "b" else arr_code
     if type(s) is float:
         return 10 if cat in "biu" else arr_code
-    if arr_code == 9 or arr_code == 11:       # complex: keeps a float32's precision
+    if arr_code == 9 or arr_code == 11 or arr_code == _F16:   # complex: keeps the precision
         return 11
     return 12
 
@@ -118,6 +118,10 @@ cdef int _pack_scalar(object s, int code, _Scalar* out, str opname) except -1:
             raise TypeError(f"{opname}: cannot use a Python complex with a real computation")
         if code == 9:
             out.f32 = float(s)
+        elif code == _F16:
+            # a float16 operand: the value rounded to float16 (as NumPy casts the weak
+            # scalar to the loop's dtype), held as the float32 the kernel computes in
+            out.f32 = _round_f16(float(s))
         else:
             out.f64 = float(s)
     else:
@@ -131,7 +135,18 @@ cdef int _pack_scalar(object s, int code, _Scalar* out, str opname) except -1:
     return 0
 
 
+cdef double _round_f16(double v):
+    """v rounded to float16 (directly, no double rounding), as a double."""
+    with numpy.errstate(over="ignore"):
+        return float(numpy.float16(v))
+
+
 cdef int _write_scalar(ndarray a, _Scalar* sv) except -1:
+    cdef _Scalar h
+    if a._code == _F16:     # packed as float32 (_pack_scalar): store its float16 bits
+        with numpy.errstate(over="ignore"):
+            h.u16 = int(numpy.float32(sv.f32).astype(numpy.float16).view(numpy.uint16))
+        sv = &h
     if a._is_cpu:
         memcpy(<void*>a._ptr, sv, a._itemsize)
     else:
@@ -254,9 +269,8 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
         pa = _scalar_code(s, ref._code)
         if k.has_in2 and s_first:
             # ldexp(3, e): x1 alone picks the loop, as in NumPy: a Python float takes
-            # float64, a Python int or bool the smallest float (NumPy's float16 ->
-            # garray's float32)
-            pa = 10 if type(s) is float else (12 if type(s) is complex else 9)
+            # float64, a Python int or bool the smallest float (float16)
+            pa = 10 if type(s) is float else (12 if type(s) is complex else _F16)
         code = k.compute[pa]
     if code < 0:
         raise TypeError(f"{k.name}: unsupported dtype {_code_dtype[pa]}"
@@ -341,6 +355,8 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
     cdef void* args[6]
     cdef intptr_t po, pr
     cdef int64_t n
+    if code == _F16:
+        return _f16_binary(k, a, b, ref, scalar, s_first, sv, out_code, out)
     if scalar:
         o = _prepare_out(out, out_code, ref._nd, ref._shape, ref._device, k.name)
         ref = _unalias(o, ref)
@@ -364,6 +380,36 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
     _iter_init(&it, o, a, b, None, True)
     _iter_args(&it, args, _cpu_wide_index(o))
     k.launch(o, code, it.layout, it.n, args)
+    return o
+
+
+cdef ndarray _f16_binary(_Kernels k, ndarray a, ndarray b, ndarray ref, bint scalar,
+                         bint s_first, _Scalar* sv, int out_code, object out):
+    """A binary op computing in float16 (Note [Dtype rules] 6 in garray/_optable.py): the
+    float32 kernel on the operands widened to float32 (exact), the result rounded once to
+    float16, as NumPy's float16 loops.  A Python scalar is already packed as float32."""
+    cdef ndarray tmp, o
+    cdef int out32 = k.out[_F32]
+    if k.f16 is not None:       # an op on the float16 grid itself (garray/_f16.py)
+        if scalar:
+            a, b = (_scalar_array(sv, _F16, ref._device), ref) if s_first else (
+                ref, _scalar_array(sv, _F16, ref._device))
+        tmp = k.f16(a, b)
+        o = _prepare_out(out, _F16, tmp._nd, tmp._shape, tmp._device, k.name)
+        _cast_into(o, tmp)
+        return o
+    if scalar:
+        ref = _cast_to(ref, k.in2[_F32] if s_first else _F32)
+        a = b = None
+    else:
+        a = _cast_to(a, _F32)
+        b = _cast_to(b, k.in2[_F32])
+        ref = a
+    if out_code != _F16:        # bool results: straight into the output
+        return _binary_into(k, a, b, ref, scalar, s_first, sv, _F32, out32, out)
+    tmp = _binary_into(k, a, b, ref, scalar, s_first, sv, _F32, out32, None)
+    o = _prepare_out(out, _F16, tmp._nd, tmp._shape, tmp._device, k.name)
+    _cast_into(o, tmp)
     return o
 
 
@@ -434,6 +480,16 @@ cdef object _unary(_Kernels k, object x, object out):
         tmp = _unary(k, x, None)
         _prepare_out(out, (<ndarray>out)._code, a._nd, a._shape, a._device, k.name)
         return _finish_out(tmp, out, k.name)
+    if code == _F16:        # Note [Dtype rules] 6: float32's kernel, rounded once
+        if k.f16 is not None:
+            tmp = k.f16(_cast_to(a, _F16))
+        elif out_code != _F16:
+            return _unary(k, _cast_to(a, _F32), out)
+        else:
+            tmp = _unary(k, _cast_to(a, _F32), None)
+        o = _prepare_out(out, _F16, a._nd, a._shape, a._device, k.name)
+        _cast_into(o, <ndarray>tmp)
+        return o
     a = _cast_to(a, code)
     o = _prepare_out(out, out_code, a._nd, a._shape, a._device, k.name)
     a = _unalias(o, a)
@@ -473,6 +529,8 @@ cdef tuple _two_out(_Kernels k, ndarray a, ndarray b, int code, object out):
     cdef ndarray o1, o2, given = None
     cdef _Iter it
     cdef void* args[7]
+    if code == _F16:
+        return _f16_two_out(k, a, b, out)
     codes[0] = k.out[code]
     codes[1] = k.out2[code]
     users = _out_pair(out, k.name)
@@ -511,6 +569,27 @@ cdef tuple _two_out(_Kernels k, ndarray a, ndarray b, int code, object out):
     for i in range(2):      # outs of another dtype: cast into them
         if users[i] is not None and users[i] is not res[i]:
             res[i] = _finish_out(<ndarray>res[i], users[i], k.name)
+    return (res[0], res[1])
+
+
+cdef tuple _f16_two_out(_Kernels k, ndarray a, ndarray b, object out):
+    """divmod/frexp/modf computing in float16: float32's kernel, each float result
+    rounded once to float16 (frexp's int32 exponent is exact)."""
+    users = _out_pair(out, k.name)
+    codes = (k.out[_F16], k.out2[_F16])
+    for i in range(2):
+        if users[i] is not None and (<ndarray>users[i])._code != codes[i]:
+            _check_same_kind(codes[i], <ndarray>users[i], k.name)
+    r = _two_out(k, _cast_to(a, _F32), None if b is None else _cast_to(b, _F32), _F32, None)
+    res = []
+    for i in range(2):
+        t = <ndarray>r[i]
+        if users[i] is not None:
+            _prepare_out(users[i], codes[i], t._nd, t._shape, t._device, k.name)
+            _cast_into(<ndarray>users[i], t)
+            res.append(users[i])
+        else:
+            res.append(_cast_to(t, codes[i]))
     return (res[0], res[1])
 
 

@@ -13,7 +13,7 @@ __version__ = "0.1.0.dev0"
 from ._errors import (BackendError, BackendUnavailableError, CompileError,  # noqa: F401
                       OutOfMemoryError)
 from ._dtypes import (bool, int8, int16, int32, int64, uint8, uint16,  # noqa: F401,A004
-                      uint32, uint64, float32, float64, complex64, complex128,
+                      uint32, uint64, float32, float64, complex64, complex128, float16,
                       result_type, can_cast, finfo, iinfo, isdtype, promote_types)
 from ._device import Device, default_device  # noqa: F401
 from ._core import (ndarray, MemoryPool, asarray, asnumpy, empty, zeros, ones,  # noqa: F401
@@ -31,7 +31,7 @@ from ._printing import (set_printoptions, get_printoptions, printoptions,  # noq
                         seterrcall, geterrcall)
 from ._inquiry import (iscomplex, isreal, iscomplexobj, isrealobj, isfortran,  # noqa: F401
                        isneginf, isposinf, asarray_chkfinite, may_share_memory,
-                       shares_memory, common_type, require)
+                       shares_memory, common_type, require, min_scalar_type)
 from ._io import (save, load, savetxt, loadtxt, frombuffer, fromiter,  # noqa: F401
                   fromstring)
 from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # noqa: F401
@@ -56,6 +56,7 @@ from ._diagonal import (diagonal, diag, diagflat, trace, fill_diagonal,  # noqa:
                         vander, tri, mask_indices)
 from . import lib  # noqa: F401
 from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
+from ._math_extras import round  # noqa: F401,A004  (NumPy's decimals=; the ufunc's values)
 from ._elementwise import clip, isclose, nan_to_num  # noqa: F401
 from ._indexing import nonzero  # noqa: F401
 from ._interp import interp, sort_complex  # noqa: F401

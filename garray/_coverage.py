@@ -38,12 +38,7 @@ OUT_OF_SCOPE = {
 }
 
 # "not yet implemented: <issue>" -> names.  Counted as missing.
-NOT_YET = {
-    "not yet implemented: issue 13 (float16)":
-        "float16 half",
-    "not yet implemented: issue 13 (min_scalar_type answers float16 for most floats)":
-        "min_scalar_type",
-}
+NOT_YET = {}
 
 NOT_YET["not yet implemented: NumPy's other bit generators (garray.random has "
         "Philox4x32-10, issue 10; a BitGenerator base class and PCG64/MT19937 on the "

@@ -1,6 +1,9 @@
 """Data types of garray and the rules that combine them.
 
-garray supports the 13 dtypes of the Python Array API standard (2025.12).
+garray supports the 13 dtypes of the Python Array API standard (2025.12) and NumPy's
+float16 (``DTYPES[13]``; Note [float16] in _kernels/garray/types.h: it is stored as
+binary16 and computes in float32, rounding once per operation, as NumPy's float16 loops).
+``API_DTYPES`` are the standard's 13: ``__array_namespace_info__`` lists those.
 Like CuPy, the dtype objects *are* NumPy's: ``garray.float32 is
 numpy.float32`` and ``x.dtype`` is a ``numpy.dtype``, so ``x.dtype ==
 garray.float32`` holds and NumPy code that inspects dtypes keeps working.
@@ -24,8 +27,8 @@ _pybool, _pyint, _pyfloat, _pycomplex = builtins.bool, builtins.int, builtins.fl
 
 __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
-    "DTYPES", "DTYPE_CODE", "CODE_DTYPE", "RECORDS", "DtypeRecord", "PROMOTION_TABLE",
+    "float32", "float64", "complex64", "complex128", "float16",
+    "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "DTYPE_CODE", "CODE_DTYPE", "RECORDS", "DtypeRecord", "PROMOTION_TABLE",
     "default_float", "default_int", "default_complex", "default_index",
     "normalize_dtype", "dtype_name", "promote_types", "result_type", "result_type_scalar",
     "check_scalar_fits", "can_cast", "finfo", "iinfo", "finfo_object", "iinfo_object", "isdtype",
@@ -36,10 +39,15 @@ int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
 uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
 float32, float64 = np.float32, np.float64
 complex64, complex128 = np.complex64, np.complex128
+float16 = np.float16
 
+# Codes 0-12 are the Array API's dtypes; float16 comes last (code 13) so that every
+# table indexed by code keeps the standard's dtypes where they were.
 _SCALAR_TYPES = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                 float32, float64, complex64, complex128)
+                 float32, float64, complex64, complex128, float16)
 DTYPES = tuple(np.dtype(t) for t in _SCALAR_TYPES)
+API_DTYPES = DTYPES[:13]
+FLOAT16 = 13
 CODE_DTYPE = DTYPES
 DTYPE_CODE = {dt: code for code, dt in enumerate(DTYPES)}
 
@@ -68,8 +76,11 @@ class DtypeRecord:
 
 _CTYPES = ("bool", "ga::int8", "ga::int16", "ga::int32", "ga::int64", "ga::uint8",
            "ga::uint16", "ga::uint32", "ga::uint64", "float", "double", "ga::complex<float>",
-           "ga::complex<double>")
+           "ga::complex<double>", "ga::half")
 RECORDS = tuple(DtypeRecord(code, ct) for code, ct in enumerate(_CTYPES))
+# The dtypes with kernels in every family.  float16 has casts, copies, where and
+# creation kernels; elsewhere it widens to float32 and rounds back (garray/_f16.py).
+API_RECORDS = RECORDS[:13]
 
 default_float = float64
 default_int = int64
@@ -116,8 +127,8 @@ def normalize_dtype(obj, argname="dtype"):
             "i8", "?", "complex"), or Python ``bool``/``int`` (int64)/``float``
             (float64)/``complex`` (complex128). Non-native byte order is dropped.
         argname: the argument name used in error messages.
-    Returns: one of the 13 objects in ``DTYPES``.
-    Raises: TypeError for ``None``, unsupported dtypes (float16, str, object,
+    Returns: one of the 14 objects in ``DTYPES``.
+    Raises: TypeError for ``None``, unsupported dtypes (str, object,
         datetime, ...) and anything that is not a dtype.
 
     Example:
@@ -161,20 +172,21 @@ def dtype_name(dt):
 # int + float, bool + number, int/float + complex) are NumPy 2's choices.
 # Every cell equals numpy.promote_types (checked in tests/test_dtypes.py).
 _PROMOTION_GRID = """
-        b    i1   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16
-  b     b    i1   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16
-  i1    i1   i1   i2   i4   i8   i2   i4   i8   f8   f4   f8   c8   c16
-  i2    i2   i2   i2   i4   i8   i2   i4   i8   f8   f4   f8   c8   c16
-  i4    i4   i4   i4   i4   i8   i4   i4   i8   f8   f8   f8   c16  c16
-  i8    i8   i8   i8   i8   i8   i8   i8   i8   f8   f8   f8   c16  c16
-  u1    u1   i2   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16
-  u2    u2   i4   i4   i4   i8   u2   u2   u4   u8   f4   f8   c8   c16
-  u4    u4   i8   i8   i8   i8   u4   u4   u4   u8   f8   f8   c16  c16
-  u8    u8   f8   f8   f8   f8   u8   u8   u8   u8   f8   f8   c16  c16
-  f4    f4   f4   f4   f8   f8   f4   f4   f8   f8   f4   f8   c8   c16
-  f8    f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   c16  c16
-  c8    c8   c8   c8   c16  c16  c8   c8   c16  c16  c8   c16  c8   c16
-  c16   c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16
+        b    i1   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16  f2
+  b     b    i1   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16  f2
+  i1    i1   i1   i2   i4   i8   i2   i4   i8   f8   f4   f8   c8   c16  f2
+  i2    i2   i2   i2   i4   i8   i2   i4   i8   f8   f4   f8   c8   c16  f4
+  i4    i4   i4   i4   i4   i8   i4   i4   i8   f8   f8   f8   c16  c16  f8
+  i8    i8   i8   i8   i8   i8   i8   i8   i8   f8   f8   f8   c16  c16  f8
+  u1    u1   i2   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16  f2
+  u2    u2   i4   i4   i4   i8   u2   u2   u4   u8   f4   f8   c8   c16  f4
+  u4    u4   i8   i8   i8   i8   u4   u4   u4   u8   f8   f8   c16  c16  f8
+  u8    u8   f8   f8   f8   f8   u8   u8   u8   u8   f8   f8   c16  c16  f8
+  f4    f4   f4   f4   f8   f8   f4   f4   f8   f8   f4   f8   c8   c16  f4
+  f8    f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   c16  c16  f8
+  c8    c8   c8   c8   c16  c16  c8   c8   c16  c16  c8   c16  c8   c16  c8
+  c16   c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16
+  f2    f2   f2   f4   f8   f8   f2   f4   f8   f8   f4   f8   c8   c16  f2
 """
 
 
@@ -188,7 +200,7 @@ def _parse_grid(text):
         for col, cell in zip(header, row[1:], strict=True):
             table[a, short[col]] = short[cell]
     if len(table) != len(DTYPES) ** 2 or any(table[a, b] != table[b, a] for a, b in table):
-        raise AssertionError("_PROMOTION_GRID must be a full symmetric 13x13 grid")
+        raise AssertionError("_PROMOTION_GRID must be a full symmetric 14x14 grid")
     return table
 
 
@@ -206,7 +218,7 @@ def promote_types(a, b):
     Returns
     -------
     numpy.dtype
-        One of garray's 13 dtypes; symmetric in a and b.
+        One of garray's 14 dtypes; symmetric in a and b.
 
     See Also
     --------
@@ -236,7 +248,7 @@ def _with_weak(dt, kind):
         return dt
     if kind == 3 and dt.kind == "f":
         # Python complex keeps the float's precision (float32 -> complex64).
-        return _C64 if dt == _F32 else _C128
+        return _C64 if dt.itemsize <= 4 else _C128
     return _SCALAR_DEFAULT[kind]
 
 
@@ -280,7 +292,7 @@ def result_type(*arrays_and_dtypes):
     Returns
     -------
     numpy.dtype
-        One of garray's 13 dtypes.
+        One of garray's 14 dtypes.
 
     Raises
     ------

@@ -36,6 +36,7 @@ import numpy        # dtype objects only
 
 from . import _env
 from ._dtypes import DTYPE_CODE
+from ._dtypes import float16 as _FLOAT16, float32 as _FLOAT32
 from ._errors import BackendUnavailableError
 from ._gemmtable import G_TILED, G_RT
 
@@ -109,6 +110,14 @@ def _collapse_batch(shape, *strides):
 
 def gemm(c, a, b):
     """c[...] = a @ b (note 1)."""
+    if c.dtype == _FLOAT16:
+        # float16 (Note [float16] in _kernels/garray/types.h): float32's GEMM on the
+        # widened operands, each sum rounded once, as NumPy's float16 matmul loop
+        from ._core import empty
+        t = empty(c.shape, dtype=_FLOAT32, device=c.device)
+        gemm(t, a.astype(_FLOAT32), b.astype(_FLOAT32))
+        c[...] = t
+        return
     m, k = a.shape[-2:]
     n = b.shape[-1]
     if c.size == 0:

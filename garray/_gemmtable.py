@@ -25,7 +25,7 @@ def accumulator(code):
 
 def table():
     entries = []
-    for r in RECORDS:
+    for r in _dtypes.API_RECORDS:
         acc = accumulator(r.code)
         entries.append(((r.code, G_TILED), f"ga::gemm_tiled<{r.ctype}, {acc}>"))
         entries.append(((r.code, G_RT), f"ga::gemm_rt<{r.ctype}, {acc}>"))

@@ -48,7 +48,7 @@ class __array_namespace_info__:
     def dtypes(self, *, device=None, kind=None):
         if device is not None:
             get_device(device)
-        names = [_dtypes.dtype_name(d) for d in _dtypes.DTYPES]
+        names = [_dtypes.dtype_name(d) for d in _dtypes.API_DTYPES]
         if kind is not None:
             kinds = (kind,) if isinstance(kind, str) else tuple(kind)
             keep = set()

@@ -6,14 +6,16 @@ Elementwise answers run garray's kernels on the array's device; the others read
 dtypes, flags and address ranges only.
 """
 
+import math
+
 import numpy
 
-from . import _ufuncs
+from . import _dtypes, _ufuncs
 from ._core import asarray, ndarray, ones, zeros
 
 __all__ = ["iscomplex", "isreal", "iscomplexobj", "isrealobj", "isfortran", "isneginf",
            "isposinf", "asarray_chkfinite", "may_share_memory", "shares_memory",
-           "common_type", "require"]
+           "common_type", "require", "min_scalar_type"]
 
 
 def iscomplex(x):
@@ -328,14 +330,14 @@ def common_type(*arrays):
     Returns
     -------
     type
-        A NumPy scalar type (numpy.float32, numpy.float64, numpy.complex64 or
-        numpy.complex128).
+        A NumPy scalar type (numpy.float16, numpy.float32, numpy.float64,
+        numpy.complex64 or numpy.complex128); float16 for no arrays, as NumPy.
 
     See Also
     --------
     numpy.common_type
     """
-    size, is_complex = 4, False
+    size, is_complex = 2, False
     for a in arrays:
         kind, itemsize = a.dtype.kind, a.dtype.itemsize
         if kind == "c":
@@ -346,11 +348,8 @@ def common_type(*arrays):
             size = 8
         else:
             raise TypeError("can't get common type for non-numeric array")
-    if not arrays:
-        raise TypeError("common_type: no arrays given (NumPy's answer, float16, is a "
-                        "dtype garray lacks)")
-    return {(4, False): numpy.float32, (8, False): numpy.float64,
-            (4, True): numpy.complex64, (8, True): numpy.complex128}[size, is_complex]
+    return {(2, False): numpy.float16, (4, False): numpy.float32, (8, False): numpy.float64,
+            (2, True): numpy.complex64, (4, True): numpy.complex64, (8, True): numpy.complex128}[size, is_complex]
 
 
 _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",
@@ -392,3 +391,62 @@ def require(a, dtype=None, requirements=None):
     if ("W" in reqs and not r.flags.writeable) or ("O" in reqs and not r.flags.owndata):
         r = r.copy(order)
     return r
+
+
+def min_scalar_type(a, /):
+    """The smallest dtype that holds the scalar ``a`` (NumPy's rule): bool for a bool,
+    the smallest unsigned integer for a non-negative integer and the smallest signed one
+    for a negative integer, float16 / float32 / float64 for a float by its magnitude (NaN
+    and inf: float16), complex64 / complex128 for a complex.  An array of one or more
+    dimensions gives its own dtype; a 0-d array counts as its value (read to the host).
+
+    Parameters
+    ----------
+    a : scalar, ndarray or array_like
+        The value.
+
+    Returns
+    -------
+    numpy.dtype
+
+    Raises
+    ------
+    TypeError
+        For an integer outside int64 and uint64 (NumPy answers object, a dtype garray
+        does not have) and for what is not a number.
+
+    See Also
+    --------
+    numpy.min_scalar_type
+    """
+    if isinstance(a, ndarray) or isinstance(a, numpy.ndarray):
+        if a.ndim:
+            return _dtypes.normalize_dtype(a.dtype, "min_scalar_type a")
+        a = a.item()
+    elif isinstance(a, (list, tuple)):
+        return asarray(a).dtype
+    if isinstance(a, (bool, numpy.bool_)):
+        return numpy.dtype(numpy.bool_)
+    if isinstance(a, (int, numpy.integer)):
+        v = int(a)
+        for name in (("uint8", "uint16", "uint32", "uint64") if v >= 0
+                     else ("int8", "int16", "int32", "int64")):
+            info = numpy.iinfo(name)
+            if info.min <= v <= info.max:
+                return numpy.dtype(name)
+        raise TypeError(f"min_scalar_type: {v} fits no integer dtype (NumPy answers "
+                        f"object, which garray does not support)")
+
+    def fits(x, bound):
+        return (-bound < x < bound) or not math.isfinite(x)
+
+    if isinstance(a, (float, numpy.floating)):
+        v = float(a)
+        return numpy.dtype("float16" if fits(v, 65000.0) else
+                           ("float32" if fits(v, 3.4e38) else "float64"))
+    if isinstance(a, (complex, numpy.complexfloating)):
+        v = complex(a)
+        small = fits(v.real, 3.4e38) and fits(v.imag, 3.4e38)
+        return numpy.dtype("complex64" if small else "complex128")
+    raise TypeError(f"min_scalar_type: expected a number or an array, got "
+                    f"{type(a).__name__}")

@@ -13,7 +13,7 @@ from ._elementwise import where
 from ._statistics import diff
 from ._reductions import all as _all, cumsum, sum as _sum
 
-__all__ = ["around", "fix", "real_if_close", "trapezoid", "unwrap", "gradient"]
+__all__ = ["around", "round", "fix", "real_if_close", "trapezoid", "unwrap", "gradient"]
 
 
 def around(a, decimals=0, out=None):
@@ -49,9 +49,18 @@ def around(a, decimals=0, out=None):
     x = asarray(a)
     kind = x.dtype.kind
     if kind == "b":
-        # NumPy gives float16 (decimals=0) or a casting error: garray has no float16
-        raise TypeError("around: bool arrays are not supported (NumPy rounds them to "
-                        "float16, which garray lacks)")
+        # NumPy: float16 (its round loop for bool) at 0 decimals, else a casting error
+        if d != 0:
+            raise TypeError(f"around: cannot round a bool array to {d} decimals (NumPy "
+                            f"cannot cast the float result back to bool)")
+        r = x.astype(_dtypes.float16)
+        if out is None:
+            return r
+        if not _dtypes.can_cast(_dtypes.float16, out.dtype, "same_kind"):
+            raise TypeError(f"around: cannot cast the result from float16 to out's "
+                            f"{out.dtype} with casting rule 'same_kind'")
+        out[...] = r
+        return out
     if d == 0:
         return _ufuncs.round(x, out=out)
     if kind in "iu":
@@ -70,6 +79,31 @@ def around(a, decimals=0, out=None):
         return r
     out[...] = r
     return out
+
+
+def round(x, decimals=0, out=None):  # noqa: A001 - NumPy's and the Array API's name
+    """Round to the nearest integer, halves to even (the Array API's ``round(x)``), or
+    to ``decimals`` decimal places (NumPy's ``round(a, decimals, out)``: ``around``).
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array.
+    decimals : int, optional
+        Number of decimal places (negative: tens, hundreds...).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+
+    Returns
+    -------
+    ndarray
+        In x's dtype (bool: float16, as NumPy).
+
+    See Also
+    --------
+    numpy.round
+    """
+    return around(x, decimals, out)
 
 
 def fix(x, out=None):

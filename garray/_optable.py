@@ -21,8 +21,9 @@ Note [Dtype rules]
 1. Inputs promote per garray._dtypes (Python scalars weak).  ``rule`` maps the
    promoted dtype to the compute dtype the functor runs in:
      same     the promoted dtype
-     float    bool/8/16-bit ints -> float32, 32/64-bit ints -> float64 (NumPy would pick
-              float16 for the smallest; garray has no float16), floats/complex unchanged
+     float    bool/8-bit ints -> float16, 16-bit ints -> float32, 32/64-bit ints ->
+              float64 (NumPy's smallest float each casts to safely), floats/complex
+              unchanged
      bool     everything is converted to bool first (logical ops)
      divide   floats/complex unchanged, bool and every int -> float64 (NumPy's true_divide)
      float64  real -> float64, complex -> complex128 (float_power)
@@ -37,6 +38,12 @@ Note [Dtype rules]
    dtype comes from the first operand alone (by ``rule``); the second must be bool or an
    integer that casts safely to int64 (NumPy's ``ldexp`` loops ``fl->f``, ``dl->d``;
    uint64 has none) and is cast to int64.
+6. float16 (code 13) is a compute dtype of the rules but has no kernels of its own:
+   the launch layer runs the float32 kernel on the inputs widened to float32 and rounds
+   the float32 result to float16 (cython/_ufunc.pxi, _f16_binary), which is what NumPy's
+   float16 loops do per element (Note [float16] in _kernels/garray/types.h).  An op
+   whose answer is a step of the float16 grid (spacing, nextafter) names its float16
+   implementation in ``f16`` (garray/_f16.py).
 """
 
 from . import _dtypes
@@ -46,6 +53,8 @@ CODES = {r.dtype: r.code for r in RECORDS}
 CPP = tuple(r.ctype for r in RECORDS)
 CATEGORY = "".join(r.kind for r in RECORDS)
 BOOL, INT32, INT64, UINT8, UINT64, FLOAT32, FLOAT64, COMPLEX128 = 0, 3, 4, 5, 8, 9, 10, 12
+FLOAT16 = _dtypes.FLOAT16
+NCODES = len(RECORDS)
 
 # Layout slots of a kernel table; the Cython launch layer's enum has the same order
 # (tests/test_registry.py checks it).
@@ -53,8 +62,8 @@ LAYOUTS = ("c", "cs", "sc", "s32", "s64", "at")
 L_C, L_CS, L_SC, L_S32, L_S64, L_AT = range(6)
 
 _RULE_NOTE = {
-    "float": "bool and 8/16-bit integers compute in float32 (NumPy: float16, which "
-             "garray does not have); 32/64-bit integers in float64.",
+    "float": "bool and 8-bit integers compute in float16, 16-bit integers in float32, "
+             "32/64-bit integers in float64.",
     "divide": "bool and integers compute in float64.",
     "float64": "real inputs compute in float64, complex in complex128.",
     "bool": "inputs are converted to bool first.",
@@ -73,14 +82,22 @@ _KIND_NAMES = {"b": "bool", "i": "signed integer", "u": "unsigned integer",
 _BINARY, _COMPARE, _UNARY, _PAIR = "binary", "compare", "unary", "pair"
 
 
+def _smallest_float(itemsize):
+    """NumPy's float for a bool or integer of ``itemsize`` bytes (the smallest it casts
+    to safely): float16, float32 or float64."""
+    return FLOAT16 if itemsize == 1 else (FLOAT32 if itemsize == 2 else FLOAT64)
+
+
 class Op:
     __slots__ = ("name", "nin", "functor", "accepts", "rule", "out", "summary", "numpy_name",
-                 "rejects", "aliases", "operator", "notes", "nout", "out2", "in2")
+                 "rejects", "aliases", "operator", "notes", "nout", "out2", "in2", "f16")
 
     def __init__(self, name, nin, accepts, summary, rule="same", out="same", functor=None,
                  numpy_name=None, rejects="", aliases=(), operator=None, notes="", nout=1,
-                 out2="same", in2=None):
+                 out2="same", in2=None, f16=None):
         self.nout, self.out2, self.in2 = nout, out2, in2
+        # float16 computed on its own grid by garray._f16.<f16> (Note [Dtype rules] 6)
+        self.f16 = f16
         self.name, self.nin, self.accepts, self.rule, self.out = name, nin, accepts, rule, out
         self.rejects = rejects      # categories of the *promoted* input refused up front
         self.functor = functor or name
@@ -98,8 +115,8 @@ class Op:
         if r == "bool":
             c = BOOL
         elif r == "float":
-            c = promoted if CATEGORY[promoted] in "fc" else (
-                FLOAT32 if RECORDS[promoted].itemsize <= 2 else FLOAT64)
+            c = promoted if CATEGORY[promoted] in "fc" else _smallest_float(
+                RECORDS[promoted].itemsize)
         elif r == "divide":
             c = promoted if CATEGORY[promoted] in "fc" else FLOAT64
         elif r == "float64":
@@ -119,7 +136,7 @@ class Op:
         if self.in2 is not None:
             return self.compute_code(a) if self.in2_ok(b) else -1
         if self.rule == "float" and CATEGORY[a] in "biu" and CATEGORY[b] in "biu":
-            c = FLOAT64 if max(RECORDS[a].itemsize, RECORDS[b].itemsize) > 2 else FLOAT32
+            c = _smallest_float(max(RECORDS[a].itemsize, RECORDS[b].itemsize))
             return c if CATEGORY[c] in self.accepts else -1
         return self.compute_code(CODES[_dtypes.promote_types(RECORDS[a].dtype,
                                                              RECORDS[b].dtype)])
@@ -146,10 +163,14 @@ class Op:
         return compute
 
     def compute_codes(self):
-        return sorted({c for c in (self.compute_code(p) for p in range(13)) if c >= 0})
+        """The compute codes with kernels (float16 runs float32's: Note [Dtype rules] 6)."""
+        return sorted({c for c in (self.compute_code(p) for p in range(NCODES))
+                       if c >= 0 and c != FLOAT16})
 
     def kernels(self, compute):
         """Name expressions for one compute dtype, in layout-slot order (None: no slot)."""
+        if compute == FLOAT16:      # float32's kernels run it (Note [Dtype rules] 6)
+            return [None] * len(LAYOUTS)
         f, to, t = f"ga::op::{self.functor}", CPP[self.out_code(compute)], CPP[compute]
         n = self.nin
         if self.nout == 2:
@@ -191,8 +212,8 @@ class Op:
     def docstring(self):
         """NumPy-style docstring: what it computes, accepted dtypes, NumPy differences."""
         args = "x" if self.nin == 1 else "x1, x2"
-        accepted = [RECORDS[p].name for p in range(13) if self.compute_code(p) >= 0]
-        kinds = [k for k in "biufc" if any(RECORDS[p].kind == k for p in range(13)
+        accepted = [RECORDS[p].name for p in range(NCODES) if self.compute_code(p) >= 0]
+        kinds = [k for k in "biufc" if any(RECORDS[p].kind == k for p in range(NCODES)
                                           if self.compute_code(p) >= 0)]
         lines = [f"{self.summary}", "",
                  f"``garray.{self.name}({args}, /, *, out=None)``", "",
@@ -279,7 +300,7 @@ _OPS = [
     Op("hypot", 2, "f", "sqrt(x1**2 + x2**2) without overflow.", rule="float"),
     Op("copysign", 2, "f", "Magnitude of x1 with the sign of x2.", rule="float"),
     Op("nextafter", 2, "f", "The next representable value after x1 towards x2.",
-       rule="float"),
+       rule="float", f16="nextafter"),
     Op("logaddexp", 2, "f", "log(exp(x1) + exp(x2)) without overflow.", rule="float"),
     Op("heaviside", 2, "f", "Heaviside step: 0 below zero, x2 at zero, 1 above.",
        rule="float"),
@@ -325,7 +346,9 @@ _OPS = [
        rule="float", functor="round"),
     Op("fabs", 1, "f", "Absolute value, as a float.", rule="float"),
     Op("spacing", 1, "f", "Distance to the next representable value away from zero.",
-       rule="float"),
+       rule="float", f16="spacing",
+       notes="float16 follows NumPy's half rule: always positive, and below |x| for a "
+             "negative power of two."),
     Op("bitwise_count", 1, INT, "Number of set bits of ``|x|`` (uint8).", out="uint8",
        notes="bool inputs raise TypeError (NumPy counts them as int8)."),
     Op("isnan", 1, ALL, "True where x is NaN.", out="bool"),
@@ -364,7 +387,9 @@ _OPS = [
     _unary_float("deg2rad", "Degrees to radians.", accepts="f", aliases=("radians",)),
     _unary_float("rad2deg", "Radians to degrees.", accepts="f", aliases=("degrees",)),
     Op("sinc", 1, "f", "The normalised sinc, sin(pi x) / (pi x), and 1 at 0.", rule="divide",
-       notes="Complex input raises TypeError (numpy.sinc accepts it)."),
+       notes="Complex input raises TypeError (numpy.sinc accepts it).  float16 computes "
+             "in float32 and rounds once; numpy.sinc computes pi * x and the quotient in "
+             "float16 steps (off by up to 2e-3 near the integers)."),
 ]
 
 OPS = {op.name: op for op in _OPS}
@@ -430,7 +455,7 @@ def index_table():
                     ((code, IX_GATHER64), f"ga::gather_s<{t}, ga::int64>"),
                     ((code, IX_SCATTER32), f"ga::scatter_s<{t}, ga::int32>"),
                     ((code, IX_SCATTER64), f"ga::scatter_s<{t}, ga::int64>")]
-    for code in range(13):
+    for code in range(NCODES):
         if CATEGORY[code] in "iu":
             entries += [((code, IX_STEP32), f"ga::index_step_s<{CPP[code]}, ga::int32>"),
                         ((code, IX_STEP64), f"ga::index_step_s<{CPP[code]}, ga::int64>")]
@@ -458,7 +483,7 @@ def cpu_alias(expr):
 def all_tables():
     """Every kernel table garray builds."""
     tables = [op.table() for op in OPS.values()]
-    tables += [cast_table(c) for c in range(13)]
+    tables += [cast_table(c) for c in range(NCODES)]
     tables += [where_table(), creation_table(), index_table()]
     from . import _redtable
     tables += _redtable.all_tables()

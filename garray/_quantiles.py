@@ -68,6 +68,14 @@ def _lerp(a, b, t):
 
 def _quantile(a, q, axis, method, keepdims, nan, name, scale=1):
     a = _array(a, name)
+    if a.dtype == _dtypes.float16:
+        # in float32, rounded once: NumPy's float16 quantiles keep float32's values
+        # (its virtual index and weights are not rounded to float16)
+        r = _quantile(a.astype(_dtypes.float32), q, axis, method, keepdims, nan, name, scale)
+        # float16 where NumPy's is: a's own values, or weights from a Python q
+        same = method in ("lower", "higher", "nearest") or (
+            isinstance(q, (int, float)) and not isinstance(q, bool))
+        return r.astype(_dtypes.float16) if same and r.dtype == _dtypes.float32 else r
     _check_real(a, name)
     if method in _OTHER_METHODS:
         raise NotImplementedError(f"{name}: method={method!r} is not implemented (garray "

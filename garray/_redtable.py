@@ -103,7 +103,7 @@ class Reduction:
         return self.reducer.format(A=a, T=t)
 
     def compute_codes(self):
-        return [c for c in range(13) if self.acc_code(c) >= 0]
+        return [r.code for r in _dtypes.API_RECORDS if self.acc_code(r.code) >= 0]
 
 
 _ALL, _NUM = "biufc", "iufc"

@@ -47,7 +47,7 @@ _IN_NAMES = {"_in_ind", "_out_ind", "_type_reduce"}
 def _reduce_ctype(reduce_type, kernel):
     """``reduce_type`` as C source: a placeholder letter, a dtype (name or object) as its
     C type, or any other string verbatim (``double``, a preamble struct); ValueError for
-    a dtype user kernels have no C type for (float16)."""
+    a dtype user kernels have no C type for (longdouble)."""
     if reduce_type is None:
         return None
     if isinstance(reduce_type, str):

@@ -6,7 +6,7 @@ adds what NumPy code spells around them:
 
 - ``garray.dtype(obj)``: a checked ``numpy.dtype`` constructor.  It returns the
   ``numpy.dtype`` garray uses for ``obj`` and raises TypeError, naming the dtype, for
-  those garray does not support (structured, strings, datetimes, object, float16,
+  those garray does not support (structured, strings, datetimes, object,
   longdouble ...).  ``isinstance(d, garray.dtype)`` is ``isinstance(d, numpy.dtype)``
   and ``garray.dtype[...]`` is ``numpy.dtype[...]`` for annotations.
 - NumPy 2's names of the scalar types of the supported dtypes (``intp``, ``double``,
@@ -24,10 +24,10 @@ __all__ = [
     "intp", "uintp", "int_", "uint", "double", "single", "cdouble", "csingle", "longlong",
     "ulonglong", "short", "ushort", "byte", "ubyte", "intc", "uintc", "long", "ulong",
     "bool_", "generic", "number", "integer", "signedinteger", "unsignedinteger", "floating",
-    "complexfloating", "inexact",
+    "complexfloating", "inexact", "half",
 ]
 
-# The C-named aliases of the 13 supported dtypes (NumPy 2: int_ and long are int64 on
+# The C-named aliases of the 14 supported dtypes (NumPy 2: int_ and long are int64 on
 # 64-bit Linux, intp is the pointer-sized integer).
 intp, uintp, int_, uint = numpy.intp, numpy.uintp, numpy.int_, numpy.uint
 double, single, cdouble, csingle = numpy.double, numpy.single, numpy.cdouble, numpy.csingle
@@ -35,6 +35,7 @@ longlong, ulonglong = numpy.longlong, numpy.ulonglong
 short, ushort, byte, ubyte = numpy.short, numpy.ushort, numpy.byte, numpy.ubyte
 intc, uintc, long, ulong = numpy.intc, numpy.uintc, numpy.long, numpy.ulong  # noqa: A001
 bool_ = numpy.bool_
+half = numpy.half
 # The abstract types: for isinstance tests on scalars and for issubdtype.
 generic, number, integer, inexact = numpy.generic, numpy.number, numpy.integer, numpy.inexact
 signedinteger, unsignedinteger = numpy.signedinteger, numpy.unsignedinteger
@@ -61,7 +62,7 @@ class dtype(metaclass=_DtypeType):  # noqa: N801 - NumPy's name
     and ``metadata`` only matter for structured dtypes, which garray does not support.
 
     Raises: TypeError naming the dtype for what NumPy accepts but garray does not
-        (structured, str/bytes, datetime64/timedelta64, object, float16, longdouble,
+        (structured, str/bytes, datetime64/timedelta64, object, longdouble,
         clongdouble) and for what is not a dtype at all.
 
     Example:

@@ -43,6 +43,13 @@ def _launch(sig, taps, out_shape, offsets, dtype, boundary=BOUNDARY_ZERO, fill=N
     """out[i] = sum_k S(i + k - off) * P[k]: ``sig`` S and ``taps`` P are garray arrays of
     ``dtype`` and one rank on one device (any strides), ``offsets`` per dimension."""
     dev = sig.device
+    if dtype == _dtypes.float16:
+        # float16: float32's kernel, each sum rounded once (NumPy's float16 correlate
+        # accumulates in float too)
+        f = fill.astype(_dtypes.float32) if isinstance(fill, ndarray) else fill
+        f32 = _dtypes.DTYPES[9]
+        return _launch(sig.astype(f32), taps.astype(f32), out_shape, offsets, f32, boundary,
+                       f, cjflags, fname).astype(_dtypes.float16)
     out = empty(tuple(out_shape), dtype=dtype, device=dev)
     if out.size == 0:
         return out

@@ -13,7 +13,7 @@ SIG_CORRELATE = 0
 
 def table():
     entries = [((r.code, SIG_CORRELATE), f"ga::sig_correlate<{r.ctype}>")
-               for r in _dtypes.RECORDS]
+               for r in _dtypes.API_RECORDS]
     return "signal.hip", entries
 
 

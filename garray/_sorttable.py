@@ -43,7 +43,7 @@ def radix_code(nbytes, payload):
 
 def table():
     entries = []
-    for r in RECORDS:
+    for r in _dtypes.API_RECORDS:
         k = _KEYS[_WIDTH[key_bytes(r.code)]]
         t = r.ctype
         entries.append(((r.code, S_KEY), f"ga::sort_key<{t}, {k}>"))

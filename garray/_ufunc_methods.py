@@ -276,7 +276,7 @@ def _reduce_ordered(uf, op, rname, x, axes, out, keepdims, initial, where, api):
     else:
         _empty_error(name, x, axes)
     _check_exponents(op, x, ax, 1)
-    s = _red.scan(rname, x, ax, api=api)
+    s = _scan(op, rname, x, ax, None, None, api)
     if s.size == 0:                                 # another axis is empty
         shape = list(x.shape)
         shape[ax] = 1
@@ -310,11 +310,32 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
         _check_exponents(op, x, ax, 1)
     if op.name == "hypot" and x.shape[ax]:
         # NumPy starts from the first element, not hypot(0, x0) = |x0|
-        r = _red.scan(rname, x, ax, dt, None, api=api)
+        r = _scan(op, rname, x, ax, dt, None, api)
         first = (slice(None),) * ax + (slice(0, 1),)
         r[first] = x[first]
         return _red._store(r, out, api)
-    return _red.scan(rname, x, ax, dt, out, api=api)
+    return _scan(op, rname, x, ax, dt, out, api)
+
+
+def _scan(op, rname, x, ax, dt, out, api):
+    """The inclusive scan of row ``rname`` along ``ax``; a float16 op on float16's own
+    grid (``op.f16``: nextafter) steps with its garray._f16 function, one launch per
+    element of the axis, as its kernel's float32 steps would round differently."""
+    if op.f16 is None or x.dtype != _dtypes.float16:
+        return _red.scan(rname, x, ax, dt, out, api=api)
+    import garray as _ga
+    from . import _f16
+    f = getattr(_f16, op.f16)
+    xm = _ga.moveaxis(x, ax, 0)
+    r = _ga.empty(xm.shape, dtype=x.dtype, device=x.device)
+    if xm.shape[0]:
+        r[0] = xm[0]
+    for i in range(1, xm.shape[0]):
+        r[i] = f(r[i - 1], xm[i])
+    r = _ga.moveaxis(r, 0, ax)
+    if dt is not None and r.dtype != dt:
+        r = r.astype(dt)
+    return _red._store(r, out, api)
 
 
 def outer(uf, A, B, out=None):

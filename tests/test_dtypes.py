@@ -19,7 +19,7 @@ except Exception:  # ImportError when not built; a package __init__ may fail in 
     _spec.loader.exec_module(D)
 
 NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-         "float32", "float64", "complex64", "complex128"]
+         "float32", "float64", "complex64", "complex128", "float16"]
 PAIRS = list(itertools.product(NAMES, NAMES))
 SCALARS = [True, 1, 1.0, 1j]
 
@@ -57,7 +57,9 @@ def _strict_cell(a, b):
         return None
 
 
-STRICT_CELLS = [(a, b, r) for a, b in PAIRS if xp is not None and (r := _strict_cell(a, b))]
+# float16 is NumPy's, not the standard's: array_api_strict has no cells for it.
+STRICT_CELLS = [(a, b, r) for a, b in PAIRS if xp is not None and "float16" not in (a, b)
+                and (r := _strict_cell(a, b))]
 
 
 @pytest.mark.skipif(xp is None, reason="array_api_strict is not installed")
@@ -73,7 +75,7 @@ def test_promotion_cell_matches_array_api_strict(a, b, expected):
 
 
 def test_promotion_table_is_complete():
-    assert len(D.PROMOTION_TABLE) == 169
+    assert len(D.PROMOTION_TABLE) == 196
     assert set(D.PROMOTION_TABLE.values()) <= set(D.DTYPES)
 
 
@@ -118,8 +120,8 @@ def test_result_type_errors():
         D.result_type()
     with pytest.raises(TypeError, match="argument 1"):
         D.result_type(D.int8, [1, 2])
-    with pytest.raises(TypeError, match="float16"):
-        D.result_type(np.zeros(2, np.float16))
+    with pytest.raises(TypeError, match="float128"):
+        D.result_type(np.zeros(2, np.longdouble))
     with pytest.raises(TypeError, match="argument 0"):
         D.result_type(None)
 
@@ -204,7 +206,7 @@ def test_normalize_dtype_accepts(spelling, name):
     assert D.dtype_name(spelling) == name
 
 
-@pytest.mark.parametrize("bad", [np.float16, "f2", "U5", object, "nonsense", None, "M8[s]",
+@pytest.mark.parametrize("bad", ["f16", "c32", "U5", object, "nonsense", None, "M8[s]",
                                  np.longdouble, [1, 2], "i4,i4"], ids=repr)
 def test_normalize_dtype_rejects(bad):
     with pytest.raises(TypeError, match="dtype") as exc:
@@ -215,7 +217,7 @@ def test_normalize_dtype_rejects(bad):
 
 
 def test_normalize_dtype_message_names_value():
-    with pytest.raises(TypeError, match="float16"):
-        D.normalize_dtype(np.float16)
+    with pytest.raises(TypeError, match="float128"):
+        D.normalize_dtype(np.longdouble)
     with pytest.raises(TypeError, match="nonsense"):
         D.normalize_dtype("nonsense")

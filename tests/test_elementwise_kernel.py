@@ -355,8 +355,8 @@ def test_bad_definitions():
         garray.ElementwiseKernel("T x", "T x", "x = x")
     with pytest.raises(ValueError, match="flaot32"):
         garray.ElementwiseKernel("flaot32 x", "T y", "y = x")
-    with pytest.raises(ValueError, match="float16"):
-        garray.ElementwiseKernel("float16 x", "T y", "y = x")
+    with pytest.raises(ValueError, match="bfloat16"):
+        garray.ElementwiseKernel("bfloat16 x", "T y", "y = x")
     with pytest.raises(ValueError, match="keyword"):
         garray.ElementwiseKernel("const T x", "T y", "y = x")
     with pytest.raises(ValueError, match="name"):

@@ -1,12 +1,12 @@
-"""Every binary op on every pair of the 13 dtypes (169 pairs), array with array, against
+"""Every binary op on every pair of the 14 dtypes (196 pairs), array with array, against
 NumPy: the result dtype is NumPy's (its promotion and loop choice), the values NumPy's,
-except for the deliberate differences of tests/test_elementwise.py (``FLOAT16_RULE``,
-``DIFFERENCES``, keyed by the category of NumPy's promoted dtype).
+except for the deliberate differences of tests/test_elementwise.py (``DIFFERENCES``,
+keyed by the category of NumPy's promoted dtype).
 
 NumPy 2 promotes array with array by dtype alone (NEP 50): no value-dependent or object
 results arise here (uint64 with int64 gives float64 in NumPy and is compared as such).
 
-One test per op; each checks all 169 pairs and reports every failing pair at once.
+One test per op; each checks all 196 pairs and reports every failing pair at once.
 """
 
 import itertools

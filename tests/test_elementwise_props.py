@@ -2,7 +2,7 @@
 
 This module is the template for later kernel families (reductions, scans, sorting...):
 Hypothesis draws what the example-based tests fix in advance (shapes of 0 to 4 axes with
-sides 0 to 6, views with negative and step strides and transposes, any of the 13 dtypes,
+sides 0 to 6, views with negative and step strides and transposes, any of the 14 dtypes,
 broadcasting operands, Python scalar operands, ``out=`` including an ``out`` that is an
 input), builds the same arrays for NumPy and garray, and compares with the shared helper
 (tests/xp.py ``assert_xp_close``) through ``check_op`` of tests/test_elementwise.py, so

@@ -242,7 +242,7 @@ def test_dtype_constructor(spec):
 
 
 @pytest.mark.parametrize("spec, name", [
-    ("f2", "float16"), (numpy.float16, "float16"), ("U3", "<U3"), ("S2", "|S2"),
+    ("f16", "float128"), (numpy.clongdouble, "complex256"), ("U3", "<U3"), ("S2", "|S2"),
     ("M8[ns]", "datetime64"), ("m8", "timedelta64"), (object, "object"),
     ([("a", "f4"), ("b", "i4")], "('a', '<f4')"), (numpy.longdouble, "float128"),
     ("V8", "|V8"), ((numpy.float32, (2,)), "(2,)")], ids=str)

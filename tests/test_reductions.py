@@ -333,7 +333,7 @@ def test_threads_reduce_concurrently():
 
 
 def test_every_dtype_is_listed():
-    assert len(ALL_DTYPES) == 13
+    assert len(ALL_DTYPES) == 14
 
 
 @xp_compare()

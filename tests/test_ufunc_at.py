@@ -301,9 +301,7 @@ def _check_reduceat_by_accumulate(name, h, g, dtype):
         return
     ends = IDX[1:] + [len(h)]
     with numpy.errstate(all="ignore"):
-        small = h.dtype.itemsize <= 2 and h.dtype.kind in "biu"
-        loop = numpy.float32 if name == "atan2" and small else None   # FLOAT16_RULE
-        hh = h if loop is None else h.astype(loop)
+        hh = h
         expected = numpy.stack([npf(name).accumulate(hh[i:e])[-1] if i < e else hh[i]
                                 for i, e in zip(IDX, ends)])
     assert_xp_close(getattr(garray, name).reduceat(g, IDX), expected, **_tol(name))

@@ -3,9 +3,7 @@ NumPy (garray/_ufunc_methods.py, cython/_methods.pxi).
 
 Every binary ufunc over every dtype: NumPy's result dtype, shape and values, or NumPy's
 exception type.  The deliberate differences are those of the elementwise ops
-(test_elementwise.py): ``FLOAT16_RULE`` (garray computes float ops of bool and 8/16-bit
-integers in float32, NumPy in float16; the reference is NumPy on the input cast to
-float32) and ``DIFFERENCES`` (arithmetic on bool: NumPy computes in int8, garray raises
+(test_elementwise.py): ``DIFFERENCES`` (arithmetic on bool: NumPy computes in int8, garray raises
 TypeError as its elementwise op does), plus ``where=`` on ordered ufuncs without a right
 identity (remainder, fmod, arctan2 ...: NotImplementedError, test_where_ordered).
 """
@@ -17,7 +15,7 @@ import pytest
 
 import garray
 from garray import _optable
-from test_elementwise import DIFFERENCES, FLOAT16_RULE
+from test_elementwise import DIFFERENCES
 from xp import ALL_DTYPES, assert_xp_close, expected_exception, for_all_dtypes, sample, \
     xp_compare
 
@@ -89,13 +87,10 @@ def _fold(f, a, r, axis=0, keepdims=False, initial=numpy._NoValue, where=True, o
 
 
 def reference(name, method, a, *args, **kw):
-    """NumPy's ``name.method(a, ...)`` honouring FLOAT16_RULE; its exception propagates."""
+    """NumPy's ``name.method(a, ...)``; its exception propagates."""
     f = getattr(npf(name), method)
     with numpy.errstate(all="ignore"):
         r = f(a, *args, **kw)
-        if FLOAT16_RULE and numpy.asarray(r).dtype == numpy.float16:
-            a = a.astype(numpy.float32)
-            r = f(a, *args, **kw)
         if method == "reduce" and name in NUMPY_REDUCE_BUG and not args:
             r = _fold(npf(name), a, r, **kw)
     return r
@@ -157,16 +152,11 @@ def test_accumulate(name, dtype):
 
 
 def check_outer(name, a, b, ga, gb):
-    """garray's ``name.outer`` against NumPy's (FLOAT16_RULE, DIFFERENCES honoured)."""
+    """garray's ``name.outer`` against NumPy's (DIFFERENCES honoured)."""
     reason = DIFFERENCES.get((name, numpy.result_type(a, b).kind))
     try:
         with numpy.errstate(all="ignore"):
             expected = npf(name).outer(a, b)
-            first = expected[0] if isinstance(expected, tuple) else expected   # divmod
-            if FLOAT16_RULE and first.dtype == numpy.float16:
-                # ldexp's exponents stay integers
-                expected = npf(name).outer(a.astype(numpy.float32),
-                                           b if name == "ldexp" else b.astype(numpy.float32))
     except Exception as e:  # noqa: BLE001
         with pytest.raises(expected_exception(e)):
             getattr(garray, name).outer(ga, gb)

@@ -31,12 +31,16 @@ import pytest
 import garray
 
 ALL_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-              "uint64", "float32", "float64", "complex64", "complex128")
+              "uint64", "float32", "float64", "complex64", "complex128", "float16")
+API_DTYPES = ALL_DTYPES[:13]     # the Array API's (float16 is NumPy's alone)
 
 # Per result dtype: (rtol, atol).  Bool and integers are exact.
 TOLERANCES = {
     "float32": (1e-5, 1e-6), "complex64": (1e-5, 1e-6),
     "float64": (1e-12, 1e-12), "complex128": (1e-12, 1e-12),
+    # one unit in the last place: float16 ops compute in float32 and round once, as
+    # NumPy's; float32 results a unit apart may round to neighbouring float16 values
+    "float16": (1e-3, 1e-7),
 }
 
 # Operand layouts of the elementwise tests (see ``layout_operands``).
@@ -45,7 +49,7 @@ UNARY_LAYOUTS = tuple(lay for lay in LAYOUTS if lay != "scalar")
 
 
 def for_all_dtypes(name="dtype", dtypes=ALL_DTYPES):
-    """Parametrize a test over the 13 Array API dtypes (as numpy dtypes)."""
+    """Parametrize a test over garray's 14 dtypes (as numpy dtypes)."""
     return pytest.mark.parametrize(name, [numpy.dtype(d) for d in dtypes], ids=list(dtypes))
 
 

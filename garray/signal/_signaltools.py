@@ -206,7 +206,7 @@ def _two_d(kind, in1, in2, mode, boundary, fillvalue, fname):
         raise ValueError("Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), "
                          "and 'symmetric' (or 'symm').")
     dtype = _dtypes.result_type(a, b)
-    if dtype == _dtypes.DTYPES[0]:
+    if dtype in (_dtypes.DTYPES[0], _dtypes.DTYPES[_dtypes.FLOAT16]):    # as SciPy's
         raise ValueError("convolve2d not available for this type.")
     fill = _fill_value(fillvalue, dtype)
     if a.size == 0 or b.size == 0:
