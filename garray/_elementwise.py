@@ -2,6 +2,8 @@
 op table): clip, isclose, nan_to_num; and where (cython/_where.pxi).
 """
 
+import numpy
+
 from ._core import asarray, ndarray, where  # noqa: F401
 from ._manip_common import as_array
 from ._ufuncs import (abs, add, equal, greater, imag, isfinite, isinf, isnan, less,
@@ -44,9 +46,12 @@ def clip(x, /, min=None, max=None, *, out=None):
     return r
 
 
-def _inexact(v):
+def _inexact(v, weak=False):
     """Bool and integer operands as float64 (NumPy's isclose: no integer wrap-around in
-    a - b, e.g. int8 -128 and 127)."""
+    a - b, e.g. int8 -128 and 127); a Python float or complex stays a weak scalar, as in
+    NumPy (isclose(float16 [1.3], 1.3) compares 1.3 rounded to float16) when ``weak``."""
+    if weak and isinstance(v, (float, complex)) and not isinstance(v, numpy.generic):
+        return v
     if not isinstance(v, ndarray):
         v = asarray(v)
     return v.astype("float64") if v.dtype.kind in "biu" else v
@@ -75,7 +80,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     --------
     numpy.isclose
     """
-    a, b = _inexact(a), _inexact(b)
+    a, b = _inexact(a), _inexact(b, weak=True)
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
     close = logical_or(logical_and(close, isfinite(b)), equal(a, b))
     if equal_nan:

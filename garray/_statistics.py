@@ -843,11 +843,13 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     numpy.allclose
     """
     from ._elementwise import isclose
-    a, b = _array(a, "allclose"), _array(b, "allclose")
+    weak = type(b) in (float, complex)     # NumPy's isclose keeps a Python float weak
+    a = _array(a, "allclose")
+    b = b if weak else _array(b, "allclose")
     # NumPy compares in floating point: integers cannot wrap in a - b.
     if not _inexact(a):
         a = a.astype(_F64)
-    if not _inexact(b):
+    if not weak and not _inexact(b):
         b = b.astype(_F64)
     close = isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
     # NumPy: an infinite b is close only to itself (atol + rtol * inf admits anything).

@@ -317,3 +317,13 @@ def test_round_takes_decimals(xp):
     a = xp.asarray([1.25, -2.675, 15.5, 0.05])
     return [xp.round(a, 1), xp.round(a.astype(F16), 1), xp.round(a, -1),
             xp.round(xp.asarray([True, False])), xp.round(a.astype(xp.float32))]
+
+
+@xp_compare()
+def test_isclose_keeps_a_python_float_weak(xp):
+    """NumPy's isclose keeps a Python float b weak: beside float16 it is rounded to
+    float16 first (1.3 is close to float16 1.3, which is 1.2998)."""
+    a = xp.asarray(numpy.array([1.3, 2.0, numpy.inf], F16))
+    return [xp.isclose(a, 1.3), xp.isclose(a, numpy.inf), xp.isclose(a, a[0]),
+            xp.isclose(a.astype(xp.float32), 1.3), xp.isclose(xp.asarray([1, 2]), 1),
+            xp.allclose(a[:1], 1.3), xp.allclose(a[2:], numpy.inf), xp.allclose(a, 1.3)]

@@ -1,0 +1,65 @@
+"""float16 time: garray's CPU device next to NumPy, and next to garray's float32, one run.
+
+    python bench/float16.py [--log2n 22] [--repeat 5]
+
+Times (best of --repeat, milliseconds) for n = 2**log2n elements of float16: a cast
+from float32, add, multiply by a Python scalar, sin, sum, sort and a 512 x 512 matmul.
+ratio = numpy float16 time / garray float16 time (> 1: garray faster); f32 = garray's
+float16 time / its float32 time for the same op (the cost of computing through float32
+buffers, docs/float16.md).
+"""
+
+import argparse
+import os
+import sys
+
+import numpy
+
+import garray
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from elementwise import best  # noqa: E402  (best of N, after a warm-up call)
+
+
+def cases(xp, log2n, dt):
+    n = 1 << log2n
+    rng = numpy.random.default_rng(0)
+    h32 = rng.random(n, dtype=numpy.float32)
+    x32 = xp.asarray(h32)
+    a = xp.asarray(h32.astype(dt))
+    b = xp.asarray(rng.random(n, dtype=numpy.float32).astype(dt))
+    m = xp.asarray(rng.random((512, 512), dtype=numpy.float32).astype(dt))
+    return [
+        ("astype", lambda: x32.astype(dt)),
+        ("add", lambda: a + b),
+        ("x * 0.5", lambda: a * 0.5),
+        ("sin", lambda: xp.sin(a)),
+        ("sum", lambda: xp.sum(a)),
+        ("sort", lambda: xp.sort(a)),
+        ("matmul 512", lambda: m @ m),
+    ]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--log2n", type=int, default=22)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    dev = garray.default_device()
+    sync = getattr(dev, "synchronize", lambda: None)
+    print(f"garray {garray.__version__} on {dev}; numpy {numpy.__version__}; "
+          f"n = 2**{args.log2n}; best of {args.repeat}; ratio = numpy / garray (> 1: garray "
+          f"faster); f32 = garray float16 / garray float32")
+    print(f"{'op':<11} {'garray ms':>10} {'numpy ms':>10} {'ratio':>6} {'f32':>6}")
+    rows = zip(cases(numpy, args.log2n, numpy.float16),
+               cases(garray, args.log2n, numpy.float16),
+               cases(garray, args.log2n, numpy.float32))
+    for (name, nf), (_, gf), (_, g32) in rows:
+        tn = best(nf, args.repeat)
+        tg = best(lambda: (gf(), sync()), args.repeat)
+        t32 = best(lambda: (g32(), sync()), args.repeat)
+        print(f"{name:<11} {tg * 1e3:10.3f} {tn * 1e3:10.3f} {tn / tg:6.2f} {tg / t32:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
