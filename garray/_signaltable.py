@@ -1,9 +1,9 @@
 """The signal family's kernel table (``_kernels/signal.hip``, Note [Direct correlation]
 there).
 
-Rows are dtype codes (the 13 dtypes); one slot, ``SIG_CORRELATE``: the direct N-d
-correlation ``ga::sig_correlate<T>`` that garray.convolve/correlate and garray.signal
-launch (``garray/_signal.py``).
+Rows are dtype codes (the 13 Array API dtypes; float16 runs float32's); one slot,
+``SIG_CORRELATE``: the direct N-d correlation ``ga::sig_correlate<T>`` that
+garray.convolve/correlate and garray.signal launch (``garray/_signal.py``).
 """
 
 from . import _dtypes
