@@ -347,7 +347,7 @@ _OPS = [
     Op("fabs", 1, "f", "Absolute value, as a float.", rule="float"),
     Op("spacing", 1, "f", "Distance to the next representable value away from zero.",
        rule="float", f16="spacing",
-       notes="float16 follows NumPy's half rule: always positive, and below |x| for a "
+       notes="float16 follows NumPy's half rule: always positive, and below ``|x|`` for a "
              "negative power of two."),
     Op("bitwise_count", 1, INT, "Number of set bits of ``|x|`` (uint8).", out="uint8",
        notes="bool inputs raise TypeError (NumPy counts them as int8)."),
