@@ -6,7 +6,7 @@ here, and nothing listed here is in garray (so the lists only shrink).
 
 Two kinds of groups:
 - OUT_OF_SCOPE: what garray does not aim to offer (strings, datetimes, masked arrays,
-  polynomial classes, file I/O beyond save/load/savetxt/loadtxt, docs and build helpers).
+  the matrix class, file I/O beyond save/load/savetxt/loadtxt, docs and build helpers).
   Not counted in the coverage figure, as for CuPy's.
 - NOT_YET: planned, with the issue that builds it.  Counted as missing.
 
@@ -25,8 +25,6 @@ OUT_OF_SCOPE = {
         "object_ longdouble clongdouble float128 complex256",
     "the matrix class: deprecated by NumPy":
         "matrix asmatrix bmat",
-    "polynomial classes: NumPy's legacy poly1d API":
-        "poly poly1d polyadd polyder polydiv polyfit polyint polymul polysub polyval roots",
     "a Python function per element or NumPy's C iterator over host memory: no kernel "
     "can run them":
         "frompyfunc vectorize piecewise nditer nested_iters",

@@ -3,7 +3,7 @@
 Checked: the callables of the ``numpy`` main namespace (functions, ufuncs, classes and
 scalar types; not constants or submodules) and every name in the ``__all__`` of
 ``numpy.linalg``, ``numpy.fft`` and ``numpy.random``.  The coverage figure counts the
-main namespace less the OUT_OF_SCOPE groups (strings, datetimes, polynomial classes, I/O,
+main namespace less the OUT_OF_SCOPE groups (strings, datetimes, the matrix class, I/O,
 docs helpers), as CuPy's figure in issue 13 does.
 """
 
