@@ -41,7 +41,7 @@ from ._math_extras import (around, fix, real_if_close, trapezoid, unwrap,  # noq
 from ._bessel import i0, kaiser  # noqa: F401
 from ._bits import packbits, unpackbits  # noqa: F401
 from ._functional import (apply_along_axis, apply_over_axes, fromfunction,  # noqa: F401
-                          broadcast)
+                          piecewise, broadcast)
 from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 # NumPy's manipulation functions (branch manip)

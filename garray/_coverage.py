@@ -27,7 +27,7 @@ OUT_OF_SCOPE = {
         "matrix asmatrix bmat",
     "a Python function per element or NumPy's C iterator over host memory: no kernel "
     "can run them":
-        "frompyfunc vectorize piecewise nditer nested_iters",
+        "frompyfunc vectorize nditer nested_iters",
     "file I/O beyond save/load/savetxt/loadtxt (garray/_io.py has those)":
         "fromfile fromregex genfromtxt memmap savez savez_compressed",
     "docs, configuration, build and string-formatting helpers":

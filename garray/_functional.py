@@ -1,5 +1,5 @@
-"""Python functions over arrays: apply_along_axis, apply_over_axes, fromfunction, and the
-broadcast object.
+"""Python functions over arrays: apply_along_axis, apply_over_axes, fromfunction,
+piecewise, and the broadcast object.
 
 The function runs once per 1-d slice (or per axis) on the host, as NumPy's own
 implementation does; the slices are views on the device and every value is computed by
@@ -13,7 +13,7 @@ import operator
 from ._core import asarray, expand_dims, ndarray, permute_dims
 from ._manipulation import stack
 
-__all__ = ["apply_along_axis", "apply_over_axes", "fromfunction", "broadcast"]
+__all__ = ["apply_along_axis", "apply_over_axes", "fromfunction", "piecewise", "broadcast"]
 
 
 def _axis(axis, nd, name="axis"):
@@ -182,6 +182,85 @@ def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):
             tuple(n if k == i else 1 for k in range(nd)))
         coords.append(broadcast_to(axis, shape).copy())
     return function(*coords, **kwargs)
+
+
+def _conditions(condlist, x):
+    """``condlist`` as one bool array, a condition per leading index (NumPy's rules: a
+    lone condition is promoted to a list of one)."""
+    import numpy
+    from ._array_utils import isscalar
+    from ._manip_common import as_array
+    if isinstance(condlist, ndarray):
+        # NumPy's test reads condlist[0]: a scalar for a 1-d array, an array beyond
+        if condlist.ndim == 0 or (condlist.ndim == 1 and x.ndim != 0):
+            condlist = condlist[None]
+        return condlist.astype(numpy.bool_)
+    if isscalar(condlist) or (not isinstance(condlist[0], (list, ndarray))
+                              and x.ndim != 0):
+        condlist = [condlist]
+    conds = [as_array(c, "condlist", device=x.device).astype(numpy.bool_) for c in condlist]
+    return stack(conds) if conds else asarray([], dtype=numpy.bool_, device=x.device)
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """A function defined piece by piece: where ``condlist[i]`` holds, ``funclist[i]``
+    applied to those elements of ``x`` (or the value ``funclist[i]`` itself); one extra
+    function is the default where no condition holds.  Later pieces win where conditions
+    overlap, as NumPy's.
+
+    Each function runs once on the host with the selected elements (a 1-d garray array
+    on x's device); the selection and the writes are garray's masked indexing.
+
+    Parameters
+    ----------
+    x : ndarray or scalar
+        The domain.
+    condlist : sequence of bool arrays, or a bool array
+        One condition per piece, each of x's shape (a lone condition is one piece).
+    funclist : sequence of callables or scalars
+        One per condition, plus an optional default.
+    *args, **kw : any
+        Passed to every callable.
+
+    Returns
+    -------
+    ndarray
+        Of x's shape and dtype; zero where no piece applies.
+
+    Raises
+    ------
+    ValueError
+        When ``funclist`` has neither as many entries as ``condlist`` nor one more.
+
+    See Also
+    --------
+    numpy.piecewise
+    """
+    import collections.abc
+    from ._core import zeros_like
+    from ._manip_common import as_array
+    from ._reductions import any as any_
+    from ._manipulation import concat
+    x = as_array(x, "x")
+    n2 = len(funclist)
+    conds = _conditions(condlist, x)
+    n = conds.shape[0]
+    if n == n2 - 1:      # the default piece: where no condition holds
+        conds = concat((conds, ~any_(conds, axis=0, keepdims=True)), axis=0)
+        n += 1
+    elif n != n2:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are "
+                         f"expected")
+    y = zeros_like(x)
+    for i, func in enumerate(funclist):
+        cond = conds[i]
+        if not isinstance(func, collections.abc.Callable):
+            y[cond] = func
+        else:
+            vals = x[cond]
+            if vals.size > 0:
+                y[cond] = func(vals, *args, **kw)
+    return y
 
 
 class broadcast:  # noqa: N801 - NumPy's name

@@ -1,9 +1,10 @@
-"""apply_along_axis, apply_over_axes, fromfunction and the broadcast object against NumPy
-(a Python function runs per slice on the host; the slices and values are garray's)."""
+"""apply_along_axis, apply_over_axes, fromfunction, piecewise and the broadcast object
+against NumPy (a Python function runs per slice on the host; the slices and values are
+garray's)."""
 
 import pytest
 
-from xp import for_all_dtypes, make, xp_compare
+from xp import ALL_DTYPES, for_all_dtypes, make, sample, xp_compare
 
 
 def _reverse(xp):
@@ -92,3 +93,55 @@ def test_broadcast_object(xp):
 @xp_compare()
 def test_broadcast_mismatch(xp):
     return xp.broadcast(xp.arange(3), xp.arange(2)).shape
+
+
+# ---- piecewise ------------------------------------------------------------------------
+
+
+def _pieces(xp, kind):
+    """(condlist builder, funclist) of each kind of piecewise call."""
+    return {
+        "values": (lambda x: [x < 0, x >= 0], [-1, 1]),
+        "functions": (lambda x: [x < 0, x >= 0], [lambda v: -v, lambda v: v * 2]),
+        "default": (lambda x: [x < -1, x > 1], [lambda v: v * 0, lambda v: v + 1, 3]),
+        "overlap": (lambda x: [x < 2, x > -2], [lambda v: v - 1, 5]),     # later wins
+        "lone-cond": (lambda x: x < 0, [lambda v: -v, lambda v: v * v]),
+        "lone-list": (lambda x: [x != 0], [lambda v, k=2: v * k]),
+        "args": (lambda x: [x > 0], [lambda v, a, b=1: v * a + b]),
+        "none-true": (lambda x: [x > 100], [lambda v: v / 0]),    # never called: empty
+        "int-cond": (lambda x: [xp.astype(x > 0, xp.int8)], [7]),   # cast to bool
+    }[kind]
+
+
+@pytest.mark.parametrize("kind", ["values", "functions", "default", "overlap", "lone-cond",
+                                  "lone-list", "args", "none-true", "int-cond"])
+@for_all_dtypes(dtypes=[d for d in ALL_DTYPES if d not in ("bool", "complex64",
+                                                            "complex128")])
+@pytest.mark.parametrize("layout", ["c", "strided", "empty"])
+@xp_compare()
+def test_piecewise(xp, kind, dtype, layout):
+    h = sample((3, 8), dtype)
+    x = xp.asarray(h)
+    x = {"c": x, "strided": x[::-1, ::3], "empty": x[:, :0]}[layout]
+    conds, funcs = _pieces(xp, kind)
+    extra = ((3,), {"b": 2}) if kind == "args" else ((), {})
+    return xp.piecewise(x, conds(x), funcs, *extra[0], **extra[1])
+
+
+@pytest.mark.parametrize("case", ["0d-list", "0d-array-cond", "stacked-array",
+                                  "too-few", "too-many", "scalar-x"])
+@xp_compare()
+def test_piecewise_forms_and_errors(xp, case):
+    x = xp.asarray([-2.0, -0.5, 0.0, 1.5])
+    if case == "0d-list":
+        return xp.piecewise(xp.asarray(3.0), [True, False], [lambda v: v + 1, 0])
+    if case == "0d-array-cond":
+        z = xp.asarray(-3.0)
+        return xp.piecewise(z, z < 0, [lambda v: v + 1, 0])
+    if case == "stacked-array":     # one 2-d array holding both conditions
+        return xp.piecewise(x, xp.stack([x < 0, x > 1]), [1, 2])
+    if case == "too-few":
+        return xp.piecewise(x, [x < 0, x > 0, x == 0], [1])
+    if case == "too-many":
+        return xp.piecewise(x, [x < 0], [1, 2, 3])
+    return xp.piecewise(2.5, [True], [lambda v: v * 2])
