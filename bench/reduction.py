@@ -4,10 +4,10 @@
 
 Times (best of --repeat, milliseconds) for sum of 2**log2n float32 (all axes), sum over
 axis 0 and axis -1 of a square float32 matrix of 2**log2n elements (4096 x 4096 at the
-default), mean and std of 2**(log2n-2) float64, argmax of 2**log2n float32 and cumsum of
-2**(log2n-2) float64; then per-call time for sum and argmax of 16 float32 elements on a
-warm cache.  ratio = numpy time / garray time, so > 1 means garray is faster.  A function
-garray does not have yet prints "n/a" in its row.
+default), mean and std of 2**(log2n-2) float64, argmax of 2**log2n float32, cumsum of
+2**(log2n-2) float64 and count_nonzero of 2**log2n bool; then per-call time for sum and
+argmax of 16 float32 elements on a warm cache.  ratio = numpy time / garray time, so > 1
+means garray is faster.  A function garray does not have yet prints "n/a" in its row.
 """
 
 import argparse
@@ -37,6 +37,7 @@ def cases(xp, log2n):
     f64 = xp.ones(m, dtype="float64") * 0.5
     ramp = xp.ones(n, dtype="float32")     # argmax: the maximum at the end, a full scan
     ramp[n - 1] = 2.0
+    mask = (xp.arange(n) % 3) == 0
 
     def call(name, *a, **kw):
         f = _fn(xp, name)
@@ -50,6 +51,7 @@ def cases(xp, log2n):
         ("std", f"({m},)", "float64", call("std", f64)),
         ("argmax", f"({n},)", "float32", call("argmax", ramp)),
         ("cumsum", f"({m},)", "float64", call("cumsum", f64)),
+        ("count_nonzero", f"({n},)", "bool", call("count_nonzero", mask)),
     ]
 
 
@@ -62,16 +64,16 @@ def main():
     sync = getattr(dev, "synchronize", lambda: None)
     print(f"garray {garray.__version__} on {dev}; numpy {numpy.__version__}; "
           f"n = 2**{args.log2n}; best of {args.repeat}; ratio = numpy / garray (> 1: garray faster)")
-    print(f"{'op':<12} {'shape':<14} {'dtype':<8} {'garray ms':>10} {'numpy ms':>10} {'ratio':>6}")
+    print(f"{'op':<13} {'shape':<14} {'dtype':<8} {'garray ms':>10} {'numpy ms':>10} {'ratio':>6}")
     for (name, shape, dt, nf), (_, _, _, gf) in zip(cases(numpy, args.log2n),
                                                       cases(garray, args.log2n)):
         if gf is None:
-            print(f"{name:<12} {shape:<14} {dt:<8} {'n/a':>10} {best(nf, args.repeat) * 1e3:10.3f} "
+            print(f"{name:<13} {shape:<14} {dt:<8} {'n/a':>10} {best(nf, args.repeat) * 1e3:10.3f} "
                   f"{'n/a':>6}")
             continue
         tg = best(lambda: (gf(), sync()), args.repeat)
         tn = best(nf, args.repeat)
-        print(f"{name:<12} {shape:<14} {dt:<8} {tg * 1e3:10.3f} {tn * 1e3:10.3f} {tn / tg:6.2f}")
+        print(f"{name:<13} {shape:<14} {dt:<8} {tg * 1e3:10.3f} {tn * 1e3:10.3f} {tn / tg:6.2f}")
     for label, fname in [("sum(a)", "sum"), ("argmax(a)", "argmax")]:
         per = []
         for xp in (garray, numpy):

@@ -242,6 +242,27 @@ def test_index64_paths_match():
         _core._debug_force_index64(old)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float32",
+                                   "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("n", [1, 31, 32768, 32769, 100003])
+def test_count_nonzero_contiguous_blocks(strategy, dtype, n):
+    """Contiguous counts run a block loop (2**15 elements per 32-bit count): block ends,
+    -0.0 (zero), NaN and complex values with only an imaginary part (nonzero)."""
+    rng = numpy.random.default_rng(n)
+    h = (rng.random(n) < 0.3).astype(dtype)
+    if h.dtype.kind in "fc":
+        h[::7] = -0.0
+        h[3::11] = numpy.nan
+    if h.dtype.kind == "c":
+        h[5::13] = 2j
+    h[-1] = 1
+    g = garray.asarray(h)
+    assert_xp_close(garray.count_nonzero(g), numpy.int64(numpy.count_nonzero(h)))
+    h2, g2 = h[: n - n % 4].reshape(4, -1), g[: n - n % 4].reshape(4, -1)
+    assert_xp_close(garray.count_nonzero(g2, axis=1),
+                    numpy.count_nonzero(h2, axis=1).astype(numpy.int64))
+
+
 def test_reduction_past_2_31_elements():
     """A stride-0 view of 2**31 + 3 elements: 64-bit indexing chosen from the size."""
     g = garray.broadcast_to(garray.asarray([True]), (2**31 + 3,))

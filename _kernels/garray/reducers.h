@@ -278,6 +278,30 @@ template <class Cmp, class T> struct range_arg<Cmp, T, true> {
 template <class T> struct range<arg<Max, T>, T> : range_arg<Max, T> {};
 template <class T> struct range<arg<Min, T>, T> : range_arg<Min, T> {};
 
+// count_nonzero of contiguous elements: a 32-bit count per block of 2**15 elements, a
+// loop of one compare and one add per element that the compiler vectorises (the generic
+// lanes widen each element to an int64 first), the blocks summed in int64.  Counts are
+// integers, exact in any order.
+template <class T> struct range<nonzero<T>, T> {
+    GA_DEVICE static int64 run(const nonzero<T>&, const T* p, int64 n, int64 id) {
+        int64 total = id;
+#pragma unroll 1
+        for (int64 j = 0; j < n; j += 32768) {
+            const int m = n - j < 32768 ? (int)(n - j) : 32768;
+            const T* q = p + j;
+            int c = 0;
+            if constexpr (traits<T>::is_bool) {     // bytes 0 or 1: the compare vectorises
+                const unsigned char* b = (const unsigned char*)q;
+                for (int k = 0; k < m; ++k) c += b[k] != 0;
+            } else {
+                for (int k = 0; k < m; ++k) c += convert<bool>(q[k]) ? 1 : 0;
+            }
+            total += c;
+        }
+        return total;
+    }
+};
+
 }  // namespace red
 
 // The index part of an arg reducer's accumulator (argmax writes it), or the acc itself.
