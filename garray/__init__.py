@@ -90,8 +90,9 @@ from . import random  # noqa: F401,E402  (garray.random, as numpy.random)
 from . import nn  # noqa: F401,E402  (garray.nn: conv1d/2d/3d, gradients, pooling)
 from ._covariance import cov, corrcoef  # noqa: F401
 from ._signal import convolve, correlate  # noqa: F401
-from ._polynomial import (poly, roots, polyint, polyder, polyadd, polysub,  # noqa: F401
-                          polymul, polydiv, polyval, polyfit, poly1d)
+from ._polyfit import poly, roots, polyfit  # noqa: F401
+from ._polynomial import (polyint, polyder, polyadd, polysub, polymul,  # noqa: F401
+                          polydiv, polyval, poly1d)
 from . import signal  # noqa: F401,E402  (garray.signal, as scipy.signal: convolutions)
 from . import fft  # noqa: F401,E402  (garray.fft, as numpy.fft)
 from . import special  # noqa: F401,E402  (garray.special: scipy.special's erf, gammaln ...)

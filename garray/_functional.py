@@ -236,7 +236,6 @@ def piecewise(x, condlist, funclist, *args, **kw):
     --------
     numpy.piecewise
     """
-    import collections.abc
     from ._core import zeros_like
     from ._manip_common import as_array
     from ._reductions import any as any_
@@ -254,7 +253,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
     y = zeros_like(x)
     for i, func in enumerate(funclist):
         cond = conds[i]
-        if not isinstance(func, collections.abc.Callable):
+        if not callable(func):
             y[cond] = func
         else:
             vals = x[cond]

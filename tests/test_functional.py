@@ -2,6 +2,7 @@
 against NumPy (a Python function runs per slice on the host; the slices and values are
 garray's)."""
 
+import numpy
 import pytest
 
 from xp import ALL_DTYPES, for_all_dtypes, make, sample, xp_compare
@@ -129,7 +130,7 @@ def test_piecewise(xp, kind, dtype, layout):
 
 
 @pytest.mark.parametrize("case", ["0d-list", "0d-array-cond", "stacked-array",
-                                  "too-few", "too-many", "scalar-x"])
+                                  "too-few", "too-many", "scalar-x", "numpy-scalar-x"])
 @xp_compare()
 def test_piecewise_forms_and_errors(xp, case):
     x = xp.asarray([-2.0, -0.5, 0.0, 1.5])
@@ -144,4 +145,6 @@ def test_piecewise_forms_and_errors(xp, case):
         return xp.piecewise(x, [x < 0, x > 0, x == 0], [1])
     if case == "too-many":
         return xp.piecewise(x, [x < 0], [1, 2, 3])
+    if case == "numpy-scalar-x":
+        return xp.piecewise(numpy.float32(-1.5), [True], [lambda v: v * 2])
     return xp.piecewise(2.5, [True], [lambda v: v * 2])

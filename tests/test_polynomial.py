@@ -34,7 +34,8 @@ def _arr(xp, h, strided=False):
 def test_polyval(xp, dtype, strided):
     p = _arr(xp, sample((4,), dtype, small=True), strided)
     x = _arr(xp, sample((3, 5), dtype, start=2, small=True), strided)
-    return [xp.polyval(p, x), xp.polyval(p, x[0, 0]), xp.polyval(p[:0], x)]
+    return [xp.polyval(p, x), xp.polyval(p, x[0, 0]), xp.polyval(p[:0], x),
+            xp.polyval(p, x[:, :0])]
 
 
 @for_all_dtypes("pdtype", ["int64", "float32", "float64", "complex128"])
@@ -45,7 +46,8 @@ def test_polyval_mixed_dtypes(xp, pdtype, xdtype):
     p = _arr(xp, sample((3,), pdtype, small=True))
     x = _arr(xp, sample((4,), xdtype, start=1, small=True))
     return [xp.polyval(p, x), xp.polyval([1.5, -2.0], x), xp.polyval(p, 2),
-            xp.polyval(p, 0.5)]
+            xp.polyval(p, 0.5), xp.polyval(p, numpy.dtype(xdtype).type(1)),
+            xp.polyval(p, numpy.float32(0.5))]
 
 
 def test_polyval_of_a_poly1d_composes():
@@ -62,7 +64,8 @@ def test_polyval_0d_coefficients_raise(xp):
 
 @for_all_dtypes()
 @pytest.mark.parametrize("fn", ["polyadd", "polysub", "polymul"])
-@pytest.mark.parametrize("lengths", [(3, 5), (5, 3), (4, 4), (1, 1)], ids=str)
+@pytest.mark.parametrize("lengths", [(3, 5), (5, 3), (4, 4), (1, 1), (0, 3), (3, 0)],
+                         ids=str)
 @xp_compare()
 def test_binary_arithmetic(xp, dtype, fn, lengths):
     a = _arr(xp, sample((lengths[0],), dtype), strided=True)
