@@ -1,5 +1,5 @@
 // The forward convolution family: garray.nn.conv1d/2d/3d (launched by garray/nn/_conv.py
-// through cython/_launch.pxi's _family_launch; the table is garray/_convtable.py, the
+// through cython/_launch.pxi's _family_launch; the table is garray/_tables/conv.py, the
 // design docs/convolution.md).
 //
 // Note [Forward convolution kernels]

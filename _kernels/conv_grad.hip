@@ -1,5 +1,5 @@
 // The convolution gradients and transposed convolutions (garray/nn/_conv_grad.py; the
-// table is garray/_convgradtable.py, the design docs/convolution-gradients.md).
+// table is garray/_tables/conv_grad.py, the design docs/convolution-gradients.md).
 //
 // Note [Gather-form convolution gradients]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -16,7 +16,7 @@
 //    functor names its own, as ldexp's int64 exponent: Note [Two-output ops]).
 // 5. ew1x2_* / ew2x2_*: two outputs (divmod, frexp, modf), To2 the second's dtype;
 //    contiguous and strided forms only (a scalar operand is a 0-d strided one).
-// 6. ew2_at: ufunc.at (garray/_ufunc_methods.py).  The operands' targets are sorted
+// 6. ew2_at: ufunc.at (garray/_reduce/ufunc_methods.py).  The operands' targets are sorted
 //    stably, so equal targets form runs in their order of occurrence; one thread per
 //    run folds the run's operands into its target in that order, which is the order
 //    NumPy applies them in (one at a time), so every op, reorderable or not, gives

@@ -1,5 +1,5 @@
 // The fft family: Stockham mixed-radix and Bluestein FFTs (garray.fft in garray/fft/;
-// table garray/_ffttable.py; docs/fft.md).
+// table garray/_tables/fft.py; docs/fft.md).
 //
 // Note [Stockham FFT]
 // ~~~~~~~~~~~~~~~~~~~

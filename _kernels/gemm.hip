@@ -1,5 +1,5 @@
-// The GEMM family: C[b] = A[b] @ B[b] for every dtype (launched by garray/_matmul.py
-// through cython/_gemm.pxi; the table is garray/_gemmtable.py, docs/gemm.md).
+// The GEMM family: C[b] = A[b] @ B[b] for every dtype (launched by garray/_gemm/matmul.py
+// through cython/_gemm.pxi; the table is garray/_tables/gemm.py, docs/gemm.md).
 //
 // Note [GEMM kernels]
 // ~~~~~~~~~~~~~~~~~~~

@@ -1,5 +1,5 @@
 // The pooling family: max and average pooling over 1-, 2- and 3-d windows (launched by
-// garray/nn/_pool.py through _family_launch; the table is garray/_pooltable.py,
+// garray/nn/_pool.py through _family_launch; the table is garray/_tables/pool.py,
 // docs/pooling.md).
 //
 // Note [Pooling kernels]

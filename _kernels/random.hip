@@ -1,6 +1,6 @@
 // The random family: Philox4x32-10 and the transforms built on it (launched by
 // garray/random/_kernels.py through cython/_launch.pxi's _family_launch; the table is
-// garray/_randtable.py, docs/random.md).
+// garray/_tables/random.py, docs/random.md).
 //
 // Note [Counter-based streams]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -1,5 +1,5 @@
 // The signal family: direct N-d correlation (garray.convolve/correlate in
-// garray/_signal.py, garray.signal in garray/signal/; table garray/_signaltable.py;
+// garray/signal/_direct.py, garray.signal in garray/signal/; table garray/_tables/signal.py;
 // docs/signal.md).
 //
 // Note [Direct correlation]
@@ -14,7 +14,7 @@
 //    swaps the operands when the tap operand would be the larger one (the reversed views
 //    make that exact; docs/signal.md, "The one kernel", item 3), so the tap loop runs
 //    over the smaller operand.
-// 2. Geometry: one int64 array on the device (garray/_signal.py's _launch packs it):
+// 2. Geometry: one int64 array on the device (garray/signal/_direct.py's _launch packs it):
 //        g[0] = R (rank, 1..GA_SIG_MAXR), then per dimension d < R
 //        out size g[1+d], S size g[9+d], S stride g[17+d] (elements, any sign),
 //        P size g[25+d], P stride g[33+d], offset g[41+d].

@@ -1,4 +1,4 @@
-// Sorting and searching kernels (docs/sorting.md; launched by garray/_sorting.py).
+// Sorting and searching kernels (docs/sorting.md; launched by garray/_sort/sorting.py).
 //
 // Note [Radix sort]
 // ~~~~~~~~~~~~~~~~~

@@ -49,11 +49,11 @@ TESTS=(tests/)
 # --dry-run and --stub run after the full suite has run on that device (CI): only the
 # device-specific test files here, so CI does not pay for a third full run.
 if [ "$DRY" = 1 ]; then DEV=cpu; LOG2N=18; RED_LOG2N=18; SORT_LOG2N=16; GEMM_N=128; CONV_N=1; FFT_LOG2N=16; TEST_CAP=600
-  TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py
-         tests/test_gpu_blas.py tests/test_fft_vendor.py)
+  TESTS=(tests/test_transfer_device.py tests/kernels/test_raw_kernels.py tests/elementwise/test_elementwise_paths.py
+         tests/gemm/test_gpu_blas.py tests/fft/test_fft_vendor.py)
 elif [ "$DRY" = 2 ]; then DEV="$KIND"; LOG2N=14; RED_LOG2N=14; SORT_LOG2N=14; GEMM_N=64; CONV_N=0; FFT_LOG2N=14; TEST_CAP=600
-  TESTS=(tests/test_transfer_device.py tests/test_raw_kernels.py tests/test_elementwise_paths.py
-         tests/test_gpu_blas.py tests/test_fft_vendor.py)
+  TESTS=(tests/test_transfer_device.py tests/kernels/test_raw_kernels.py tests/elementwise/test_elementwise_paths.py
+         tests/gemm/test_gpu_blas.py tests/fft/test_fft_vendor.py)
 else DEV="$KIND"; LOG2N=24; RED_LOG2N=28; SORT_LOG2N=26; GEMM_N=8192; CONV_N=8; FFT_LOG2N=24; TEST_CAP=180
 fi
 

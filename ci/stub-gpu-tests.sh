@@ -39,7 +39,7 @@ if [ "${STUB_PREPARED:-0}" != 1 ]; then
       echo "stub-gpu-tests: the stub BLAS library $lib was not built (is scipy-openblas32 installed for $PY?)"
       exit 1; }
   done
-  # The vendor DNN tests (tests/test_dnn_vendor.py) need the stub cuDNN/MIOpen, which a
+  # The vendor DNN tests (tests/nn/test_dnn_vendor.py) need the stub cuDNN/MIOpen, which a
   # build.sh of gpu-stub sources older than its "Stub DNN libraries" does not make.
   for lib in libcudnn.so.9 libMIOpen.so; do
     [ -f "$STUBS/$lib" ] || { cat "$STUBS/build.log"
@@ -47,7 +47,7 @@ if [ "${STUB_PREPARED:-0}" != 1 ]; then
       exit 1; }
   done
   # garray's own stub cuFFT / hipFFT (ci/stubs/stub_fft.c; the shared stubs have no FFT):
-  # the vendor FFT path (tests/test_fft_vendor.py, and every FFT under GARRAY_FFT=auto).
+  # the vendor FFT path (tests/fft/test_fft_vendor.py, and every FFT under GARRAY_FFT=auto).
   CC=${CC:-cc}
   fftflags=(-O2 -g -shared -fPIC -pthread -Wl,-z,defs)
   $CC "${fftflags[@]}" -DSTUB_CUDA -Wl,-soname,libcufft.so.12 -o "$STUBS/libcufft.so.12" ci/stubs/stub_fft.c -ldl -lm &&
@@ -90,7 +90,7 @@ stub_tests() {
   # Under GARRAY_FFT=auto every FFT takes the stub vendor FFT: test_fft runs a second time
   # with GARRAY_FFT=kernel ("FILE@kernel"), so garray's FFT kernels run on the device too.
   { ls tests/test_*.py | grep -v -e '/test_gpu_compilers.py$' -e '/test_notebooks.py$'
-    echo tests/test_fft.py@kernel; } |
+    echo tests/fft/test_fft.py@kernel; } |
     KIND=$kind LOGS=$logs PY=$PY xargs -P "$JOBS" -I{} bash -c '
       f={}; fft=; case $f in *@kernel) f=${f%@kernel}; fft=kernel;; esac
       n=$(basename "$f" .py)${fft:+-fft-$fft}; s=$(date +%s)

@@ -1,7 +1,7 @@
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_RECORDS_RO
 
 # Creation hot paths: empty, asarray and the fills.  The slower, rarer creation
-# functions (arange, linspace, eye, meshgrid, tril/triu) are in garray/_creation.py.
+# functions (arange, linspace, eye, meshgrid, tril/triu) are in garray/_creation/ranges.py.
 
 cdef bint _numpy_wrappable(object h):
     """Whether garray's kernels can use NumPy array h's memory in place: aligned, and

@@ -3,7 +3,7 @@
 # and the step); every element is written on the array's device.
 
 cdef enum:
-    # Slots of garray._optable.creation_table (tests/test_registry.py checks them).
+    # Slots of garray._tables.ops.creation_table (tests/test_registry.py checks them).
     C_FILL = 0
     C_ARANGE = 1
     C_LINSPACE = 2

@@ -1,10 +1,10 @@
 # Advanced indexing on the device: the offset arithmetic, gathers, scatters and the
 # mask compaction of _kernels/index.hip (Note [Advanced indexing kernels] there).
-# garray/_indexing.py parses the key and calls these with the view basic indexing left
+# garray/_index/advanced.py parses the key and calls these with the view basic indexing left
 # (V), the V axes the integer arrays index, and where the broadcast index shape goes.
 
 cdef enum:
-    # Slots of garray._optable.index_table (tests/test_registry.py checks them).
+    # Slots of garray._tables.ops.index_table (tests/test_registry.py checks them).
     IX_GATHER32 = 0
     IX_GATHER64 = 1
     IX_SCATTER32 = 2

@@ -1,5 +1,5 @@
-# The GEMM family's launch primitives (garray/_matmul.py drives them; the kernels are
-# _kernels/gemm.hip, the table garray/_gemmtable.py, the design docs/gemm.md).
+# The GEMM family's launch primitives (garray/_gemm/matmul.py drives them; the kernels are
+# _kernels/gemm.hip, the table garray/_tables/gemm.py, the design docs/gemm.md).
 #
 # _gemm_launch runs one kernel of the table (every argument a pointer or an int64, as
 # the sort family's).  _cblas_gemm calls the CPU device's OpenBLAS ?gemm through its
@@ -42,7 +42,7 @@ def _gemm_launch(int code, int slot, int64_t threads, tuple args, ndarray ref,
     if len(args) > 16:
         raise ValueError(f"gemm kernels take at most 16 arguments, got {len(args)}")
     if _gemmtable_mod is None:
-        from garray import _gemmtable
+        from garray._tables import gemm as _gemmtable
         _gemmtable_mod = _gemmtable
     k = _table("gemm", _gemmtable_mod.table, None, True)
     for i, a in enumerate(args):

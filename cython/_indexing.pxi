@@ -7,7 +7,7 @@
 # 3. Out-of-range integers raise IndexError (garray never wraps silently), a zero
 #    slice step ValueError, too many indices IndexError, as NumPy does.
 # 4. A key holding an integer or boolean array, a list or a bool (advanced indexing)
-#    makes _basic_index return None; the caller hands it to garray/_indexing.py, which
+#    makes _basic_index return None; the caller hands it to garray/_index/advanced.py, which
 #    runs the gather/scatter kernels (cython/_gather.pxi).
 from cpython.slice cimport PySlice_Unpack, PySlice_AdjustIndices
 
@@ -112,10 +112,10 @@ cdef object _indexing_mod = None
 
 
 cdef object _advanced(str name):
-    """garray/_indexing.py's getitem or setitem (imported on first use)."""
+    """garray/_index/advanced.py's getitem or setitem (imported on first use)."""
     global _indexing_mod
     if _indexing_mod is None:
-        from garray import _indexing
+        from garray._index import advanced as _indexing
         _indexing_mod = _indexing
     return getattr(_indexing_mod, name)
 

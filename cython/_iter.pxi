@@ -150,7 +150,7 @@ cdef int _iter_args(_Iter* it, void** args, bint wide_n=False) noexcept:
     """Kernel arguments (pointers..., n) or (pointers..., Strided<N>, n); returns how
     many were written, so a launcher can append its own.  ``wide_n``: the kernel takes
     n as int64 in the 32-bit-index slot too (the CPU device serves that slot of the
-    elementwise families with the int64 build: garray/_optable.py, cpu_alias)."""
+    elementwise families with the int64 build: garray/_tables/ops.py, cpu_alias)."""
     cdef int i
     for i in range(it.nop):
         args[i] = &it.ptr[i]

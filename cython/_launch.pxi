@@ -1,6 +1,6 @@
 # Note [Kernel tables and launches]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# 1. A _Kernels object is one kernel table of garray._optable (an op, the casts into
+# 1. A _Kernels object is one kernel table of garray._tables.ops (an op, the casts into
 #    one dtype, where, all/any, creation): a compile unit plus its (dtype code, slot)
 #    -> name-expression entries.  The launch layer indexes a C array by (code, slot):
 #    no dict and no tuple key on the hot path.
@@ -29,7 +29,7 @@ ctypedef int (*_drv_launch)(void*, unsigned int, unsigned int, unsigned int, uns
                             void**) noexcept nogil
 
 cdef enum:
-    # Layout slots; garray._optable.LAYOUTS lists the same names in the same order.
+    # Layout slots; garray._tables.ops.LAYOUTS lists the same names in the same order.
     L_C = 0
     L_CS = 1
     L_SC = 2
@@ -95,7 +95,8 @@ def _debug_cpu_pool(threads=None, min_work=None):
 
 cdef int _init_launch() except -1:
     global _optable_mod, _compile_mod
-    from garray import _optable, _compiler
+    from garray._tables import ops as _optable
+    from garray import _compiler
     _optable_mod, _compile_mod = _optable, _compiler
     for r in _dtypes.RECORDS:
         _code_itemsize[r.code] = r.itemsize
@@ -130,7 +131,7 @@ cdef object _launch_error(object module):
 cdef class _Kernels:
     """One kernel table: its compile unit and the kernels by [dtype code][slot]."""
     cdef readonly str name
-    cdef readonly object op          # the garray._optable.Op of an op table, else None
+    cdef readonly object op          # the garray._tables.ops.Op of an op table, else None
     cdef str compare                 # comparison ops: the operator stem ("eq", "lt" ...)
     cdef bint power                  # x1 ** x2: integer exponents must be >= 0 (NumPy)
     cdef int nin
@@ -141,7 +142,7 @@ cdef class _Kernels:
     cdef signed char out2[_NCODES]        # two-output ops: compute code -> second output code
     cdef signed char in2[_NCODES]         # op tables: compute code -> the second operand's code
     cdef bint has_in2                # the second operand has a type of its own (ldexp)
-    cdef object f16                  # float16 on its own grid (garray._f16), or None
+    cdef object f16                  # float16 on its own grid (garray._elementwise.f16), or None
     cdef void* cpu[_NCODES][_MAX_SLOTS]
     cdef void* cpu_r[_NCODES][_MAX_SLOTS]   # range entries (blocks [b0, b1)) for the pool
     cdef bint cpu_fibers[_NCODES][_MAX_SLOTS]  # barrier kernels: launched with _BLOCK threads
@@ -163,7 +164,7 @@ cdef class _Kernels:
         memset(self.cpu, 0, sizeof(self.cpu))
         memset(self.cpu_r, 0, sizeof(self.cpu_r))
         memset(self.cpu_fibers, 0, sizeof(self.cpu_fibers))
-        from garray._redtable import BARRIER_KERNELS
+        from garray._tables.reduce import BARRIER_KERNELS
         for (code, slot), expr in self.entries:
             if not (0 <= code < _NCODES and 0 <= slot < _MAX_SLOTS):
                 raise ValueError(f"{self.name}: table entry ({code}, {slot}) outside the "
@@ -352,7 +353,7 @@ cdef _Kernels _op_kernels(str name):
         k.power = op.functor == "power"
         k.nout, k.has_in2 = op.nout, op.in2 is not None
         if op.f16 is not None:
-            from garray import _f16
+            from garray._elementwise import f16 as _f16
             k.f16 = getattr(_f16, op.f16)
         for p in range(_NCODES):
             k.compute[p] = op.compute_code(p)
@@ -366,7 +367,7 @@ cdef _Kernels _op_kernels(str name):
 
 cdef _Kernels _table(str name, object table_fn, object arg=None, bint one_per_thread=False):
     """A kernel table that is not an op (casts, where, all/any, creation), built once
-    from ``table_fn(arg)`` (or ``table_fn()``) of garray._optable."""
+    from ``table_fn(arg)`` (or ``table_fn()``) of garray._tables.ops."""
     key = ("table", name)
     cdef _Kernels k = _kernel_tables.get(key)
     if k is None:

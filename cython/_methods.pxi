@@ -1,6 +1,6 @@
 # The reduction methods of ndarray (x.sum(), x.argmax(axis=1), x.cumsum() ...): NumPy's
 # method signatures, forwarded to the module-level functions (garray.sum ...), looked up
-# by name at call time (garray.mean, var, std and ptp live in garray/_statistics.py).
+# by name at call time (garray.mean, var, std and ptp live in garray/_reduce/statistics.py).
 # A base class of _ArrayOperators, so of ndarray, to keep _ndarray.pxi about the type.
 
 cdef object _garray_namespace = None
@@ -399,8 +399,8 @@ cdef class _ArrayMethods:
         """
         return _array_function("ptp")(self, axis=axis, out=out, keepdims=keepdims)
 
-    # ---- indexing methods (garray/_indexing_functions.py) ----------------------------
-    # ---- linear algebra (garray/_matmul.py, garray/_contract.py) -------------------
+    # ---- indexing methods (garray/_index/routines.py) ----------------------------
+    # ---- linear algebra (garray/_gemm/matmul.py, garray/_gemm/contract.py) -------------------
     def __matmul__(self, other):
         return _matmul_operator(self, other)
 
@@ -535,15 +535,15 @@ cdef class _ArrayMethods:
     @property
     def flat(self):
         """A flat (C order) iterator and index over the array. See numpy.ndarray.flat."""
-        from garray._indexing_functions import flatiter
+        from garray._index.routines import flatiter
         return flatiter(self)
 
     @flat.setter
     def flat(self, value):
-        from garray._indexing_functions import flatiter
+        from garray._index.routines import flatiter
         flatiter(self)[...] = value
 
-    # ---- NumPy's elementwise and I/O methods (garray/_math_extras.py, garray/_io.py) ----
+    # ---- NumPy's elementwise and I/O methods (garray/_elementwise/math_extras.py, garray/_io.py) ----
 
     def round(self, decimals=0, out=None):
         """Round to ``decimals`` places, halves to even. See garray.around and

@@ -1,4 +1,4 @@
-# The launch primitive under garray.RawKernel (garray/_raw.py): arguments arrive as
+# The launch primitive under garray.RawKernel (garray/kernels/_raw.py): arguments arrive as
 # addresses of their values (the Python side keeps the values alive and has checked
 # them against the kernel's signature), the kernel as a CPU entry address or a GPU
 # function handle.
@@ -14,7 +14,7 @@ def _launch_raw(object device, object module, object function, unsigned int grid
     ``set_shared`` is the module's ``ga_host_set_dynamic_shared``, called in the same
     C sequence as the entry: the dynamic shared size is per OS thread and consumed by
     the launch, so threads launching one kernel cannot see each other's size.  Returns
-    the CPU entry's status (0, or a ga_host error code that garray/_raw.py reports)."""
+    the CPU entry's status (0, or a ga_host error code that garray/kernels/_raw.py reports)."""
     cdef void* argv[64]
     cdef _host_entry fn
     cdef _host_set_shared setter

@@ -1,6 +1,6 @@
 # The reduction family's launch layer: reductions over any set of axes and scans along
 # one axis, on the kernels of _kernels/reduce.hip (Note [Reduction strategies] there).
-# The Python functions (garray/_reductions.py) parse arguments, casts, out= and
+# The Python functions (garray/_reduce/reductions.py) parse arguments, casts, out= and
 # initial=; this file collapses axes, picks the schedule and launches.
 #
 # Note [Choosing a reduction schedule]
@@ -18,7 +18,7 @@
 #    schedule where it applies, so tests run every kernel on every device.
 
 cdef enum:
-    # Slots of the reduction tables (garray/_redtable.py has the same numbers); the
+    # Slots of the reduction tables (garray/_tables/reduce.py has the same numbers); the
     # column schedule, the block trees and scan_bt index in 64 bits only.
     R_NB32 = 0
     R_NB64 = 1
@@ -59,7 +59,7 @@ cdef tuple _reduction_info(str name, bint scan, int code):
     if info is not None:
         return info
     if _redtable_mod is None:
-        from garray import _redtable
+        from garray._tables import reduce as _redtable
         _redtable_mod = _redtable
     row = _redtable_mod.ROWS[name]
     if row.acc_code(code) < 0 or (scan and not row.scan):

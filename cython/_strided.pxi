@@ -1,5 +1,5 @@
 # Views with caller-given strides: as_strided, sliding_window_view, diagonal and
-# fill_diagonal (garray/lib/stride_tricks.py, garray/_diagonal.py).
+# fill_diagonal (garray/lib/stride_tricks.py, garray/_manip/diagonal.py).
 #
 # Note [Strided views]
 # ~~~~~~~~~~~~~~~~~~~~

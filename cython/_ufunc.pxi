@@ -278,7 +278,7 @@ cdef object _binary(_Kernels k, object x1, object x2, object out):
                            if s is None and a._code != b._code else ""))
     if k.has_in2 and s is not None and not np_scalar:
         # a Python scalar with an op whose second operand is integer (ldexp): the arrays'
-        # case is in compute2 (garray/_optable.py, in2_ok)
+        # case is in compute2 (garray/_tables/ops.py, in2_ok)
         if not (k.op.in2_ok(ref._code) if s_first else (type(s) is int or type(s) is bool)):
             raise TypeError(f"{k.name}: the second operand must be bool or an integer "
                             f"(not uint64), got "
@@ -385,12 +385,12 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
 
 cdef ndarray _f16_binary(_Kernels k, ndarray a, ndarray b, ndarray ref, bint scalar,
                          bint s_first, _Scalar* sv, int out_code, object out):
-    """A binary op computing in float16 (Note [Dtype rules] 6 in garray/_optable.py): the
+    """A binary op computing in float16 (Note [Dtype rules] 6 in garray/_tables/ops.py): the
     float32 kernel on the operands widened to float32 (exact), the result rounded once to
     float16, as NumPy's float16 loops.  A Python scalar is already packed as float32."""
     cdef ndarray tmp, o
     cdef int out32 = k.out[_F32]
-    if k.f16 is not None:       # an op on the float16 grid itself (garray/_f16.py)
+    if k.f16 is not None:       # an op on the float16 grid itself (garray/_elementwise/f16.py)
         if scalar:
             a, b = (_scalar_array(sv, _F16, ref._device), ref) if s_first else (
                 ref, _scalar_array(sv, _F16, ref._device))
@@ -608,7 +608,7 @@ cdef object _ufunc_methods_mod = None
 cdef object _ufunc_methods():
     global _ufunc_methods_mod
     if _ufunc_methods_mod is None:
-        from garray import _ufunc_methods
+        from garray._reduce import ufunc_methods as _ufunc_methods
         _ufunc_methods_mod = _ufunc_methods
     return _ufunc_methods_mod
 
@@ -617,7 +617,7 @@ cdef object _ufunc_methods():
 cdef class ufunc:
     """An elementwise function of garray (``garray.add``, ``garray.sin`` ...).
 
-    Built from one row of the op table (garray._optable); its docstring says what it
+    Built from one row of the op table (garray._tables.ops); its docstring says what it
     computes, the dtypes it accepts and where it differs from NumPy.
     """
     cdef readonly str __name__
@@ -660,7 +660,7 @@ cdef class ufunc:
                             f"{type(args[0]).__name__} and {type(args[1]).__name__}")
         return r
 
-    # ---- methods (garray/_ufunc_methods.py, Note [ufunc reductions]) -----------------
+    # ---- methods (garray/_reduce/ufunc_methods.py, Note [ufunc reductions]) -----------------
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
                initial=numpy._NoValue, where=True):
         """Reduce ``array`` over ``axis`` (int, tuple or None) by repeated application

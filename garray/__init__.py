@@ -20,7 +20,7 @@ from ._core import (ndarray, MemoryPool, asarray, asnumpy, empty, zeros, ones,  
                     full, empty_like, zeros_like, ones_like, full_like, from_dlpack,
                     reshape, permute_dims, broadcast_to, broadcast_shapes, squeeze,
                     expand_dims, set_implicit_transfer)
-from ._creation import arange, linspace, eye, identity, meshgrid, tril, triu  # noqa: F401
+from ._creation.ranges import arange, linspace, eye, identity, meshgrid, tril, triu  # noqa: F401
 from ._info import __array_namespace_info__  # noqa: F401
 # NumPy's signatures: dtype objects, scalar type names, small array functions, printing.
 from ._scalar_types import *  # noqa: F401,F403,A004  (see _scalar_types.__all__)
@@ -34,35 +34,35 @@ from ._inquiry import (iscomplex, isreal, iscomplexobj, isrealobj, isfortran,  #
                        shares_memory, common_type, require, min_scalar_type)
 from ._io import (save, load, savetxt, loadtxt, frombuffer, fromiter,  # noqa: F401
                   fromstring)
-from ._sequences import (logspace, geomspace, bartlett, blackman, hamming,  # noqa: F401
+from ._creation.sequences import (logspace, geomspace, bartlett, blackman, hamming,  # noqa: F401
                          hanning, ediff1d)
-from ._math_extras import (around, fix, real_if_close, trapezoid, unwrap,  # noqa: F401
+from ._elementwise.math_extras import (around, fix, real_if_close, trapezoid, unwrap,  # noqa: F401
                            gradient)
-from ._bessel import i0, kaiser  # noqa: F401
-from ._bits import packbits, unpackbits  # noqa: F401
-from ._functional import (apply_along_axis, apply_over_axes, fromfunction,  # noqa: F401
+from ._elementwise.bessel import i0, kaiser  # noqa: F401
+from ._elementwise.bits import packbits, unpackbits  # noqa: F401
+from ._manip.functional import (apply_along_axis, apply_over_axes, fromfunction,  # noqa: F401
                           piecewise, broadcast)
-from ._manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
+from ._manip.manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 # NumPy's manipulation functions (branch manip)
-from ._joining import (concatenate, vstack, row_stack, hstack, dstack,  # noqa: F401
+from ._manip.joining import (concatenate, vstack, row_stack, hstack, dstack,  # noqa: F401
                        column_stack, block, append, insert, delete)
-from ._shaping import (tile, resize, atleast_1d, atleast_2d, atleast_3d,  # noqa: F401
+from ._manip.shaping import (tile, resize, atleast_1d, atleast_2d, atleast_3d,  # noqa: F401
                        ravel, swapaxes, rollaxis, rot90, fliplr, flipud, split,
                        array_split, hsplit, vsplit, dsplit, trim_zeros, copyto,
                        matrix_transpose)
-from ._pad import pad  # noqa: F401
-from ._diagonal import (diagonal, diag, diagflat, trace, fill_diagonal,  # noqa: F401
+from ._manip.pad import pad  # noqa: F401
+from ._manip.diagonal import (diagonal, diag, diagflat, trace, fill_diagonal,  # noqa: F401
                         vander, tri, mask_indices)
 from . import lib  # noqa: F401
-from ._ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
-from ._math_extras import round  # noqa: F401,A004  (NumPy's decimals=; the ufunc's values)
-from ._elementwise import clip, isclose, nan_to_num  # noqa: F401
-from ._indexing import nonzero  # noqa: F401
-from ._interp import interp, sort_complex  # noqa: F401
-from ._sets import (unique, unique_all, unique_counts, unique_inverse,  # noqa: F401
+from ._elementwise.ufuncs import *  # noqa: F401,F403  (generated from the op table; see _ufuncs.__all__)
+from ._elementwise.math_extras import round  # noqa: F401,A004  (NumPy's decimals=; the ufunc's values)
+from ._elementwise.functions import clip, isclose, nan_to_num  # noqa: F401
+from ._index.advanced import nonzero  # noqa: F401
+from ._sort.interp import interp, sort_complex  # noqa: F401
+from ._sort.sets import (unique, unique_all, unique_counts, unique_inverse,  # noqa: F401
                     unique_values, isin, intersect1d, union1d, setdiff1d, setxor1d)
-from ._indexing_functions import (take, take_along_axis, put, put_along_axis, place,  # noqa: F401
+from ._index.routines import (take, take_along_axis, put, put_along_axis, place,  # noqa: F401
                                   putmask, compress, extract, choose, select, flatnonzero,
                                   argwhere, where, ix_, unravel_index, ravel_multi_index,
                                   indices, diag_indices, diag_indices_from, tril_indices,
@@ -70,28 +70,28 @@ from ._indexing_functions import (take, take_along_axis, put, put_along_axis, pl
                                   ndindex, ndenumerate, flatiter)
 from ._core import ufunc, astype  # noqa: F401
 from .kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: F401
-from ._reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004
+from ._reduce.reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004
                           count_nonzero, all, any, cumulative_sum, cumulative_prod, cumsum,
                           cumprod, nancumsum, nancumprod)
-from ._statistics import (mean, var, std, nansum, nanprod, nanmin, nanmax,  # noqa: F401
+from ._reduce.statistics import (mean, var, std, nansum, nanprod, nanmin, nanmax,  # noqa: F401
                           nanargmin, nanargmax, nanmean, nanvar, nanstd, ptp, average, diff,
                           allclose, array_equal, array_equiv)
-from ._sorting import (sort, argsort, searchsorted, lexsort, partition,  # noqa: F401
+from ._sort.sorting import (sort, argsort, searchsorted, lexsort, partition,  # noqa: F401
                        argpartition)
-from ._quantiles import (median, quantile, percentile, nanmedian, nanquantile,  # noqa: F401
+from ._sort.quantiles import (median, quantile, percentile, nanmedian, nanquantile,  # noqa: F401
                          nanpercentile, digitize)
-from ._histograms import (bincount, histogram, histogram2d, histogramdd,  # noqa: F401
+from ._sort.histograms import (bincount, histogram, histogram2d, histogramdd,  # noqa: F401
                           histogram_bin_edges)
 
-from ._matmul import matmul, _matmul_inplace  # noqa: F401
-from ._contract import *  # noqa: F401,F403  (vecdot, tensordot, dot, einsum ...)
+from ._gemm.matmul import matmul, _matmul_inplace  # noqa: F401
+from ._gemm.contract import *  # noqa: F401,F403  (vecdot, tensordot, dot, einsum ...)
 from . import linalg  # noqa: F401,E402
 from . import random  # noqa: F401,E402  (garray.random, as numpy.random)
 from . import nn  # noqa: F401,E402  (garray.nn: conv1d/2d/3d, gradients, pooling)
-from ._covariance import cov, corrcoef  # noqa: F401
-from ._signal import convolve, correlate  # noqa: F401
-from ._polyfit import poly, roots, polyfit  # noqa: F401
-from ._polynomial import (polyint, polyder, polyadd, polysub, polymul,  # noqa: F401
+from ._gemm.covariance import cov, corrcoef  # noqa: F401
+from .signal._direct import convolve, correlate  # noqa: F401
+from ._polynomial.fit import poly, roots, polyfit  # noqa: F401
+from ._polynomial.poly1d import (polyint, polyder, polyadd, polysub, polymul,  # noqa: F401
                           polydiv, polyval, poly1d)
 from . import signal  # noqa: F401,E402  (garray.signal, as scipy.signal: convolutions)
 from . import fft  # noqa: F401,E402  (garray.fft, as numpy.fft)
@@ -149,6 +149,6 @@ def transpose(x, axes=None):
     --------
     numpy.transpose
     """
-    from ._manip_common import as_array
+    from ._manip.common import as_array
     x = as_array(x, "x")
     return x.transpose() if axes is None else permute_dims(x, axes)

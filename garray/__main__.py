@@ -98,7 +98,8 @@ def precompile(argv):
                     help="cpu, cuda, hip or e.g. cuda:1 (default: the default device)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args(argv)
-    from garray import _compiler, _optable
+    from garray._tables import ops as _optable
+    from garray import _compiler
     dev = garray.Device(args.device) if args.device else garray.default_device()
     props = dev.properties
     warp = props["warp_size"]

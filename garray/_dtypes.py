@@ -79,7 +79,7 @@ _CTYPES = ("bool", "ga::int8", "ga::int16", "ga::int32", "ga::int64", "ga::uint8
            "ga::complex<double>", "ga::half")
 RECORDS = tuple(DtypeRecord(code, ct) for code, ct in enumerate(_CTYPES))
 # The dtypes with kernels in every family.  float16 has casts, copies, where and
-# creation kernels; elsewhere it widens to float32 and rounds back (garray/_f16.py).
+# creation kernels; elsewhere it widens to float32 and rounds back (garray/_elementwise/f16.py).
 API_RECORDS = RECORDS[:13]
 
 default_float = float64

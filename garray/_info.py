@@ -20,7 +20,7 @@ class __array_namespace_info__:
     __module__ = "garray"
 
     def capabilities(self):
-        # Boolean masks index and assign (garray/_indexing.py) and nonzero, unique_*,
+        # Boolean masks index and assign (garray/_index/advanced.py) and nonzero, unique_*,
         # repeat and boolean indexing return data-dependent shapes, on every device.
         # Consumers read these flags: array-api-extra's apply_where and nunique (which
         # SciPy and scikit-learn call) take their mask and unique_counts paths on them.

@@ -10,7 +10,8 @@ import math
 
 import numpy
 
-from . import _dtypes, _ufuncs
+from ._elementwise import ufuncs as _ufuncs
+from . import _dtypes
 from ._core import asarray, ndarray, ones, zeros
 
 __all__ = ["iscomplex", "isreal", "iscomplexobj", "isrealobj", "isfortran", "isneginf",

@@ -102,7 +102,7 @@ conv1d, conv2d, conv3d = _ranked(1), _ranked(2), _ranked(3)
 
 
 def self_test():
-    """conv_nd on hand-computed 1-d cases (run by tests/test_nn_conv.py)."""
+    """conv_nd on hand-computed 1-d cases (run by tests/nn/test_nn_conv.py)."""
     x = numpy.array([[[1.0, 2.0, 3.0, 4.0, 5.0]]])          # (1, 1, 5)
     w = numpy.array([[[1.0, 0.0, -1.0]]])                    # (1, 1, 3)
     # y[o] = x[o] - x[o + 2]
@@ -218,7 +218,7 @@ def conv_transpose_nd(x, w, bias=None, stride=1, padding=0, output_padding=0, gr
 def grad_self_test():
     """The gradient references on hand-computed 1-d cases and the adjoint identity
     <conv(x, w), dy> == <x, dx> == <w, dw> against conv_nd (run by
-    tests/test_nn_conv_grad.py)."""
+    tests/nn/test_nn_conv_grad.py)."""
     # 1 channel, kernel [1, 2], stride 1: y[o] = x[o] + 2 x[o+1]; dx = [dy0, 2dy0 + dy1, 2dy1]
     dy = numpy.array([[[1.0, 10.0]]])
     w = numpy.array([[[1.0, 2.0]]])

@@ -27,9 +27,9 @@ cpu_only = pytest.mark.skipif(not on_cpu, reason="the CPU device's own build and
 
 @cpu_only
 def test_the_library_holds_every_builtin_unit_for_both_warp_sizes():
-    from garray import _optable
+    from garray._tables import ops as _optable
     from garray._compiler import aot, gxx
-    from garray._redtable import BARRIER_KERNELS
+    from garray._tables.reduce import BARRIER_KERNELS
     path, count, why = aot.status()
     if path is None and why == "GARRAY_CPU_AOT=0":
         pytest.skip("GARRAY_CPU_AOT=0: the ahead-of-time library is switched off")

@@ -262,7 +262,8 @@ def test_compile_gpu_unit_is_cached_on_disk(kind, arch, tmp_path, monkeypatch):
     ok, why = rtc.available()
     if not ok:
         pytest.skip(why)
-    from garray import _compiler, _optable
+    from garray._tables import ops as _optable
+    from garray import _compiler
     monkeypatch.setenv("GARRAY_CACHE_DIR", str(tmp_path))
     f, exprs = _optable.OPS["multiply"].unit()
     binary, lowered = _compiler.compile_gpu(kind, f, exprs, arch, 32 if kind == "cuda" else 64)

@@ -115,7 +115,8 @@ def test_module_load_observers_see_every_gpu_load():
 
 
 def test_precompile_builds_every_unit(monkeypatch, tmp_path, capsys):
-    from garray import __main__ as cli, _optable
+    from garray._tables import ops as _optable
+    from garray import __main__ as cli
     units = _optable.all_units()
     picked = [u for u in units if u[0] == "creation.hip"] + \
              [_optable.OPS["add"].unit(), _optable.OPS["sin"].unit()]
@@ -127,7 +128,8 @@ def test_precompile_builds_every_unit(monkeypatch, tmp_path, capsys):
 
 
 def test_precompile_reports_a_failing_unit(monkeypatch, capsys):
-    from garray import __main__ as cli, _optable
+    from garray._tables import ops as _optable
+    from garray import __main__ as cli
     monkeypatch.setattr(_optable, "all_units",
                         lambda: [("elementwise.hip", ["ga::no_such_kernel<float>"])])
     assert cli.precompile(["--device", str(DEV), "--jobs", "1"]) == 1

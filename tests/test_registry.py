@@ -7,13 +7,15 @@ import numpy
 import pytest
 
 import garray
-from garray import _codegen, _core, _optable
+from garray._elementwise import codegen as _codegen
+from garray._tables import ops as _optable
+from garray import _core
 
 from xp import assert_xp_close, make
 
 
 def test_generated_files_are_current():
-    assert _codegen.main(["--check"]) == 0, "run python -m garray._codegen"
+    assert _codegen.main(["--check"]) == 0, "run python -m garray._elementwise.codegen"
 
 
 def test_layout_and_slot_numbering_match_the_cython_layer():
@@ -22,15 +24,15 @@ def test_layout_and_slot_numbering_match_the_cython_layer():
                                      _optable.C_EYE, _optable.C_TRI32, _optable.C_TRI64)
 
 
-# Public names that are NumPy's functions around the op's ufunc (garray._ufuncs.<name>):
+# Public names that are NumPy's functions around the op's ufunc (garray._elementwise.ufuncs.<name>):
 # numpy.round is a function taking decimals=.
-FUNCTION_NAMES = {"round": "garray._math_extras.round"}
+FUNCTION_NAMES = {"round": "garray._elementwise.math_extras.round"}
 
 
 @pytest.mark.parametrize("name", sorted(_optable.OPS))
 def test_every_op_is_a_documented_public_ufunc(name):
     op = _optable.OPS[name]
-    f = getattr(garray._ufuncs, name)
+    f = getattr(garray._elementwise.ufuncs, name)
     if name in FUNCTION_NAMES:
         assert getattr(garray, name).__module__ + "." + name == FUNCTION_NAMES[name]
     else:

@@ -74,14 +74,14 @@ inline thread_local ga_launch_state ga_launch = {{0, 0, 0}, {0, 0, 0}, {1, 1, 1}
 namespace ga_host {
 template <class... P> constexpr std::index_sequence_for<P...> arity_seq(void (*)(P...)) { return {}; }
 
-// Launch results (the entry's return value; garray/_raw.py turns them into exceptions).
+// Launch results (the entry's return value; garray/kernels/_raw.py turns them into exceptions).
 enum { OK = 0, KERNEL_BUG = 1, STACK_OVERFLOW = 2, SHARED_OVERRUN = 3, BAD_LAUNCH = 4,
        NO_MEMORY = 5 };
 
 inline thread_local const char* error_what = "";
 inline thread_local unsigned char* shared_buf = nullptr;   // this launch's dynamic shared
 inline thread_local size_t pending_shared = 0;     // bytes for the next launch (see entries)
-inline std::atomic<size_t> fiber_stack{256 * 1024};  // GARRAY_CPU_FIBER_STACK, set by _raw.py
+inline std::atomic<size_t> fiber_stack{256 * 1024};  // GARRAY_CPU_FIBER_STACK, set by kernels/_raw.py
 
 inline void* dynamic_shared() { return shared_buf; }
 // The last failure's description, process-wide: a launch split over the pool fails on a

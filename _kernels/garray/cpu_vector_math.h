@@ -17,7 +17,7 @@
 // libmvec exports every width (b, c, d, e) of the functions below.
 // Every function below was measured within libmvec's 4 ULP bound, special values as
 // NumPy's (docs/performance.md, "Vector math on the CPU device"; bench/vector_math_ulp.py;
-// tests/test_cpu_vector_math.py): drop one here if a glibc gets it wrong.
+// tests/elementwise/test_cpu_vector_math.py): drop one here if a glibc gets it wrong.
 #if defined(GA_CPU_LIBMVEC) && GA_CPU_LIBMVEC && defined(__x86_64__) && \
     defined(__GLIBC__) && defined(__AVX2__) && !defined(__FAST_MATH__)
 #  if __GLIBC_PREREQ(2, 35)

@@ -4,7 +4,7 @@
 // ~~~~~~~~~~~~~~~
 // 1. A functor gets its inputs already in the compute dtype T (the launch layer casts
 //    mixed inputs first) and returns a value the kernel converts to the output dtype.
-// 2. The Python op table (garray/_optable.py) names the functor and decides which
+// 2. The Python op table (garray/_tables/ops.py) names the functor and decides which
 //    dtypes reach it; functors only handle those.
 // 3. Semantics follow NumPy where the Array API is silent: integer division and
 //    remainder by zero give 0, shifts past the width give 0 (or -1 for negative

@@ -5,7 +5,7 @@ Note [Ahead-of-time CPU kernels]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 1. The build (meson.build) runs this file as a script: ``flags`` prints the C++ flags
    the CPU compile layer (gxx.py) uses on this machine, ``emit DIR`` writes the
-   translation units.  Every unit of ``garray._optable.all_units()`` goes into one of
+   translation units.  Every unit of ``garray._tables.ops.all_units()`` goes into one of
    SHARDS_32 files at the canonical warp size 32; units with barrier kernels (which
    depend on the warp size) also into one of SHARDS_64 files at warp size 64.  Meson
    compiles the shards in parallel and links them.
@@ -60,8 +60,8 @@ def unit_key(relpath, exprs, warp_size, fibers, flags):
 
 def _units():
     """[(relpath, exprs, warp_size, fibers)] for every unit the library holds."""
-    from .. import _optable
-    from .._redtable import BARRIER_KERNELS
+    from .._tables import ops as _optable
+    from .._tables.reduce import BARRIER_KERNELS
     out = []
     for relpath, exprs in _optable.all_units():
         fibers = frozenset(e for e in exprs if e.startswith(BARRIER_KERNELS))

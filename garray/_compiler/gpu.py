@@ -58,5 +58,5 @@ def compile_gpu(kind, relpath, name_expressions, arch, warp_size):
 
 def name_expressions_for_ci():
     """Every (kernel file, [name expressions]) garray instantiates, for CI compile checks."""
-    from .. import _optable
+    from .._tables import ops as _optable
     return _optable.all_units()

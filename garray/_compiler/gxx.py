@@ -126,10 +126,10 @@ def _defines(warp_size, extra):
 def cpu_unit(name_expressions, defines=()):
     """(expressions to build, {expression: the built one serving it}) for a built-in unit:
     without extra defines, instantiations whose CPU code is another's are not built
-    again (garray/_optable.py, cpu_alias)."""
+    again (garray/_tables/ops.py, cpu_alias)."""
     if defines:
         return list(name_expressions), {}
-    from .._optable import cpu_alias
+    from .._tables.ops import cpu_alias
     names = set(name_expressions)
     alias = {e: a for e in name_expressions if (a := cpu_alias(e)) != e and a in names}
     return [e for e in name_expressions if e not in alias], alias
@@ -151,10 +151,10 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
     they are part of the cache key, so each variant is built and kept separately.
     ``fibers`` are the name expressions of kernels with barriers or warp operations
     (the reduction family's block trees): their entries launch each block on fibers.
-    By default the registry's list of barrier kernels decides (garray/_redtable.py).
+    By default the registry's list of barrier kernels decides (garray/_tables/reduce.py).
     """
     if fibers is None:
-        from .._redtable import BARRIER_KERNELS
+        from .._tables.reduce import BARRIER_KERNELS
         fibers = [e for e in name_expressions if e.startswith(BARRIER_KERNELS)]
     fibers = frozenset(fibers)
     if not fibers:

@@ -5,7 +5,7 @@ Note [Compile progress]
 1. A compile (g++ for the CPU device, NVRTC/hiprtc for GPUs) takes seconds, and in a
    notebook a cell that silently stalls for seconds looks hung.  So every real compile
    (never a cache hit: the hooks sit where the compiler is called, in ``gxx.py``,
-   ``gpu.py`` and ``garray/_raw.py``) runs inside ``compiling(unit, device)``.
+   ``gpu.py`` and ``garray/kernels/_raw.py``) runs inside ``compiling(unit, device)``.
 2. Outside a Jupyter kernel ``compiling`` does nothing: it looks up ``IPython`` in
    ``sys.modules`` (not imported: not a notebook) and asks ``get_ipython()`` for a shell
    with a ``kernel`` attribute (a terminal IPython has none).  That check runs once per

@@ -4,7 +4,7 @@ devices (its ``hipsolverDn`` API, which takes cuSOLVER's parameter lists).
 Note [GPU vendor solver]
 ~~~~~~~~~~~~~~~~~~~~~~~~
 1. The functions below run one LAPACK-style routine over a stack of column-major
-   matrices in garray buffers (Note [LAPACK buffers] in ``garray/_lapack.py``: the same
+   matrices in garray buffers (Note [LAPACK buffers] in ``garray/linalg/_lapack.py``: the same
    buffers, the same host loop over the batch) and return each matrix's ``info`` as a
    Python list.  ``info`` lives on the device (``devInfo``): one int32 per matrix in one
    buffer, read back once after the loop (that read waits for the device).
@@ -16,7 +16,7 @@ Note [GPU vendor solver]
    data-type enums (``cudaDataType`` and ``hipDataType`` share the values), complex
    eigenvalues for real input too, right eigenvectors only (neither computes left
    ones), and a host workspace beside the device one, kept alive until the infos are
-   read.  Neither vendor has gelsd: lstsq is built on gesvd (``garray/_svd.py``).
+   read.  Neither vendor has gelsd: lstsq is built on gesvd (``garray/linalg/_svd.py``).
 3. Workspace: each routine's ``_bufferSize`` query is asked once per call and one garray
    buffer of that many elements serves the whole batch (the calls are queued in order
    on one stream).
@@ -164,7 +164,7 @@ class _Run:
     letter (D or Z), and the info buffer."""
 
     def __init__(self, device, dtype, batch):
-        from .. import _lapack
+        from ..linalg import _lapack
         vendor = VENDORS.get(getattr(device, "kind", None))
         if vendor is None:
             raise ValueError(f"device: the vendor solver runs on cuda and hip devices, got "
@@ -189,7 +189,7 @@ class _Run:
         return max(1, out.value)
 
     def work(self, n):
-        from .. import _lapack
+        from ..linalg import _lapack
         return _lapack.empty((n,), self.dtype, self.device)
 
     def __call__(self, name, argtypes, i, *args):
@@ -213,7 +213,7 @@ class _Run:
 def getrf(lu, ipiv, n, batch):
     """LU with partial pivoting of the (n, n) column-major matrices of ``lu`` in place;
     1-based pivots into ``ipiv`` (int32, (batch, n)).  Returns the infos."""
-    from .._lapack import pointers
+    from ..linalg._lapack import pointers
     r = _Run(lu.device, lu.dtype, batch)
     lda = max(1, n)
     if n == 0:
@@ -227,7 +227,7 @@ def getrf(lu, ipiv, n, batch):
 def getrs(lu, ipiv, b, n, k, batch):
     """Solve with getrf's factors: ``b`` (batch of column-major (n, k)) is overwritten by
     the solutions.  Returns the infos (0 unless an argument was bad)."""
-    from .._lapack import pointers
+    from ..linalg._lapack import pointers
     r = _Run(lu.device, lu.dtype, batch)
     lda = max(1, n)
     if n == 0 or k == 0:
@@ -241,7 +241,7 @@ def getrs(lu, ipiv, b, n, k, batch):
 def potrf(buf, uplo, n, batch):
     """Cholesky of the (n, n) column-major matrices of ``buf`` in place, from triangle
     ``uplo`` ("L" or "U").  Returns the infos (> 0: not positive definite)."""
-    from .._lapack import pointers
+    from ..linalg._lapack import pointers
     r = _Run(buf.device, buf.dtype, batch)
     lda = max(1, n)
     fill = r.vendor.fill[uplo]
@@ -259,7 +259,7 @@ def syevd(buf, w, uplo, vectors, n, batch):
     eigenvectors (over ``buf``) of the Hermitian column-major matrices of ``buf`` read
     from triangle ``uplo``: syevd for float64, heevd for complex128.  Returns the
     infos (> 0: no convergence)."""
-    from .._lapack import pointers
+    from ..linalg._lapack import pointers
     r = _Run(buf.device, buf.dtype, batch)
     name = "heevd" if r.letter == "Z" else "syevd"
     lda = max(1, n)
@@ -277,7 +277,7 @@ def syevd(buf, w, uplo, vectors, n, batch):
 def geqrf(h, tau, m, n, batch):
     """Householder QR of the (m, n) column-major matrices of ``h`` in place, the
     reflectors' scalars into ``tau`` ((batch, min(m, n)))."""
-    from .._lapack import pointers
+    from ..linalg._lapack import pointers
     r = _Run(h.device, h.dtype, batch)
     lda = max(1, m)
     if m == 0 or n == 0:
@@ -292,7 +292,7 @@ def geqrf(h, tau, m, n, batch):
 def orgqr(h, tau, m, cols, k, batch):
     """Q's first ``cols`` columns from geqrf's ``k`` reflectors, in place in ``h``
     (column-major (m, cols) matrices): orgqr for float64, ungqr for complex128."""
-    from .._lapack import pointers
+    from ..linalg._lapack import pointers
     r = _Run(h.device, h.dtype, batch)
     name = "ungqr" if r.letter == "Z" else "orgqr"
     lda = max(1, m)
@@ -310,7 +310,7 @@ def gesvd(buf, s, u, vt, job, m, n, batch):
     "A" (full) or "S" (reduced), the vectors into the column-major buffers ``u`` (m x m
     or m x k) and ``vt`` (V^H: n x n or k x n) of the (m, n) column-major matrices of
     ``buf`` (destroyed), ``m >= n``.  Returns the infos (> 0: no convergence)."""
-    from .._lapack import pointers
+    from ..linalg._lapack import pointers
     if m < n:
         raise ValueError(f"gesvd: m >= n is required (cuSOLVER's), got {m} x {n}")
     r = _Run(buf.device, buf.dtype, batch)
@@ -320,7 +320,7 @@ def gesvd(buf, s, u, vt, job, m, n, batch):
         return r.infos()
     lw = r.lwork("gesvd", (_I, _I), m, n)
     work = r.work(lw)
-    from .. import _lapack
+    from ..linalg import _lapack
     rwork = _lapack.empty((max(1, k),), numpy.dtype(numpy.float64), buf.device)
     ldu = max(1, m)
     ldvt = max(1, n if job == "A" else k)
@@ -339,8 +339,8 @@ def geev(buf, w, vr, n, batch):
     eigenvectors (column-major (n, n) matrices of ``vr``, of ``buf``'s dtype: for float64
     LAPACK's packed real pairs) of the general column-major matrices of ``buf``
     (destroyed), by the 64-bit API's Xgeev.  Returns the infos (> 0: no convergence)."""
-    from .. import _lapack
-    from .._lapack import pointers
+    from ..linalg import _lapack
+    from ..linalg._lapack import pointers
     r = _Run(buf.device, buf.dtype, batch)
     r.name = "geev"
     if n == 0:

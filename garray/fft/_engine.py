@@ -15,7 +15,7 @@ import numpy
 
 from .. import _dtypes
 from .._core import _family_launch, empty
-from .._ffttable import (BLUE_FILTER, BLUE_MUL, BLUE_POST, BLUE_PRE, FFT_HERM, FFT_SCALE,
+from .._tables.fft import (BLUE_FILTER, BLUE_MUL, BLUE_POST, BLUE_PRE, FFT_HERM, FFT_SCALE,
                          FFT_STAGE, FFT_TILE, FFT_TWIDDLE, IRFFT_PRE, RFFT_POST, table)
 
 _RADICES = (4, 2, 3, 5, 7)

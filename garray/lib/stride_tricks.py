@@ -7,7 +7,7 @@ reading stray memory, and strides must be multiples of the itemsize.
 """
 
 from .. import _core
-from .._manip_common import as_array, int_tuple, norm_axis_tuple
+from .._manip.common import as_array, int_tuple, norm_axis_tuple
 
 __all__ = ["as_strided", "sliding_window_view"]
 

@@ -8,7 +8,7 @@ Note [Forward convolution paths]
    (``device_geometry``).  Operands are made C-contiguous (garray's copy kernel) first.
 2. ``resolve_algorithm`` picks the path (``algorithm=`` or ``GARRAY_CONV``):
    - "vendor": on the CPU device im2col (``conv_im2col``) + one BLAS GEMM per chunk of
-     samples (``garray._gemm.gemm``: Y[n, g] = W[g] @ col[n, g], the weight broadcast over
+     samples (``garray._gemm.engine.gemm``: Y[n, g] = W[g] @ col[n, g], the weight broadcast over
      the samples with batch stride 0), the chunk keeping the col buffer under
      ``COL_BYTES`` (a 1x1 convolution with stride 1 and no padding skips im2col: the
      input is its own col matrix); on cuda/hip devices
@@ -35,7 +35,7 @@ import numpy        # dtype objects only
 
 from .. import _core, _env
 from .._array_utils import ascontiguousarray
-from .._convtable import C_DIRECT, C_IGEMM_RT, C_IGEMM_TILED, C_IM2COL, table
+from .._tables.conv import C_DIRECT, C_IGEMM_RT, C_IGEMM_TILED, C_IM2COL, table
 from .._dtypes import DTYPE_CODE
 from ._params import (Geometry, check_operands, conv_geometry, device_geometry,
                       resolve_algorithm)
@@ -182,7 +182,7 @@ def _pad_w(x, g):
 def _vendor_path(x, w, b, y, g):
     dev = y.device
     if dev.kind == "cpu":
-        from .._gemm import gemm
+        from .._gemm.engine import gemm
         G, cog = g.groups, g.c_out // g.groups
         k = (g.c_in // G) * _prod(g.kernel)
         os_ = _prod(g.out)

@@ -14,7 +14,7 @@ a transposed convolution is the backward-data pass of the geometry
 - 'kernel': garray's gather kernels in ``_kernels/conv_grad.hip`` (Note [Gather-form
   convolution gradients] there): one thread per input element for the data gradient, one
   per (chunk, weight element) for the weight gradient, chunks reduced by garray's sum;
-- 'vendor': on the CPU device a GEMM lowering (``garray._gemm.gemm``, OpenBLAS): the
+- 'vendor': on the CPU device a GEMM lowering (``garray._gemm.engine.gemm``, OpenBLAS): the
   weight gradient as ``dy @ im2col(x)^T`` per group, the data gradient as
   ``col2im(W^T @ dy)``; on cuda/hip devices cuDNN/MIOpen through
   ``garray._vendor.dnn``.
@@ -24,7 +24,7 @@ The design is docs/convolution-gradients.md.
 
 
 from .. import _dtypes, _env
-from .._convgradtable import CG_COL2IM, CG_DATA, CG_WEIGHT, table
+from .._tables.conv_grad import CG_COL2IM, CG_DATA, CG_WEIGHT, table
 from ._params import (check_operands, conv_geometry, device_geometry, resolve_algorithm,
                       transposed_geometry)
 
@@ -126,7 +126,7 @@ def _batch_chunk(g, itemsize):
 def _bwd_data_gemm(dy, w, g, dx):
     """col2im(W_g^T @ dy) per group, batches in chunks (CPU device)."""
     from .._core import empty
-    from .._gemm import gemm
+    from .._gemm.engine import gemm
     G, cout_g, cin_g = g.groups, g.c_out // g.groups, g.c_in // g.groups
     K, O = cin_g * _size(g.kernel), _size(g.out)
     wt = w.reshape((G, cout_g, K)).swapaxes(-1, -2)             # (G, K, cout_g)
@@ -196,7 +196,7 @@ def _bwd_weight_kernel(x, dy, g, dw):
 def _bwd_weight_gemm(x, dy, g, dw):
     """sum over batches of dy_g @ im2col(x)_g^T (CPU device)."""
     from .._core import empty
-    from .._gemm import gemm
+    from .._gemm.engine import gemm
     from ._conv import im2col
     G, cout_g, cin_g = g.groups, g.c_out // g.groups, g.c_in // g.groups
     K, O = cin_g * _size(g.kernel), _size(g.out)

@@ -34,7 +34,7 @@ import numpy
 
 from .. import _dtypes
 from .._devconst import int64_on
-from .._pooltable import P_AVG, P_AVG_BWD, P_MAX, P_MAX_BWD, table
+from .._tables.pool import P_AVG, P_AVG_BWD, P_MAX, P_MAX_BWD, table
 from ._params import DTYPES, check_operands, ntuple, resolve_algorithm
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",

@@ -12,7 +12,7 @@ import numbers
 import numpy
 
 from .._core import ndarray
-from .._randtable import R_MULTINOMIAL
+from .._tables.random import R_MULTINOMIAL
 from . import _draw
 from ._generator_base import _broadcast_shape, _param
 

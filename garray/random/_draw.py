@@ -9,7 +9,7 @@ in tests).
 
 from .. import _dtypes
 from .._core import _family_launch, empty
-from .._randtable import (R_BITS, R_EXPONENTIAL, R_DIST, R_INT32, R_INT64, R_INT_ARR, R_NORMAL,
+from .._tables.random import (R_BITS, R_EXPONENTIAL, R_DIST, R_INT32, R_INT64, R_INT_ARR, R_NORMAL,
                           R_UNIFORM, table)
 
 _PER = {"cpu": 256, "gpu": 1}

@@ -3,7 +3,7 @@ multivariate_normal.
 
 Note [Permutations by sorted keys]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-1. A permutation of n items is the stable ``argsort`` (garray/_sorting.py, a radix
+1. A permutation of n items is the stable ``argsort`` (garray/_sort/sorting.py, a radix
    sort) of n raw 64-bit Philox words (``_draw.bits``).  Every step runs on the
    device, and the result is a pure function of (key, position, n): the same on every
    device, warp size and launch shape.  Fisher-Yates, NumPy's method, is sequential.

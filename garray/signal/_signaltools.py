@@ -1,5 +1,5 @@
 """scipy.signal's convolve, correlate, convolve2d, correlate2d and choose_conv_method on
-garray's direct correlation kernel (garray/_signal.py, _kernels/signal.hip).
+garray's direct correlation kernel (garray/signal/_direct.py, _kernels/signal.hip).
 
 SciPy 1.17 is the reference: the same output shapes, 'same' centring (``convolve``,
 ``correlate``, ``convolve2d``: start ``(N - 1) // 2`` of the full result per dimension;
@@ -15,7 +15,7 @@ import numpy
 
 from .. import _dtypes
 from .._core import asarray, ndarray
-from .. import _signal as _s
+from . import _direct as _s
 
 _MODES = ("valid", "same", "full")
 _BOUNDARIES = {"fill": _s.BOUNDARY_FILL, "pad": _s.BOUNDARY_FILL,

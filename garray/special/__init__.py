@@ -20,7 +20,7 @@ device and kept in the kernel cache.  Accuracy: within a few ulps of SciPy's (th
 """
 
 from .._core import asarray, ndarray
-from .._user_kernels import ElementwiseKernel
+from ..kernels._elementwise import ElementwiseKernel
 
 __all__ = ["erf", "erfc", "ndtr", "gammaln", "expit", "logit"]
 

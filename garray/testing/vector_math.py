@@ -1,4 +1,4 @@
-"""Shared by tests/test_cpu_vector_math.py and bench/vector_math_ulp.py: the functions
+"""Shared by tests/elementwise/test_cpu_vector_math.py and bench/vector_math_ulp.py: the functions
 the CPU device vectorises through libmvec (docs/performance.md, "Vector math on the CPU
 device"), the domain each is sampled on, and the ULP error against a reference."""
 

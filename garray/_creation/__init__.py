@@ -1,0 +1,2 @@
+"""Creation routines: ranges, grids and triangles, sequences and windows.
+"""

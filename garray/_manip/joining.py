@@ -1,0 +1,570 @@
+"""Joining and cutting along an axis: NumPy's concatenate, the stacks, block, append,
+insert and delete.
+
+Every result is allocated once and filled slice by slice with garray's strided copies
+(casting on the device when dtypes differ).  Host work is on metadata only: shapes,
+and the positions of ``insert``/``delete`` (``obj``), which index the array's axis and
+so are metadata; no element of the data leaves the device.
+"""
+
+import warnings
+
+import numpy
+
+from .. import _dtypes
+from .._core import empty, ndarray
+from .common import as_array, as_arrays, check_cast, norm_axis
+
+__all__ = ["concatenate", "vstack", "row_stack", "hstack", "dstack", "column_stack", "block",
+           "append", "insert", "delete"]
+
+
+def _at(axis, sl):
+    return (slice(None),) * axis + (sl,)
+
+
+def join(arrays, axis, out=None, dtype=None, casting="same_kind"):
+    """The concatenation of garray ``arrays`` (one device, checked) along ``axis``."""
+    if axis is None:
+        arrays = tuple(a.reshape(-1) for a in arrays)
+        axis = 0
+    first = arrays[0]
+    nd = first.ndim
+    if nd == 0:
+        raise ValueError("arrays: zero-dimensional arrays cannot be concatenated")
+    ax = norm_axis(axis, nd)
+    for i, a in enumerate(arrays):
+        if a.ndim != nd:
+            raise ValueError(f"arrays[{i}]: all the input arrays must have same number of "
+                             f"dimensions, but arrays[0] has {nd} dimension(s) and "
+                             f"arrays[{i}] has {a.ndim}")
+        if any(a.shape[d] != first.shape[d] for d in range(nd) if d != ax):
+            raise ValueError(f"arrays[{i}]: shape {a.shape} does not match {first.shape} "
+                             f"outside axis {ax}")
+    shape = list(first.shape)
+    shape[ax] = sum(a.shape[ax] for a in arrays)
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError(f"out: expected a garray.ndarray, got {type(out).__name__}")
+        if out.shape != tuple(shape):
+            raise ValueError(f"out: Output array is the wrong shape: {out.shape}, the "
+                             f"result has shape {tuple(shape)}")
+        if out.device != first.device:
+            raise ValueError(f"out: on {out.device}, the arrays are on {first.device}")
+        dt = out.dtype
+    else:
+        dt = _dtypes.result_type(*arrays) if dtype is None else _dtypes.normalize_dtype(dtype)
+    for a in arrays:
+        check_cast(a.dtype, dt, casting)
+    res = empty(tuple(shape), dtype=dt, device=first.device) if out is None else out
+    start = 0
+    for a in arrays:
+        stop = start + a.shape[ax]
+        if stop > start:
+            res[_at(ax, slice(start, stop))] = a
+        start = stop
+    return res
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join arrays along an existing axis (``axis=None``: flattened first).
+
+    ``out`` receives the result (its dtype is the result's); ``dtype`` sets the result
+    dtype (not both); ``casting`` limits the casts of the inputs (NumPy's rules).
+
+    >>> garray.concatenate([garray.zeros(2), garray.ones(1)])
+    array([0., 0., 1.])
+
+    Parameters
+    ----------
+    arrays : sequence of ndarray
+        The arrays to join (all on one device).
+    axis : int or None, optional
+        The axis to join along (None: flatten first).
+    out : ndarray, optional
+        A garray array of the result's shape to write into.
+    dtype : dtype, optional
+        The result's dtype (not with out).
+    casting : str, optional
+        NumPy's casting rule for the inputs' conversion.
+
+    Returns
+    -------
+    ndarray
+        A new array (out when given).
+
+    See Also
+    --------
+    numpy.concatenate
+    """
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but "
+                        "both were provided.")
+    return join(as_arrays(arrays, "arrays"), axis, out, dtype, casting)
+
+
+def _sequence(tup, name):
+    if not hasattr(tup, "__getitem__"):
+        raise TypeError(f"{name}: arrays to stack must be passed as a sequence type such as "
+                        f"list or tuple.")
+    return as_arrays(tup, "tup")
+
+
+def _atleast(a, nd):
+    """``a`` with leading length-1 axes up to ``nd`` axes (a view)."""
+    return a[(None,) * (nd - a.ndim)] if a.ndim < nd else a
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    """Stack arrays vertically (1-d arrays become rows).
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+    dtype : dtype, optional
+        The result's dtype.
+    casting : str, optional
+        NumPy's casting rule for the inputs' conversion.
+
+    Returns
+    -------
+    ndarray
+        A new array.
+
+    See Also
+    --------
+    numpy.vstack
+    """
+    from .shaping import atleast_2d
+    arrs = [atleast_2d(a) for a in _sequence(tup, "vstack")]
+    return join(arrs, 0, None, dtype, casting)
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """Stack arrays vertically: NumPy 2's deprecated alias of ``vstack``.
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+    dtype : dtype, optional
+        The result's dtype.
+    casting : str, optional
+        NumPy's casting rule for the inputs' conversion.
+
+    Returns
+    -------
+    ndarray
+        A new array, ``vstack(tup, dtype=dtype, casting=casting)``.
+
+    Notes
+    -----
+    Warns with NumPy's DeprecationWarning ("`row_stack` alias is deprecated. Use
+    `np.vstack` directly."), attributed to the caller.
+
+    See Also
+    --------
+    numpy.row_stack, vstack
+    """
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    """Stack arrays horizontally (along axis 1; axis 0 for 1-d).
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+    dtype : dtype, optional
+        The result's dtype.
+    casting : str, optional
+        NumPy's casting rule for the inputs' conversion.
+
+    Returns
+    -------
+    ndarray
+        A new array.
+
+    See Also
+    --------
+    numpy.hstack
+    """
+    from .shaping import atleast_1d
+    arrs = [atleast_1d(a) for a in _sequence(tup, "hstack")]
+    if arrs and arrs[0].ndim == 1:
+        return join(arrs, 0, None, dtype, casting)
+    return join(arrs, 1, None, dtype, casting)
+
+
+def dstack(tup):
+    """Stack arrays along the third axis.
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+
+    Returns
+    -------
+    ndarray
+        A new array of at least three axes.
+
+    See Also
+    --------
+    numpy.dstack
+    """
+    from .shaping import atleast_3d
+    return join([atleast_3d(a) for a in _sequence(tup, "dstack")], 2)
+
+
+def column_stack(tup):
+    """Stack 1-d arrays as columns of a 2-d array (2-d arrays as they are).
+
+    Parameters
+    ----------
+    tup : sequence of ndarray
+        The arrays to stack (all on one device).
+
+    Returns
+    -------
+    ndarray
+        A new 2-d array.
+
+    See Also
+    --------
+    numpy.column_stack
+    """
+    arrs = []
+    for a in _sequence(tup, "column_stack"):
+        if a.ndim < 2:
+            a = _atleast(a, 2).T
+        arrs.append(a)
+    return join(arrs, 1)
+
+
+# ---- block -----------------------------------------------------------------------------
+
+
+def _block_index(index):
+    return "arrays" + "".join(f"[{i}]" for i in index)
+
+
+def _block_depths(arrays, parent=()):
+    """(index of the first deepest element, largest array ndim) of a nested list; the
+    checks and messages of numpy.block."""
+    if type(arrays) is tuple:
+        raise TypeError(f"{_block_index(parent)} is a tuple. Only lists can be used to "
+                        f"arrange blocks, and np.block does not allow implicit conversion "
+                        f"from tuple to ndarray.")
+    if type(arrays) is list and arrays:
+        found = [_block_depths(a, parent + (i,)) for i, a in enumerate(arrays)]
+        first, max_nd = found[0]
+        for index, nd in found[1:]:
+            max_nd = max(max_nd, nd)
+            if len(index) != len(first):
+                raise ValueError(f"List depths are mismatched. First element was at depth "
+                                 f"{len(first)}, but there is an element at depth "
+                                 f"{len(index)} ({_block_index(index)})")
+            if index[-1] is None:
+                first = index
+        return first, max_nd
+    if type(arrays) is list:
+        return parent + (None,), 0
+    return parent, (arrays.ndim if isinstance(arrays, ndarray) else numpy.ndim(arrays))
+
+
+def _block(arrays, depth, max_depth, nd, dev):
+    if depth < max_depth:
+        parts = [_block(a, depth + 1, max_depth, nd, dev) for a in arrays]
+        return join(as_arrays(parts, "arrays"), -(max_depth - depth))
+    return _atleast(as_array(arrays, "arrays", dev), nd)
+
+
+def _first_device(arrays):
+    if isinstance(arrays, ndarray):
+        return arrays.device
+    if type(arrays) is list:
+        for a in arrays:
+            d = _first_device(a)
+            if d is not None:
+                return d
+    return None
+
+
+def block(arrays):
+    """Assemble an array from nested lists of blocks: the innermost lists join along the
+    last axis, the next along the second last, and so on.
+
+    >>> garray.block([[garray.eye(2), garray.zeros((2, 1))]]).shape
+    (2, 3)
+
+    Parameters
+    ----------
+    arrays : nested list of ndarray
+        The blocks (arrays or scalars), nested as deep as the result has axes.
+
+    Returns
+    -------
+    ndarray
+        A new array in the blocks' result_type.
+
+    See Also
+    --------
+    numpy.block
+    """
+    index, arr_nd = _block_depths(arrays)
+    if index and index[-1] is None:
+        raise ValueError(f"List at {_block_index(index[:-1])} cannot be empty")
+    depth = len(index)
+    nd = max(arr_nd, depth)
+    r = _block(arrays, 0, depth, nd, _first_device(arrays))
+    return r.copy() if depth == 0 else r
+
+
+# ---- append / insert / delete -------------------------------------------------------
+
+
+def _flat_axis(arr, axis):
+    """(arr, axis) as NumPy's insert/delete take them: axis None flattens."""
+    if axis is None:
+        return (arr.reshape(-1) if arr.ndim != 1 else arr), 0
+    return arr, norm_axis(axis, arr.ndim)
+
+
+def append(arr, values, axis=None):
+    """``values`` appended to the end of ``arr`` (both flattened when ``axis`` is None).
+
+    Parameters
+    ----------
+    arr : ndarray or array_like
+        The array to append to.
+    values : ndarray or array_like
+        Values to append (of arr's shape but along axis, when axis is given).
+    axis : int or None, optional
+        The axis (None: both flattened).
+
+    Returns
+    -------
+    ndarray
+        A new array, in the inputs' result_type.
+
+    See Also
+    --------
+    numpy.append
+    """
+    arr = as_array(arr, "arr")
+    values = as_array(values, "values", arr.device)
+    if axis is None:
+        arr = arr.reshape(-1) if arr.ndim != 1 else arr
+        values = values.reshape(-1)
+        axis = arr.ndim - 1
+    return join(as_arrays((arr, values), "arrays"), axis)
+
+
+def _host_index(obj, argname):
+    """``obj`` (positions along an axis: metadata) as a host NumPy array."""
+    if isinstance(obj, ndarray):
+        return obj.get()
+    if isinstance(obj, numpy.ndarray):
+        return obj
+    return numpy.asarray(obj)
+
+
+def _runs(keep):
+    """[start, stop) runs of True in a host boolean vector."""
+    runs, start = [], None
+    for i, k in enumerate(keep.tolist()):
+        if k and start is None:
+            start = i
+        elif not k and start is not None:
+            runs.append((start, i))
+            start = None
+    if start is not None:
+        runs.append((start, len(keep)))
+    return runs
+
+
+# Past this many runs of kept positions, delete gathers (garray.take, when this build has
+# it) instead of joining one slice per run: each slice copy is a launch.
+GATHER_RUNS = 64
+
+
+def _take_runs(arr, axis, keep):
+    """arr restricted to the True positions of ``keep`` along ``axis``: a copy joined
+    from one slice per run, or one gather when there are many runs."""
+    runs = _runs(keep)
+    if len(runs) > GATHER_RUNS:
+        from .._core import asarray
+        from .._index.routines import take
+        idx = asarray(numpy.flatnonzero(keep).astype(numpy.int64), device=arr.device)
+        return take(arr, idx, axis=axis)
+    pieces = [arr[_at(axis, slice(a, b))] for a, b in runs]
+    if not pieces:
+        return arr[_at(axis, slice(0, 0))].copy()
+    return join(pieces, axis)
+
+
+def delete(arr, obj, axis=None):
+    """``arr`` without the sub-arrays at ``obj`` along ``axis`` (flattened when None).
+
+    ``obj``: an int, a slice, a sequence of ints or a boolean mask of the axis length.
+
+    Parameters
+    ----------
+    arr : ndarray or array_like
+        Input array.
+    obj : int, slice, sequence of int or bool array
+        What to delete along axis.
+    axis : int or None, optional
+        The axis (None: flattened).
+
+    Returns
+    -------
+    ndarray
+        A new array.
+
+    See Also
+    --------
+    numpy.delete
+    """
+    arr = as_array(arr, "arr")
+    arr, axis = _flat_axis(arr, axis)
+    n = arr.shape[axis]
+    keep = numpy.ones(n, dtype=bool)
+    if isinstance(obj, slice):
+        keep[obj] = False
+    elif isinstance(obj, (int, numpy.integer)) and not isinstance(obj, (bool, numpy.bool_)):
+        if not -n <= obj < n:
+            raise IndexError(f"obj: index {obj} is out of bounds for axis {axis} with "
+                             f"size {n}")
+        keep[obj] = False
+    else:
+        h = _host_index(obj, "obj")
+        if h.size == 0 and not isinstance(obj, (numpy.ndarray, ndarray)):
+            h = h.astype(numpy.intp)
+        if h.dtype == bool:
+            if h.shape != (n,):
+                raise ValueError(f"obj: boolean array argument obj to delete must be one "
+                                 f"dimensional and match the axis length of {n}")
+            keep = ~h
+        else:
+            keep[h,] = False     # NumPy's own IndexError for bad positions
+    return _take_runs(arr, axis, keep)
+
+
+def _values_for(arr, values):
+    """``values`` as a garray array of arr's dtype on arr's device (NumPy's checked
+    conversion for host values: 300 into uint8 raises there too)."""
+    if isinstance(values, ndarray):
+        if values.device != arr.device:
+            raise ValueError(f"values: on {values.device}, arr is on {arr.device}")
+        return values.astype(arr.dtype, copy=False)
+    if isinstance(values, numpy.ndarray):
+        raise TypeError("values: expected a garray.ndarray or Python values, got "
+                        "numpy.ndarray (use garray.asarray to copy it to a device)")
+    from .._core import asarray
+    return asarray(numpy.asarray(values, dtype=arr.dtype), device=arr.device)
+
+
+def insert(arr, obj, values, axis=None):
+    """``values`` inserted before the positions ``obj`` along ``axis`` (flattened when
+    None).  ``obj``: an int, a slice or a sequence of ints.
+
+    >>> garray.insert(garray.asarray([1, 2, 3]), 1, 9)
+    array([1, 9, 2, 3])
+
+    Parameters
+    ----------
+    arr : ndarray or array_like
+        Input array.
+    obj : int, slice or sequence of int
+        Positions before which to insert.
+    values : ndarray, array_like or scalar
+        The values to insert (broadcast; cast to arr's dtype).
+    axis : int or None, optional
+        The axis (None: flattened).
+
+    Returns
+    -------
+    ndarray
+        A new array in arr's dtype.
+
+    See Also
+    --------
+    numpy.insert
+    """
+    arr = as_array(arr, "arr")
+    arr, axis = _flat_axis(arr, axis)
+    n = arr.shape[axis]
+    vals = _values_for(arr, values)
+    if isinstance(obj, slice):
+        idx = numpy.arange(*obj.indices(n), dtype=numpy.intp)
+    else:
+        idx = _host_index(obj, "obj")
+        if idx.dtype == bool:
+            if idx.ndim != 1:
+                raise ValueError("obj: boolean array argument obj to insert must be one "
+                                 "dimensional")
+            idx = numpy.flatnonzero(idx)
+        elif idx.ndim > 1:
+            raise ValueError("obj: index array argument obj to insert must be one "
+                             "dimensional or scalar")
+    if idx.size == 1:
+        index = idx.item()
+        if not isinstance(index, int):
+            raise IndexError(f"obj: only integers are valid positions, got {index!r}")
+        if not -n <= index <= n:
+            raise IndexError(f"obj: index {index} is out of bounds for axis {axis} with "
+                             f"size {n}")
+        if index < 0:
+            index += n
+        if vals.ndim < arr.ndim:
+            vals = vals[(None,) * (arr.ndim - vals.ndim)]
+        if idx.ndim == 0:
+            # NumPy: a scalar position inserts values[...] as a[:, i:i+1] = values would
+            from .manipulation import moveaxis
+            vals = moveaxis(vals, 0, axis)
+        numnew = vals.shape[axis]
+        shape = list(arr.shape)
+        shape[axis] += numnew
+        new = empty(tuple(shape), dtype=arr.dtype, device=arr.device)
+        new[_at(axis, slice(None, index))] = arr[_at(axis, slice(None, index))]
+        new[_at(axis, slice(index, index + numnew))] = vals
+        new[_at(axis, slice(index + numnew, None))] = arr[_at(axis, slice(index, None))]
+        return new
+    if idx.size == 0 and not isinstance(obj, (numpy.ndarray, ndarray)):
+        idx = idx.astype(numpy.intp)
+    if idx.dtype.kind not in "iu":
+        raise IndexError("obj: arrays used as indices must be of integer (or boolean) type")
+    idx = idx.astype(numpy.intp)
+    if ((idx < -n) | (idx > n)).any():
+        bad = idx[(idx < -n) | (idx > n)][0]
+        raise IndexError(f"obj: index {bad} is out of bounds for axis {axis} with size {n}")
+    idx = numpy.where(idx < 0, idx + n, idx)
+    numnew = len(idx)
+    shape = list(arr.shape)
+    shape[axis] = numnew
+    vals = _broadcast_values(vals, tuple(shape))
+    # value j goes before old position idx[j]; ties keep their order (NumPy's stable sort)
+    order = numpy.argsort(idx, kind="stable").tolist()
+    pieces, prev = [], 0
+    for j in order:
+        p = int(idx[j])
+        if p > prev:
+            pieces.append(arr[_at(axis, slice(prev, p))])
+        pieces.append(vals[_at(axis, slice(j, j + 1))])
+        prev = p
+    if prev < n:
+        pieces.append(arr[_at(axis, slice(prev, n))])
+    return join(pieces, axis) if pieces else arr.copy()
+
+
+def _broadcast_values(vals, shape):
+    from .._core import broadcast_to
+    while vals.ndim > len(shape) and vals.shape[0] == 1:
+        vals = vals[0]
+    return broadcast_to(vals, shape)

@@ -1,0 +1,2 @@
+"""NumPy's legacy polynomial API (poly1d and the poly* functions).
+"""

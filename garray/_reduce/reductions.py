@@ -1,0 +1,681 @@
+"""Reductions and scans: the Array API and NumPy signatures over the reduction family.
+
+The kernels and their schedules are in ``_kernels/reduce.hip`` and
+``cython/_reduce.pxi``; the rows (reducer, accepted dtypes, accumulator dtype, identity)
+in ``garray/_tables/reduce.py``.  This module parses arguments the way NumPy does: ``axis``
+(int, tuple or None; negative axes; ``AxisError`` when out of range or repeated),
+``keepdims``, ``dtype`` (casts the input first), ``out=`` (NumPy's shape check, unsafe
+cast into it), ``initial=`` and ``where=``.
+"""
+
+import operator
+
+from numpy.exceptions import AxisError
+
+from .. import _core, _dtypes
+from .._core import ndarray
+from .._tables.reduce import ROWS
+
+_builtin_sum = sum
+
+
+def _array(x, name):
+    if isinstance(x, ndarray):
+        return x
+    if isinstance(x, (bool, int, float, complex, list, tuple)) or hasattr(x, "__array__") \
+            or hasattr(x, "__array_interface__") or hasattr(x, "dtype"):
+        return _core.asarray(x)
+    raise TypeError(f"{name}: x must be an array, got {type(x).__name__}")
+
+
+def normalize_axes(axis, ndim, name):
+    """``axis`` (None, an integer or a tuple of them) as a sorted tuple of distinct
+    non-negative axes; AxisError (a ValueError and an IndexError) when out of range or
+    repeated, TypeError for non-integers and for lists (as NumPy)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, list):
+        raise TypeError(f"{name}: axis must be an integer, a tuple of integers or None, "
+                        f"not a list")
+    if ndim == 0 and not isinstance(axis, tuple):
+        try:        # NumPy reduces a 0-d array over axis 0 or -1 as over ()
+            if operator.index(axis) in (0, -1):
+                return ()
+        except TypeError:
+            pass
+    seq = axis if isinstance(axis, tuple) else (axis,)
+    out = []
+    for a in seq:
+        try:
+            i = operator.index(a)
+        except TypeError:
+            raise TypeError(f"{name}: axis must be an integer or a tuple of integers, got "
+                            f"{type(a).__name__}") from None
+        if not -ndim <= i < ndim:
+            raise AxisError(f"{name}: axis {i} is out of bounds for array of dimension {ndim}")
+        i = i + ndim if i < 0 else i
+        if i in out:
+            raise AxisError(f"{name}: repeated axis {a} in axis={axis!r}")
+        out.append(i)
+    return tuple(sorted(out))
+
+
+def _norm_dtype(dtype, name):
+    return _dtypes.normalize_dtype(dtype, f"{name}: dtype")
+
+
+def _with_dtype(x, dtype, api):
+    """(x cast to ``dtype`` when given and different, the normalised dtype or None)."""
+    if dtype is None:
+        return x, None
+    dt = _norm_dtype(dtype, api)
+    return (x if x.dtype == dt else x.astype(dt)), dt
+
+
+def _code(dt):
+    return _dtypes.DTYPE_CODE[dt]
+
+
+def _store(r, out, name):
+    """Put result r into out= (NumPy's shape rule, unsafe cast) and return out."""
+    if out is None:
+        return r
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"{name}: out must be an array or a tuple of one array")
+        out = out[0]
+    if not isinstance(out, ndarray):
+        raise TypeError(f"{name}: out must be a garray.ndarray, got {type(out).__name__}")
+    if out.shape != r.shape:
+        raise ValueError(f"{name}: out has shape {out.shape}, the result has shape {r.shape}")
+    out[...] = r.astype(out.dtype, copy=False) if r.dtype != out.dtype else r
+    return out
+
+
+def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=None,
+           where=True, combine=None, api=None):
+    """Run row ``name`` of the reduction table over ``axis``.
+
+    ``combine`` is the binary ufunc (or its name, looked up only when needed) that folds
+    ``initial=`` into the result (add for sums, maximum for max ...); ``api`` is the
+    public name for messages.
+    """
+    api = api or name
+    x, dt = _with_dtype(_array(x, api), dtype, api)
+    row = ROWS[name]
+    code = _code(x.dtype)   # (an unsupported dtype: the launch layer's TypeError)
+    axes = normalize_axes(axis, x.ndim, api)
+    if where is not True:
+        if initial is None and row.nonempty:
+            raise ValueError(f"{api}: a where= mask needs initial= (the reduction has no "
+                             f"identity)")
+        fill = row.identity(code)       # masked elements drop out; initial is added once
+        from .._elementwise.functions import where as _where
+        x = _where(_array(where, api), x, _core.asarray(fill, dtype=x.dtype, device=x.device)
+                   if not isinstance(fill, ndarray) else fill)
+        code = _code(x.dtype)
+    if row.nonempty and initial is None:
+        for a in axes:
+            if x.shape[a] == 0:
+                raise ValueError(f"{api}: zero-size array to reduction operation {api} "
+                                 f"which has no identity")
+    r = _core._reduce(name, x, axes, bool(keepdims))
+    if initial is not None:
+        if combine is None:
+            raise TypeError(f"{api}: initial= is not supported")
+        if isinstance(combine, str):
+            combine = _ufunc(combine)
+        r = combine(r, _core.full((), initial, dtype=r.dtype, device=r.device))
+    if dt is not None and r.dtype != dt:
+        r = r.astype(dt)
+    return _store(r, out, api)
+
+
+def scan(name, x, axis, dtype=None, out=None, include_initial=False, api=None,
+         flatten_none=True):
+    """Inclusive scan of row ``name`` along one axis (None: of the flattened array)."""
+    api = api or name
+    x, dt = _with_dtype(_array(x, api), dtype, api)
+    if axis is None:
+        if not flatten_none and x.ndim > 1:
+            raise ValueError(f"{api}: axis must be given for arrays of more than one "
+                             f"dimension")
+        x = x.reshape(-1)
+        axis = 0
+    if x.ndim == 0:
+        if not flatten_none:
+            raise ValueError(f"{api}: x must have at least one dimension")
+        x = x.reshape(1)            # NumPy's cumsum of a 0-d array: as of shape (1,)
+    if isinstance(axis, (tuple, list)):
+        raise TypeError(f"{api}: axis must be an integer or None, got {type(axis).__name__}")
+    ax, = normalize_axes(axis, x.ndim, api)
+    row = ROWS[name]
+    code = _code(x.dtype)
+    acc = row.acc_code(code)
+    if acc < 0 or not row.scan:
+        raise TypeError(f"{api}: unsupported dtype {x.dtype}")
+    shape = list(x.shape)
+    if include_initial:
+        shape[ax] += 1
+    r = _core.empty(tuple(shape), dtype=_dtypes.RECORDS[acc].dtype, device=x.device)
+    if include_initial:
+        idx = (slice(None),) * ax
+        r[idx + (slice(0, 1),)] = row.identity(code)
+        _core._scan(name, x, ax, r[idx + (slice(1, None),)])
+    else:
+        _core._scan(name, x, ax, r)
+    if dt is not None and r.dtype != dt:
+        r = r.astype(dt)
+    return _store(r, out, api)
+
+
+# ---- the public reductions -----------------------------------------------------------
+
+def _ufunc(name):
+    from .._elementwise import ufuncs as _ufuncs
+    return getattr(_ufuncs, name)
+
+
+def sum(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """Sum of the elements over ``axis``.
+
+    Booleans and signed integers sum in int64, unsigned integers in uint64, floats and
+    complex in their own dtype (pairwise, as NumPy); ``dtype=`` casts the input first.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        The sums (int64 for bool and signed integers, uint64 for unsigned, the input's
+        dtype otherwise, or dtype), on the input's device; 0-d when every axis is
+        reduced.
+
+    Notes
+    -----
+    Arguments in NumPy's positional order (``garray.sum(x, 0)`` as
+    ``numpy.sum``), with the Array API's keywords.
+
+    See Also
+    --------
+    numpy.sum
+    """
+    return reduce("sum", x, axis, keepdims, dtype, out, initial, where, "add", "sum")
+
+
+def prod(x, /, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """Product of the elements over ``axis`` (dtypes as ``sum``).
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        The products (dtypes as sum), on the input's device; 0-d when every axis is
+        reduced.
+
+    Notes
+    -----
+    Arguments in NumPy's positional order (``garray.prod(x, 0)`` as
+    ``numpy.prod``), with the Array API's keywords.
+
+    See Also
+    --------
+    numpy.prod
+    """
+    return reduce("prod", x, axis, keepdims, dtype, out, initial, where, "multiply",
+                  "prod")
+
+
+def max(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """Largest element over ``axis``; NaN propagates; an empty axis raises ValueError
+    unless ``initial`` is given.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        The maxima, in the input's dtype, on its device; 0-d when every axis is reduced.
+
+    Notes
+    -----
+    Arguments in NumPy's positional order (``garray.max(x, 0)`` as
+    ``numpy.max``), with the Array API's keywords.
+
+    See Also
+    --------
+    numpy.max
+    """
+    return reduce("max", x, axis, keepdims, None, out, initial, where, "maximum", "max")
+
+
+def min(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """Smallest element over ``axis``; NaN propagates.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    initial : scalar, optional
+        Starting value of the reduction, included in every slice.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        The minima, in the input's dtype, on its device; 0-d when every axis is reduced.
+
+    Notes
+    -----
+    Arguments in NumPy's positional order (``garray.min(x, 0)`` as
+    ``numpy.min``), with the Array API's keywords.
+
+    See Also
+    --------
+    numpy.min
+    """
+    return reduce("min", x, axis, keepdims, None, out, initial, where, "minimum", "min")
+
+
+amax, amin = max, min
+
+
+def _arg(name, x, axis, keepdims, out):
+    x = _array(x, name)
+    if axis is None:
+        r = reduce(name, x.reshape(-1), None, False, api=name)
+        if keepdims:
+            r = r.reshape((1,) * x.ndim)
+        return _store(r, out, name)
+    if isinstance(axis, (tuple, list)):
+        raise TypeError(f"{name}: axis must be an integer or None, got {type(axis).__name__}")
+    return reduce(name, x, axis, keepdims, out=out, api=name)
+
+
+def argmax(x, /, axis=None, out=None, *, keepdims=False):
+    """Index of the first largest element along ``axis`` (of the flattened array when
+    None); NaN counts as largest.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        int64 indices, on the input's device; 0-d for axis=None.
+
+    Notes
+    -----
+    Arguments in NumPy's positional order (``garray.argmax(x, 0)`` as
+    ``numpy.argmax``), with the Array API's keywords.
+
+    See Also
+    --------
+    numpy.argmax
+    """
+    return _arg("argmax", x, axis, keepdims, out)
+
+
+def argmin(x, /, axis=None, out=None, *, keepdims=False):
+    """Index of the first smallest element along ``axis``; NaN counts as smallest.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        int64 indices, on the input's device; 0-d for axis=None.
+
+    Notes
+    -----
+    Arguments in NumPy's positional order (``garray.argmin(x, 0)`` as
+    ``numpy.argmin``), with the Array API's keywords.
+
+    See Also
+    --------
+    numpy.argmin
+    """
+    return _arg("argmin", x, axis, keepdims, out)
+
+
+def count_nonzero(x, /, axis=None, *, keepdims=False):
+    """Number of nonzero elements over ``axis`` (int64).
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+
+    Returns
+    -------
+    ndarray
+        int64 counts, on the input's device; 0-d when every axis is reduced (NumPy: a
+        Python int).
+
+    Notes
+    -----
+    Arguments in NumPy's positional order (``garray.count_nonzero(x, 0)`` as
+    ``numpy.count_nonzero``), with the Array API's keywords.
+
+    See Also
+    --------
+    numpy.count_nonzero
+    """
+    return reduce("count_nonzero", x, axis, keepdims, api="count_nonzero")
+
+
+def all(x, /, axis=None, out=None, keepdims=False, *, where=True):
+    """True where every element over ``axis`` is nonzero.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        bool, on the input's device; 0-d when every axis is reduced.
+
+    Notes
+    -----
+    Arguments in NumPy's positional order (``garray.all(x, 0)`` as
+    ``numpy.all``), with the Array API's keywords.
+
+    See Also
+    --------
+    numpy.all
+    """
+    return reduce("all", x, axis, keepdims, None, out, None, where, api="all")
+
+
+def any(x, /, axis=None, out=None, keepdims=False, *, where=True):
+    """True where some element over ``axis`` is nonzero.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int, tuple of int or None, optional
+        Axes to reduce (all axes by default).
+    keepdims : bool, optional
+        Keep the reduced axes as axes of length one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+    where : array_like of bool, optional
+        Elements to include (broadcast against the input); NumPy's rule.
+
+    Returns
+    -------
+    ndarray
+        bool, on the input's device; 0-d when every axis is reduced.
+
+    Notes
+    -----
+    Arguments in NumPy's positional order (``garray.any(x, 0)`` as
+    ``numpy.any``), with the Array API's keywords.
+
+    See Also
+    --------
+    numpy.any
+    """
+    return reduce("any", x, axis, keepdims, None, out, None, where, api="any")
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False, out=None):
+    """Inclusive running sum along ``axis`` (required for arrays of more than one
+    dimension); ``include_initial`` puts the zero first. Dtypes as ``sum``.
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axis : int, optional
+        The axis; may be omitted only for 0-d and 1-d input.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    include_initial : bool, optional
+        Put the initial value (0 for sums, 1 for products) first, so the axis grows by
+        one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running sums (dtypes as sum).
+
+    See Also
+    --------
+    numpy.cumulative_sum
+    """
+    return scan("sum", x, axis, dtype, out, include_initial, "cumulative_sum",
+                flatten_none=False)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False, out=None):
+    """Inclusive running product along ``axis``.
+
+    Parameters
+    ----------
+    x : ndarray
+        Input array.
+    axis : int, optional
+        The axis; may be omitted only for 0-d and 1-d input.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    include_initial : bool, optional
+        Put the initial value (0 for sums, 1 for products) first, so the axis grows by
+        one.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running products (dtypes as sum).
+
+    See Also
+    --------
+    numpy.cumulative_prod
+    """
+    return scan("prod", x, axis, dtype, out, include_initial, "cumulative_prod",
+                flatten_none=False)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Running sum along ``axis`` (of the flattened array when None).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running sums (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.cumsum
+    """
+    return scan("sum", a, axis, dtype, out, api="cumsum")
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Running product along ``axis`` (of the flattened array when None).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running products (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.cumprod
+    """
+    return scan("prod", a, axis, dtype, out, api="cumprod")
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """Running sum treating NaN as zero.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running sums (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.nancumsum
+    """
+    return scan("nansum", a, axis, dtype, out, api="nancumsum")
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """Running product treating NaN as one.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    dtype : dtype, optional
+        The dtype to accumulate in and return; the input is cast to it first.
+    out : ndarray, optional
+        A garray array of the result's shape that receives the result (cast to its
+        dtype); returned.
+
+    Returns
+    -------
+    ndarray
+        The running products (dtypes as sum), of the input's shape (1-d for axis=None).
+
+    See Also
+    --------
+    numpy.nancumprod
+    """
+    return scan("nanprod", a, axis, dtype, out, api="nancumprod")

@@ -1,0 +1,457 @@
+"""Sorting and searching: sort, argsort, searchsorted, lexsort, partition, argpartition.
+
+Note [Sort launches]
+~~~~~~~~~~~~~~~~~~~~
+1. The sorted axis is moved last and the array copied C-contiguous (garray's own copy),
+   so the kernels see ``rows`` rows of ``n`` elements; results come back through the
+   same moves.
+2. The passes (``_kernels/sort.hip``, Note [Radix sort]): keys (+ payload), radix
+   passes, then values from keys (integers), from the payload (floats), or through the
+   index (complex, argsort).  Everything runs on the array's device; the host only
+   sizes launches and buffers.
+3. Path: one thread per row (``radix_rows``) unless rows are long and few, then the
+   chunked passes (``radix_hist``/``radix_scan``/``radix_scatter``) with chunks of
+   ``_CHUNK`` elements (the CPU device: enough per thread to stream; GPUs: smaller, for
+   parallelism).  ``_debug_sort`` forces a path or a chunk size (tests).
+"""
+
+import operator
+
+from numpy.exceptions import AxisError
+
+from .. import _core, _dtypes
+from .._core import _sort_launch, empty, ndarray
+from .._reduce.reductions import _array
+from .._tables.sort import (R_HIST, R_ROWS, R_SCAN, R_SCATTER, S_KEY, S_KEY8_OR_UNKEY,
+                         S_SEARCH, S_TAKE, key_bytes, radix_code)
+
+__all__ = ["sort", "argsort", "searchsorted", "lexsort", "partition", "argpartition"]
+
+_CHUNK = {"cpu": 1 << 14, "gpu": 1 << 11}
+_debug = {"path": None, "chunk": None}
+_UINT = {1: _dtypes.uint8, 2: _dtypes.uint16, 4: _dtypes.uint32, 8: _dtypes.uint64}
+_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _debug_sort(path=None, chunk=None):
+    """Test hook: force the radix path ("rows", "chunks" or None: automatic) and the
+    chunk size (None: the device's).  Returns the previous (path, chunk)."""
+    old = (_debug["path"], _debug["chunk"])
+    if path not in (None, "rows", "chunks"):
+        raise ValueError(f"path: expected None, 'rows' or 'chunks', got {path!r}")
+    _debug["path"], _debug["chunk"] = path, chunk
+    return old
+
+
+def _is_cpu(x):
+    return x.device.kind == "cpu"
+
+
+def _radix(keys, pay, pay_kind, nbytes, rows, n):
+    """Stable sort of each row of keys (flat, rows * n) with its payload; returns the
+    (keys, payload) buffers holding the result."""
+    code = radix_code(nbytes, pay_kind)
+    total = rows * n
+    keys2 = empty(keys.shape, dtype=keys.dtype, device=keys.device)
+    pay2 = None if pay is None else empty(pay.shape, dtype=pay.dtype, device=pay.device)
+    cpu = _is_cpu(keys)
+    chunk = _debug["chunk"] or _CHUNK["cpu" if cpu else "gpu"]
+    path = _debug["path"]
+    if path is None:
+        path = "chunks" if n > 4 * chunk and rows < (64 if cpu else 1024) else "rows"
+    if path == "rows":
+        _sort_launch("radix", code, R_ROWS, rows, (keys, pay, keys2, pay2, rows, n), keys,
+                     total)
+        return keys, pay
+    nch = -(-n // chunk)
+    counts = empty((rows * 256 * nch,), dtype=_dtypes.int64, device=keys.device)
+    totals = empty((rows * 256,), dtype=_dtypes.int64, device=keys.device)
+    w = radix_code(nbytes, None)
+    src, dst = (keys, pay), (keys2, pay2)
+    for b in range(nbytes):
+        shift = 8 * b
+        _sort_launch("radix", w, R_HIST, rows * nch,
+                     (src[0], counts, rows, n, chunk, nch, shift), keys, total)
+        _sort_launch("radix", 0, R_SCAN, rows * 256, (counts, totals, rows, nch), keys,
+                     rows * 256 * nch)
+        _sort_launch("radix", code, R_SCATTER, rows * nch,
+                     (src[0], src[1], dst[0], dst[1], counts, totals, rows, n, chunk, nch,
+                      shift), keys, total)
+        src, dst = dst, src
+    return src
+
+
+def _code(x):
+    return _dtypes.DTYPE_CODE[x.dtype]
+
+
+def _sort_rows(x2, arg, desc):
+    """Sort each row of the C-contiguous 2-d array x2: its values, or (arg) the int64
+    indices that sort it.  Stable; descending keeps ties in input order."""
+    if x2.dtype == _dtypes.float16:     # float32 orders float16 exactly (NaNs, -0.0)
+        r = _sort_rows(x2.astype(_dtypes.float32), arg, desc)
+        return r if arg else r.astype(_dtypes.float16)
+    rows, n = x2.shape
+    code, kind = _code(x2), x2.dtype.kind
+    dev, total = x2.device, rows * n
+    if total == 0:
+        return empty(x2.shape, dtype=_dtypes.int64 if arg else x2.dtype, device=dev)
+    kb = key_bytes(code)
+    keys = empty((total,), dtype=_UINT[kb], device=dev)
+    if kind == "c" or arg:
+        idx = empty((total,), dtype=_dtypes.int64, device=dev)
+        # complex: imaginary key, real key, NaN class, each a stable pass (Note [Radix sort])
+        passes = [(1, S_KEY, kb), (0, S_KEY, kb), (2, S_KEY8_OR_UNKEY, 1)] if kind == "c" \
+            else [(0, S_KEY, kb)]
+        for i, (comp, slot, nb) in enumerate(passes):
+            kk = keys if nb == kb else empty((total,), dtype=_UINT[nb], device=dev)
+            _sort_launch("sort", code, slot, total,
+                         (x2, idx, kk, None, rows, n, comp, int(desc), 1 if i == 0 else 0), x2)
+            _, idx = _radix(kk, idx, "index", nb, rows, n)
+        if arg:
+            return idx.reshape((rows, n))
+        out = empty((rows, n), dtype=x2.dtype, device=dev)
+        _sort_launch("sort", code, S_TAKE, total, (x2, idx, out, rows, n, n), x2)
+        return out
+    if kind == "f":
+        pay = empty((total,), dtype=x2.dtype, device=dev)
+        _sort_launch("sort", code, S_KEY, total, (x2, None, keys, pay, rows, n, 0, int(desc), 2),
+                     x2)
+        _, pay = _radix(keys, pay, "bits", kb, rows, n)
+        return pay.reshape((rows, n))
+    _sort_launch("sort", code, S_KEY, total, (x2, None, keys, None, rows, n, 0, int(desc), 0), x2)
+    keys, _ = _radix(keys, None, None, kb, rows, n)
+    out = empty((rows, n), dtype=x2.dtype, device=dev)
+    _sort_launch("sort", code, S_KEY8_OR_UNKEY, total, (keys, out, total, int(desc)), x2)
+    return out
+
+
+def take_rows(x2, idx2):
+    """out[r, j] = x2[r, idx2[r, j]] for C-contiguous 2-d x2 and int64 idx2 (the same
+    rows); indices must be in range (callers build them)."""
+    if x2.dtype == _dtypes.float16:     # a move: the bits as uint16
+        return take_rows(x2.view(_dtypes.uint16), idx2).view(_dtypes.float16)
+    rows, n = x2.shape
+    m = idx2.shape[1]
+    out = empty((rows, m), dtype=x2.dtype, device=x2.device)
+    if rows * m:
+        _sort_launch("sort", _code(x2), S_TAKE, rows * m, (x2, idx2, out, rows, n, m), x2)
+    return out
+
+
+def _axis(axis, ndim, name):
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{name}: axis must be an integer or None, got "
+                        f"{type(axis).__name__}") from None
+    if not -ndim <= a < ndim:
+        raise AxisError(f"{name}: axis {a} is out of bounds for array of dimension {ndim}")
+    return a % ndim
+
+
+def to_rows(x, axis, name):
+    """x with ``axis`` moved last, C-contiguous, as (rows, n); and the moved shape.
+    axis=None flattens."""
+    if axis is None:
+        x = x.reshape((-1,))
+        axis = 0
+    else:
+        axis = _axis(axis, x.ndim, name)
+    moved = _core.permute_dims(x, tuple(i for i in range(x.ndim) if i != axis) + (axis,)) \
+        if axis != x.ndim - 1 else x
+    c = moved if moved.flags.c_contiguous else moved.copy()
+    n = x.shape[axis]
+    rows = c.size // n if n else 0
+    if n == 0:
+        rows = 1
+        for i, s in enumerate(moved.shape[:-1]):
+            rows *= s
+    return c.reshape((rows, n)), moved.shape, axis
+
+
+def from_rows(r2, moved_shape, axis, ndim):
+    """The inverse of to_rows: r2 (rows, n) back to the input's axis order, C-contiguous."""
+    r = r2.reshape(moved_shape)
+    if axis == ndim - 1:
+        return r
+    perm = list(range(ndim - 1))
+    perm.insert(axis, ndim - 1)
+    return _core.permute_dims(r, tuple(perm)).copy()
+
+
+def _check_kind(kind, order, stable, name):
+    if order is not None:
+        raise NotImplementedError(f"{name}: order= (structured dtypes) is not supported")
+    if kind not in _KINDS:
+        raise ValueError(f"{name}: kind must be one of {_KINDS[1:]}, got {kind!r}")
+    if stable is not None and not isinstance(stable, bool):
+        raise TypeError(f"{name}: stable must be a bool or None, got {type(stable).__name__}")
+
+
+def _sort(a, axis, kind, order, descending, stable, arg, name):
+    _check_kind(kind, order, stable, name)
+    a = _array(a, name)
+    if a.ndim == 0 and axis is not None:
+        raise AxisError(f"{name}: axis {axis} is out of bounds for array of dimension 0")
+    x2, moved, ax = to_rows(a, axis, name)
+    r2 = _sort_rows(x2, arg, bool(descending))
+    return from_rows(r2, moved, ax, 1 if axis is None else a.ndim)
+
+
+def sort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+    """Sorted copy of ``a`` along ``axis`` (None: the flattened array).
+
+    Always stable (a radix sort; ``kind`` and ``stable`` are accepted for NumPy and the
+    Array API and change nothing).  NaNs sort last (first with ``descending=True``, which
+    keeps equal elements in input order); complex numbers sort by real then imaginary
+    part, NaNs as NumPy.
+
+    Example: ``garray.sort(garray.asarray([3, 1, 2]))`` -> ``[1, 2, 3]``.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    kind : str, optional
+        Accepted for NumPy's signature (always a stable radix sort).
+    order : None
+        Structured arrays are not supported; must be None.
+    descending : bool, optional
+        Sort in descending order.
+    stable : bool, optional
+        Accepted for the Array API (always stable).
+
+    Returns
+    -------
+    ndarray
+        A sorted copy in a's dtype, on its device.
+
+    See Also
+    --------
+    numpy.sort
+    """
+    return _sort(a, axis, kind, order, descending, stable, False, "sort")
+
+
+def argsort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+    """Indices (int64) that sort ``a`` along ``axis`` (None: the flattened array).
+
+    Stable: ties keep their input order, also with ``descending=True``.
+
+    Example: ``garray.argsort(garray.asarray([3, 1, 2]))`` -> ``[1, 2, 0]``.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    kind : str, optional
+        Accepted for NumPy's signature (always a stable sort).
+    order : None
+        Structured arrays are not supported; must be None.
+    descending : bool, optional
+        Sort in descending order (ties keep input order).
+    stable : bool, optional
+        Accepted for the Array API (always stable).
+
+    Returns
+    -------
+    ndarray
+        int64 indices of a's shape.
+
+    See Also
+    --------
+    numpy.argsort
+    """
+    return _sort(a, axis, kind, order, descending, stable, True, "argsort")
+
+
+def searchsorted(a, v, /, side="left", sorter=None):
+    """Indices where the values ``v`` would be inserted into the sorted 1-d array ``a``
+    to keep it sorted (``side='left'``: before equal elements, ``'right'``: after).
+
+    ``sorter``: int64 indices that sort ``a`` (argsort's).  NaNs order as in ``sort``.
+    A scalar ``v`` gives a 0-d array.
+
+    Example: ``garray.searchsorted(garray.asarray([1, 2, 3]), 2)`` -> ``1``.
+
+    Parameters
+    ----------
+    a : ndarray
+        A sorted 1-d array.
+    v : ndarray, array_like or scalar
+        The values to insert.
+    side : {'left', 'right'}, optional
+        Before or after equal elements.
+    sorter : ndarray, optional
+        int64 indices that sort a.
+
+    Returns
+    -------
+    ndarray
+        int64 indices of v's shape (0-d for a scalar v).
+
+    See Also
+    --------
+    numpy.searchsorted
+    """
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    a = _array(a, "searchsorted")
+    if a.ndim != 1:
+        raise ValueError(f"searchsorted: a must be 1-d, got {a.ndim} dimensions")
+    vv = v if isinstance(v, ndarray) else _core.asarray(v, device=a.device)
+    # NumPy compares in the promotion of a's dtype with v's as an array: a Python scalar
+    # is strong here (float64 for a float: searchsorted(float32 [0.1], 0.1, 'right') is 0)
+    dt = _dtypes.result_type(a, vv)
+    if dt == _dtypes.float16:   # float32 orders float16 exactly
+        vv = vv.astype(dt, copy=False)
+        dt = _dtypes.float32
+    a = a.astype(dt, copy=False)
+    if not a.flags.c_contiguous:
+        a = a.copy()
+    vc = vv.astype(dt, copy=False)
+    if not vc.flags.c_contiguous:
+        vc = vc.copy()
+    if sorter is not None:
+        sorter = _array(sorter, "searchsorted")
+        if sorter.ndim != 1 or sorter.shape[0] != a.shape[0]:
+            raise ValueError("searchsorted: sorter must be 1-d with the length of a")
+        if sorter.dtype.kind not in "iu":
+            raise TypeError(f"searchsorted: sorter must hold integers, got {sorter.dtype}")
+        sorter = sorter.astype(_dtypes.int64, copy=False)
+        if not sorter.flags.c_contiguous:
+            sorter = sorter.copy()
+    out = empty(vc.shape, dtype=_dtypes.int64, device=a.device)
+    if out.size:
+        _sort_launch("sort", _code(a), S_SEARCH, out.size,
+                     (a, sorter, a.shape[0], vc, out, out.size, int(side == "right")), a)
+    return out
+
+
+def lexsort(keys, axis=-1):
+    """Indirect stable sort on several keys: the last key is the primary one.
+
+    ``keys``: a sequence of arrays of one shape, or a 2-d+ array whose first axis runs
+    over the keys.
+
+    Example: ``garray.lexsort((b, a))`` sorts by ``a``, ties by ``b``.
+
+    Parameters
+    ----------
+    keys : sequence of ndarray or ndarray
+        The keys (the last is the primary one).
+    axis : int, optional
+        The axis to sort along.
+
+    Returns
+    -------
+    ndarray
+        int64 indices.
+
+    See Also
+    --------
+    numpy.lexsort
+    """
+    ks = [keys[i] for i in range(keys.shape[0])] if isinstance(keys, ndarray) else \
+        [_array(k, "lexsort") for k in keys]
+    if not ks:
+        raise TypeError("lexsort: need sequence of keys with len > 0")
+    shape = ks[0].shape
+    for k in ks:
+        if k.shape != shape:
+            raise ValueError("lexsort: all keys need to be the same shape")
+    if len(shape) == 0:
+        raise AxisError("lexsort: axis -1 is out of bounds for array of dimension 0")
+    x2, moved, ax = to_rows(ks[0], axis, "lexsort")
+    idx = _sort_rows(x2, True, False)
+    for k in ks[1:]:
+        k2 = to_rows(k, axis, "lexsort")[0]
+        order = _sort_rows(take_rows(k2, idx), True, False)
+        idx = take_rows(idx, order)
+    return from_rows(idx, moved, ax, len(shape))
+
+
+def _kth(kth, n, name):
+    ks = [kth] if not isinstance(kth, (list, tuple, ndarray)) else list(
+        kth.tolist() if isinstance(kth, ndarray) else kth)
+    for k in ks:
+        try:
+            k = operator.index(k)
+        except TypeError:
+            raise TypeError(f"{name}: kth must be integers, got {type(k).__name__}") from None
+        if not -n <= k < n:
+            raise ValueError(f"{name}: kth(={k}) out of bounds ({n})")
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A copy of ``a`` with the element at each ``kth`` position where a sort would put
+    it, smaller-or-equal elements before and greater-or-equal after.
+
+    garray sorts the whole axis (a valid partition).
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    kth : int or sequence of int
+        The position(s) to partition at.
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    kind : str, optional
+        Accepted for NumPy's signature (garray sorts the whole axis).
+    order : None
+        Structured arrays are not supported; must be None.
+
+    Returns
+    -------
+    ndarray
+        A new array in a's dtype.
+
+    See Also
+    --------
+    numpy.partition
+    """
+    a = _array(a, "partition")
+    if a.ndim == 0 and axis is not None:
+        raise AxisError("partition: axis -1 is out of bounds for array of dimension 0")
+    _kth(kth, a.size if axis is None else a.shape[_axis(axis, a.ndim, "partition")],
+         "partition")
+    return _sort(a, axis, None, order, False, None, False, "partition")
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """Indices that partition ``a`` (see ``partition``); garray sorts the whole axis.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        Input array (array-likes are converted on the current device).
+    kth : int or sequence of int
+        The position(s) to partition at.
+    axis : int or None, optional
+        The axis (None: the flattened array).
+    kind : str, optional
+        Accepted for NumPy's signature (garray sorts the whole axis).
+    order : None
+        Structured arrays are not supported; must be None.
+
+    Returns
+    -------
+    ndarray
+        int64 indices of a's shape.
+
+    See Also
+    --------
+    numpy.argpartition
+    """
+    a = _array(a, "argpartition")
+    if a.ndim == 0 and axis is not None:
+        raise AxisError("argpartition: axis -1 is out of bounds for array of dimension 0")
+    _kth(kth, a.size if axis is None else a.shape[_axis(axis, a.ndim, "argpartition")],
+         "argpartition")
+    return _sort(a, axis, None, order, False, None, True, "argpartition")
