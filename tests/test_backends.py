@@ -397,3 +397,79 @@ def test_driver_launch_resolves_the_entry_point_once():
     a = Fake().launch_address()
     assert a == ctypes.cast(ctypes.CDLL(Fake._launch_library).strlen, ctypes.c_void_p).value
     assert Fake().launch_address() == a
+
+
+# ---- the library loader (garray/_loader.py) and the vendor family base ---------------
+
+
+def test_one_loader_for_vendor_libraries_and_runtime_compilers():
+    from garray._compiler.rtc import RtcLoader
+    from garray._loader import LibraryLoader
+    from garray._vendor import VendorLibrary
+    assert issubclass(VendorLibrary, LibraryLoader) and issubclass(RtcLoader, LibraryLoader)
+
+
+def test_vendor_layer_imports_neither_nn_nor_the_compiler():
+    """The vendor libraries sit below garray.nn (which calls them) and beside the compile
+    layer: no import of either, at module level or in a function."""
+    import ast
+    for path in sorted((ROOT / "garray" / "_vendor").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                module = node.module or ""
+                assert not module.startswith(("nn", "_compiler")), (path.name, module)
+
+
+def test_loader_search_order_reasons_and_reset(monkeypatch):
+    """$env alone when set; otherwise every candidate in order, each rejection's reason
+    kept in the message; the outcome kept until reset()."""
+    import ctypes.util
+    from garray._errors import BackendUnavailableError
+    from garray._loader import LibraryLoader, Rejected
+    libc = ctypes.util.find_library("c") or "libc.so.6"
+
+    class Loader(LibraryLoader):
+        def accept(self, lib, path):
+            if not hasattr(lib, "no_such_symbol_anywhere"):
+                raise Rejected("lacks no_such_symbol_anywhere")
+            return lib
+
+    calls = []
+    loader = Loader("thing", env="GARRAY_TEST_THING_LIBRARY",
+                    candidates=lambda: calls.append(1) or ["/nonexistent/libthing.so", libc])
+    monkeypatch.delenv("GARRAY_TEST_THING_LIBRARY", raising=False)
+    ok, reason = loader.available()
+    assert not ok and reason.startswith("thing: not found; set GARRAY_TEST_THING_LIBRARY")
+    assert "/nonexistent/libthing.so" in reason and f"{libc}: lacks no_such" in reason
+    with pytest.raises(BackendUnavailableError, match="lacks no_such_symbol_anywhere"):
+        loader.library()
+    assert calls == [1]                    # looked for once
+    monkeypatch.setenv("GARRAY_TEST_THING_LIBRARY", "/nonexistent/override.so")
+    assert loader.available()[1] == reason
+    loader.reset()
+    reason = loader.available()[1]
+    assert "override.so" in reason and libc not in reason and calls == [1]
+
+
+def test_vendor_family_messages():
+    """What the four GPU families share: one message form for a status, a device of
+    another kind and a device kind without a vendor."""
+    import garray
+    from garray._vendor._base import Vendor, VendorFamily
+    vendor = Vendor(kind="cuda", name="fakeBLAS", env="GARRAY_FAKEBLAS_LIBRARY",
+                    install="pip install fakeblas", candidates=lambda: [], required=(),
+                    prefix="fake", statuses={7: "FAKE_STATUS_INVALID_VALUE"})
+    family = VendorFamily([vendor], job="fake GEMM",
+                          missing="the {kind} device's fake GEMM needs {name}; {install}")
+    err = family.status_error(vendor, "cuda:0", "Gemm", 7, " (m=1)")
+    assert isinstance(err, garray.BackendError)
+    assert str(err) == "cuda:0: fakeBLAS fakeGemm failed: FAKE_STATUS_INVALID_VALUE (m=1)"
+    assert str(family.status_error(vendor, "cuda:0", "Gemm", 9)).endswith("failed: status 9")
+    with pytest.raises(ValueError, match=r"^device: the fake GEMM runs on cuda devices, got"):
+        family.vendor_of(garray.Device("cpu"), "the fake GEMM runs on")
+    assert family.available("hip") == (False, "hip: no fake GEMM for this device kind "
+                                               "(cuda: fakeBLAS)")
+    ok, reason = family.available("cuda")
+    assert not ok and reason.startswith("fakeBLAS: the cuda device's fake GEMM needs "
+                                        "fakeBLAS; pip install fakeblas, or set "
+                                        "GARRAY_FAKEBLAS_LIBRARY")

@@ -71,7 +71,8 @@ import struct
 import threading
 
 from .._errors import CompileError
-from .rtc import CompiledModule, Once, RtcLoader, build_options
+from .._loader import Once
+from .rtc import CompiledModule, RtcLoader, build_options
 
 __all__ = ["CompiledModule", "available", "version", "identity", "compile",
            "library_path", "supported_archs"]

@@ -2,18 +2,19 @@
 
 Both vendors ship a runtime compiler with the same program API under a different prefix
 (``nvrtcCreateProgram`` / ``hiprtcCreateProgram`` ...), so the ctypes bindings, the
-compile sequence and the library loading live here once; ``nvrtc.py`` and ``hiprtc.py``
-hold only what the vendors do differently (where the library is, the arch syntax, the
-output format, hiprtc's workarounds).
+compile sequence and the checks of a found library live here once; ``nvrtc.py`` and
+``hiprtc.py`` hold only what the vendors do differently (where the library is, the arch
+syntax, the output format, hiprtc's workarounds).  The search itself is
+``garray/_loader.py``'s, the same loader the vendor libraries use.
 """
 
 import ctypes
 import os
-import threading
 import time
 from dataclasses import dataclass, field
 
 from .._errors import BackendUnavailableError, CompileError
+from .._loader import LibraryLoader, Rejected
 
 
 @dataclass(frozen=True)
@@ -217,104 +218,48 @@ def _resolved_path(lib, symbol, default):
     return default
 
 
-def load_first(prefix, candidates, tried, check=None):
-    """The first of ``candidates`` (paths or sonames) that loads, exports the ``prefix``
-    API and passes ``check(rtc)`` (which raises to reject it), as an ``_RtcLibrary``;
-    else None.  Why each was rejected is appended to ``tried``, so that the final
-    "not found" message says what was wrong with every library that was there."""
-    for path in candidates:
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError as e:
-            tried.append(str(e) if path in str(e) else f"{path}: {e}")
-            continue
-        try:
-            rtc = _RtcLibrary(prefix, path, lib)
-            rtc.path = _resolved_path(lib, prefix + "CompileProgram", path)
-            if check is not None:
-                check(rtc)
-            return rtc
-        except (AttributeError, BackendUnavailableError) as e:
-            tried.append(f"{path}: not a usable {prefix} library ({e})")
-    return None
-
-
-class Once:
-    """A value computed on first use, exactly once, however many threads race to it.
-
-    Importing garray must not touch vendor libraries (a missing or broken one would break
-    the import), so every library lookup is deferred to here.
-    """
-
-    def __init__(self, compute, lock=None):
-        self._compute = compute
-        self._lock = lock if lock is not None else threading.Lock()
-        self._state = None  # tests reset this to force a fresh lookup
-
-    def get(self):
-        if self._state is None:
-            with self._lock:
-                if self._state is None:
-                    self._state = self._compute()
-        return self._state
-
-
-class RtcLoader(Once):
-    """A vendor's runtime compiler, found on first use: the module-level ``available``,
-    ``version``, ``library_path`` and ``identity`` of ``nvrtc.py`` and ``hiprtc.py``.
+class RtcLoader(LibraryLoader):
+    """A vendor's runtime compiler, found on first use (Note [Library search] in
+    ``garray/_loader.py``): the module-level ``available``, ``version``, ``library_path``
+    and ``identity`` of ``nvrtc.py`` and ``hiprtc.py``.
 
     What differs per vendor comes in as arguments: ``env`` names the variable that
     overrides the search; ``candidates()`` lists the paths or sonames to try otherwise;
     ``output`` is the binary getter a real library must export (``"CUBIN"``, ``"Code"``);
     ``found`` formats the success line from ``major``, ``minor`` and ``path``;
-    ``missing`` starts the "not found" message (what was tried is appended), which is
-    kept so that every later call reports the same cause; ``version_of(rtc)`` and
-    ``identity_of(rtc)`` exist because hiprtc's own version is a placeholder in ROCm 5.x.
+    ``missing`` starts the "not found" message (what was tried is appended);
+    ``version_of(rtc)`` and ``identity_of(rtc)`` exist because hiprtc's own version is a
+    placeholder in ROCm 5.x.
     """
 
     def __init__(self, kind, *, env, candidates, output, found, missing, identity_of,
                  version_of=None, lock=None):
-        super().__init__(self._find, lock)
+        super().__init__(kind, env=env, candidates=candidates, lock=lock)
         self.kind = kind
-        self._env = env
-        self._candidates = candidates
         self._output = output
         self._found = found
         self._missing = missing
         self._identity_of = identity_of
         self._version_of = version_of or _RtcLibrary.raw_version
 
-    def _check(self, rtc):
-        rtc.raw_version()
-        rtc.output_getter(self._output)
-
-    def _find(self):
-        """``(_RtcLibrary or None, reason)``."""
-        tried = []
-        override = os.environ.get(self._env)
-        rtc = load_first(self.kind, [override] if override else self._candidates(), tried,
-                         self._check)
-        if rtc is not None:
-            major, minor = self._version_of(rtc)
-            return rtc, self._found.format(major=major, minor=minor, path=rtc.path)
-        detail = f" (tried: {'; '.join(tried)})" if tried else ""
-        return None, f"{self._missing}{detail}"
-
-    def library(self):
-        """The loaded ``_RtcLibrary``; raises BackendUnavailableError with the reason."""
-        rtc, reason = self.get()
-        if rtc is None:
-            raise BackendUnavailableError(reason)
+    def accept(self, lib, path):
+        """The ``_RtcLibrary`` of ``lib``, when it exports the ``kind`` API, answers its
+        version call and has the binary getter."""
+        try:
+            rtc = _RtcLibrary(self.kind, path, lib)
+            rtc.path = _resolved_path(lib, self.kind + "CompileProgram", path)
+            rtc.raw_version()
+            rtc.output_getter(self._output)
+        except (AttributeError, BackendUnavailableError) as e:
+            raise Rejected(f"not a usable {self.kind} library ({e})") from None
         return rtc
 
-    def available(self):
-        """``(True, "<compiler> <version> from <path>")`` or ``(False, reason)``; never
-        raises, because callers use it to decide whether to skip, not to fail."""
-        try:
-            rtc, reason = self.get()
-        except Exception as e:  # a broken install must not break callers
-            return False, f"{self.kind}: {type(e).__name__}: {e}"
-        return rtc is not None, reason
+    def found(self, rtc, path):
+        major, minor = self._version_of(rtc)
+        return self._found.format(major=major, minor=minor, path=rtc.path)
+
+    def missing(self, override):
+        return self._missing
 
     def library_path(self):
         """Path (or soname) of the loaded library; raises BackendUnavailableError."""

@@ -8,6 +8,9 @@ Cython layer casts to typed function pointers, so a call costs what a C call cos
 library is looked for in a documented order that one environment variable overrides (a
 path to the shared object), so a stub can stand in for tests; when it is missing, the
 error names the package to install and the variable, and nothing falls back to NumPy.
+The search is ``garray/_loader.py``'s (Note [Library search]), shared with the runtime
+compilers; what the GPU families (GEMM, FFT, solver, DNN) share beyond it is
+``_base.py``'s (Note [Vendor families]).
 
 ``VendorLibrary(name, env=..., candidates=..., missing=..., prefix=..., required=...)``:
 ``candidates()`` lists paths or sonames tried in order after ``$env``; ``prefix`` is put
@@ -21,8 +24,7 @@ import functools
 import os
 
 from .. import _backends
-from .._compiler.rtc import Once
-from .._errors import BackendUnavailableError
+from .._loader import LibraryLoader, Rejected
 
 __all__ = ["VendorLibrary", "nvidia_candidates", "rocm_candidates"]
 
@@ -34,6 +36,7 @@ def nvidia_candidates(libname, *sonames):
     def candidates():
         found = []
         try:
+            # an optional package, imported on the first search, never by import garray
             from cuda.pathfinder import load_nvidia_dynamic_lib
             path = load_nvidia_dynamic_lib(libname).abs_path
             if path:
@@ -53,53 +56,27 @@ def rocm_candidates(*names):
     return candidates
 
 
-class VendorLibrary(Once):
-    """One vendor shared library, opened on first use, exactly once."""
+class VendorLibrary(LibraryLoader):
+    """One vendor shared library, opened on first use, exactly once (the search is
+    ``garray/_loader.py``'s, Note [Library search])."""
 
     def __init__(self, name, *, env, candidates, missing, prefix="", required=()):
-        super().__init__(self._find)
-        self.name = name
-        self.env = env
+        super().__init__(name, env=env, candidates=candidates)
         self.prefix = prefix
-        self._candidates = candidates
         self._missing = missing
         self._required = tuple(required)
         self._addresses = {}
 
-    def _find(self):
-        """``(ctypes.CDLL or None, path or reason)``."""
-        tried = []
-        override = os.environ.get(self.env, "").strip()
-        for path in [override] if override else list(self._candidates()):
-            try:
-                lib = ctypes.CDLL(path)
-            except OSError as e:
-                tried.append(str(e) if path in str(e) else f"{path}: {e}")
-                continue
-            lacking = [s for s in self._required if not hasattr(lib, self.prefix + s)]
-            if lacking:
-                tried.append(f"{path}: not {self.name} (no {self.prefix + lacking[0]})")
-                continue
-            return lib, path
-        detail = f" (tried: {'; '.join(tried)})" if tried else ""
-        how = f"set {self.env} to the library's path" if not override else \
-            f"check {self.env}={override!r}"
-        return None, f"{self.name}: {self._missing}, or {how}{detail}"
-
-    def library(self):
-        """The ``ctypes.CDLL``; raises BackendUnavailableError naming what to install."""
-        lib, info = self.get()
-        if lib is None:
-            raise BackendUnavailableError(info)
+    def accept(self, lib, path):
+        lacking = [s for s in self._required if not hasattr(lib, self.prefix + s)]
+        if lacking:
+            raise Rejected(f"not {self.name} (no {self.prefix + lacking[0]})")
         return lib
 
-    def available(self):
-        """``(True, path)`` or ``(False, reason)``; never raises."""
-        try:
-            lib, info = self.get()
-        except Exception as e:  # a broken install must not break callers
-            return False, f"{self.name}: {type(e).__name__}: {e}"
-        return lib is not None, info
+    def missing(self, override):
+        how = f"set {self.env} to the library's path" if not override else \
+            f"check {self.env}={override!r}"
+        return f"{self.name}: {self._missing}, or {how}"
 
     def path(self):
         self.library()
@@ -123,7 +100,8 @@ class VendorLibrary(Once):
         return addr
 
     def reset(self):
-        """Forget the lookup (tests change ``$env`` and look again)."""
+        """Forget the lookup and the addresses read (tests change ``$env`` and look
+        again)."""
         with self._lock:
             self._state = None
             self._addresses = {}

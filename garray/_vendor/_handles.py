@@ -1,5 +1,6 @@
-"""Vendor library handles of GPU devices, one per (device, thread): shared by the vendor
-GEMM (gpublas.py: cuBLAS, hipBLAS) and the vendor DNN path (dnn.py: cuDNN, MIOpen).
+"""Vendor library handles of GPU devices, one per (device, thread): the handles of the
+vendor families (``_base.VendorFamily``: cuBLAS/hipBLAS, cuSOLVER/hipSOLVER,
+cuDNN/MIOpen).
 
 Note [Vendor handles]
 ~~~~~~~~~~~~~~~~~~~~~
@@ -14,7 +15,8 @@ Note [Vendor handles]
 2. Streams: a vendor call is queued on the stream garray queues the device's work on
    (``stream_of``: the default stream today, where every launch and copy goes), so it
    is ordered with them; ``Handle.use_stream`` calls the vendor's set-stream only when
-   the stream differs from the one the handle has.
+   the stream differs from the one the handle has.  ``VendorFamily.handle`` is where
+   every family binds its handle to that stream.
 3. ``Handle.cache`` is a dict that lives and dies with the handle: what a vendor ties to
    a handle goes there (MIOpen's Find results, cuDNN's algorithm choices).
 4. ``sync_calls``: ``GARRAY_SYNC_LAUNCHES=1`` (read at import, as the launch path reads

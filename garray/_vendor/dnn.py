@@ -18,7 +18,9 @@ Note [Vendor DNN]
    ``available(kind)`` never raises; ``supports(kind, dtype, op)`` says which dtypes a
    vendor computes; ``supports_geometry(kind, g)`` says whether it expresses ``g``
    exactly (callers under 'auto' take the kernel path when it does not).
-2. Libraries: ``VendorLibrary`` objects (Note [Vendor libraries]), found on first use.
+2. Libraries: the family base's (Note [Vendor families] in ``_base.py``), found on
+   first use; ``_dnn_calls.py`` holds the two vendors' records and calls, this module
+   the contract and the checks.
    cuDNN: ``$GARRAY_CUDNN_LIBRARY``, then cuda-pathfinder's
    ``load_nvidia_dynamic_lib("cudnn")`` (the nvidia-cudnn-cu13 wheel, then the system),
    then the soname ``libcudnn.so.9``.  cuDNN 9's ``libcudnn.so.9`` is a small shim that
@@ -27,8 +29,7 @@ Note [Vendor DNN]
    ``libMIOpen.so``, ``$ROCM_PATH/lib``.  A missing one is a
    ``BackendUnavailableError`` naming the package and the variable.
 3. Handles: one per (device, thread), created with the device current, the stream set
-   only when it changes: ``_handles.HandlePool``, shared with the vendor GEMM (Note
-   [Vendor handles]).  MIOpen handles are made with ``miopenCreateWithStream(.., 0)``:
+   only when it changes (Note [Vendor handles]; ``FAMILY.handle``).  MIOpen handles are made with ``miopenCreateWithStream(.., 0)``:
    the default stream, where garray queues everything.
 4. Descriptors are made per call and destroyed after it (host objects; a few
    microseconds).  Tensors are packed NCHW / NCDHW; filters K x C/G x spatial (cuDNN:
@@ -80,90 +81,26 @@ Note [Vendor DNN]
    whose descriptors refuse zero extents, are not called.
 """
 
-import ctypes
-import functools
-import threading
-from dataclasses import dataclass
-from typing import Callable
+import operator
 
 import numpy
 
-from . import VendorLibrary, _handles, nvidia_candidates, rocm_candidates
-from .. import config
-from .._errors import BackendError
+from ._dnn_calls import (BWD_DATA, BWD_FILTER, FAMILY, FWD, POOL_MODES, bias_gradient,
+                         convolve, pool)
+from .._core import ndarray
 
 __all__ = ["available", "supports", "supports_geometry", "conv_forward",
            "conv_backward_data", "conv_backward_filter", "conv_backward_bias",
            "pool_forward", "library", "reset", "handle"]
 
-_P, _I, _SZ = ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t
-_IP, _PP, _SZP = ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_void_p), \
-    ctypes.POINTER(ctypes.c_size_t)
 _INT_MAX = 2 ** 31 - 1
-_F32, _F64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
-POOL_MODES = ("max", "avg_include_pad", "avg_exclude_pad")
-FWD, BWD_DATA, BWD_FILTER = "forward", "backward data", "backward filter"
-
-
-@dataclass(frozen=True)
-class DnnVendor:
-    """One vendor's library, names and numbers (the code paths differ where the APIs
-    do: ``_Cudnn`` and ``_Miopen`` below)."""
-
-    kind: str
-    name: str
-    env: str
-    install: str
-    candidates: Callable[[], list]
-    create: str
-    destroy: str
-    set_stream: str
-    error_string: str
-    dtypes: dict                 # numpy dtype -> the vendor's data type enum
-    pool_modes: dict             # POOL_MODES -> the vendor's pooling mode
-    statuses: dict               # fallback names when the library's string is missing
-
-
-CUDNN = DnnVendor(
-    kind="cuda", name="cuDNN", env="GARRAY_CUDNN_LIBRARY",
-    install="pip install nvidia-cudnn-cu13",
-    candidates=nvidia_candidates("cudnn", "libcudnn.so.9"),
-    create="cudnnCreate", destroy="cudnnDestroy", set_stream="cudnnSetStream",
-    error_string="cudnnGetErrorString",
-    dtypes={_F32: 0, _F64: 1},                   # CUDNN_DATA_FLOAT, CUDNN_DATA_DOUBLE
-    pool_modes={"max": 0, "avg_include_pad": 1, "avg_exclude_pad": 2},
-    statuses={0: "CUDNN_STATUS_SUCCESS", 1001: "CUDNN_STATUS_NOT_INITIALIZED",
-              2000: "CUDNN_STATUS_BAD_PARAM", 3000: "CUDNN_STATUS_NOT_SUPPORTED",
-              4000: "CUDNN_STATUS_INTERNAL_ERROR", 5000: "CUDNN_STATUS_EXECUTION_FAILED"},
-)
-
-MIOPEN = DnnVendor(
-    kind="hip", name="MIOpen", env="GARRAY_MIOPEN_LIBRARY",
-    install="install ROCm's MIOpen (the miopen-hip package of ROCm)",
-    candidates=rocm_candidates("libMIOpen.so.1", "libMIOpen.so"),
-    create="miopenCreateWithStream", destroy="miopenDestroy", set_stream="miopenSetStream",
-    error_string="miopenGetErrorString",
-    dtypes={_F32: 1},                            # miopenFloat
-    # miopenPoolingMax, miopenPoolingAverageInclusive, miopenPoolingAverage (exclusive)
-    pool_modes={"max": 0, "avg_include_pad": 2, "avg_exclude_pad": 1},
-    statuses=dict(enumerate((
-        "miopenStatusSuccess", "miopenStatusNotInitialized", "miopenStatusInvalidValue",
-        "miopenStatusBadParm", "miopenStatusAllocFailed", "miopenStatusInternalError",
-        "miopenStatusNotImplemented", "miopenStatusUnknownError",
-        "miopenStatusUnsupportedOp", "miopenStatusGpuOperationsSkipped",
-        "miopenStatusVersionMismatch"))),
-)
-
-VENDORS = {v.kind: v for v in (CUDNN, MIOPEN)}
-
-library = {v.kind: VendorLibrary(
-    v.name, env=v.env, candidates=v.candidates,
-    missing=f"the {v.kind} device's vendor convolutions need {v.name}; {v.install}",
-    required=(v.create, "miopenConvolutionForward" if v is MIOPEN else "cudnnConvolutionForward"))
-    for v in VENDORS.values()}
-
-_functions = {}          # (kind, symbol) -> ctypes function
-_lock = threading.Lock()
+VENDORS = FAMILY.vendors
+library = FAMILY.library
+reset = FAMILY.reset
+# The Geometry fields the calls read, checked by name: garray.nn imports this module, so
+# importing its Geometry here would be a cycle.
+_GEOMETRY_FIELDS = ("nd", "groups", "size", "kernel", "out", "stride", "pad_lo", "pad_hi",
+                    "dilation", "input_shape", "weight_shape", "output_shape")
 
 
 def available(kind):
@@ -175,14 +112,7 @@ def available(kind):
     kind : str
         A device kind: "cuda" (cuDNN) or "hip" (MIOpen); anything else is (False, why).
     """
-    try:
-        lib = library.get(kind)
-        if lib is None:
-            return False, f"{kind}: no GPU vendor DNN library for this device kind " \
-                          f"(cuda: cuDNN, hip: MIOpen)"
-        return lib.available()
-    except Exception as e:  # a broken install must not break the caller's fallback
-        return False, f"{kind}: {type(e).__name__}: {e}"
+    return FAMILY.available(kind)
 
 
 def supports(kind, dtype, op="conv"):
@@ -231,88 +161,11 @@ def supports_geometry(kind, g):
         return False
 
 
-def reset():
-    """Forget the libraries found, their functions and every thread's handles (tests
-    change ``$GARRAY_CUDNN_LIBRARY`` / ``$GARRAY_MIOPEN_LIBRARY`` and look again)."""
-    with _lock:
-        for lib in library.values():
-            lib.reset()
-        _functions.clear()
-        for pool in _pools.values():
-            pool.reset()
-
-
-def _function(vendor, symbol, argtypes, restype=_I):
-    key = (vendor.kind, symbol)
-    fn = _functions.get(key)
-    if fn is None:
-        fn = _functions[key] = library[vendor.kind].function(symbol, restype, *argtypes)
-    return fn
-
-
-def _status_name(vendor, status):
-    try:
-        name = _function(vendor, vendor.error_string, (_I,), ctypes.c_char_p)(status)
-        if name and not name.startswith(b"Unknown") and b"UNKNOWN" not in name:
-            return name.decode()
-    except Exception:  # the name is a courtesy: the status number is always given
-        pass
-    return vendor.statuses.get(status, f"status {status}")
-
-
-def _last_error(vendor):
-    """cuDNN 9's reason for this thread's last failure (``cudnnGetLastErrorString``)."""
-    if vendor is not CUDNN:
-        return ""
-    try:
-        fn = _function(vendor, "cudnnGetLastErrorString", (ctypes.c_char_p, _SZ), None)
-        buf = ctypes.create_string_buffer(512)
-        fn(buf, 512)
-        text = buf.value.decode(errors="replace").strip()
-        return f"; {text}" if text else ""
-    except Exception:
-        return ""
-
-
-def _call(vendor, device, symbol, argtypes, *args, what=""):
-    status = _function(vendor, symbol, argtypes)(*args)
-    if status:
-        raise BackendError(f"{device}: {vendor.name} {symbol} failed: "
-                           f"{_status_name(vendor, status)} ({status}){what}"
-                           f"{_last_error(vendor)}")
-
-
-def _create(vendor, device):
-    out = _P()
-    if vendor is MIOPEN:
-        _call(vendor, device, vendor.create, (_PP, _P), ctypes.byref(out), None)
-    else:
-        _call(vendor, device, vendor.create, (_PP,), ctypes.byref(out))
-    return out.value
-
-
-def _destroy(vendor, device, ptr):
-    _function(vendor, vendor.destroy, (_P,))(ptr)
-
-
-def _set_stream(vendor, device, ptr, stream):
-    _call(vendor, device, vendor.set_stream, (_P, _P), ptr, stream)
-
-
-_pools = {v.kind: _handles.HandlePool(functools.partial(_create, v),
-                                      functools.partial(_destroy, v),
-                                      functools.partial(_set_stream, v))
-          for v in VENDORS.values()}
-
-
 def handle(device):
     """This thread's vendor DNN handle of ``device`` (an int), created on first use
     with the device current on this thread."""
-    vendor = VENDORS.get(getattr(device, "kind", None))
-    if vendor is None:
-        raise ValueError(f"device: GPU vendor DNN handles exist for cuda and hip devices, "
-                         f"got {device!r}")
-    return _pools[vendor.kind].get(device).ptr
+    vendor = FAMILY.vendor_of(device, "GPU vendor DNN handles exist for")
+    return FAMILY.handle(device, vendor).ptr
 
 
 # ---- argument checks ----------------------------------------------------------------
@@ -321,7 +174,6 @@ def handle(device):
 def _check_arrays(fn, op, arrays):
     """``arrays``: (name, array, expected shape) triples.  Returns (vendor, dtype,
     device); raises what the contract says (Note [Vendor DNN], 1)."""
-    from .._core import ndarray
     first = None
     for name, a, shape in arrays:
         if not isinstance(a, ndarray):
@@ -353,8 +205,7 @@ def _check_arrays(fn, op, arrays):
 
 
 def _check_geometry(fn, g):
-    from ..nn._params import Geometry
-    if not isinstance(g, Geometry):
+    if not all(hasattr(g, f) for f in _GEOMETRY_FIELDS):
         raise TypeError(f"{fn}: g must be a garray.nn._params.Geometry, "
                         f"got {type(g).__name__}")
     problem = _geometry_problem(g)
@@ -363,146 +214,27 @@ def _check_geometry(fn, g):
                                   f"the kernel path (GARRAY_CONV=kernel) computes it")
 
 
+def _spatial(value, nd, name, fn, minimum):
+    """A per-axis argument of the contract: a tuple of ``nd`` ints, each >= ``minimum``
+    (garray.nn has expanded an int or a one-element tuple, as PyTorch does)."""
+    try:
+        items = tuple(operator.index(v) for v in value)
+    except TypeError:
+        raise TypeError(f"{fn}: {name} must be a tuple of {nd} ints, "
+                        f"got {value!r}") from None
+    if len(items) != nd:
+        raise ValueError(f"{fn}: {name} must have {nd} entries, got {value!r}")
+    if any(v < minimum for v in items):
+        what = "positive" if minimum == 1 else f">= {minimum}"
+        raise ValueError(f"{fn}: {name} must be {what}, got {value!r}")
+    return items
+
+
 def _fill_zero(a):
     a.fill(0)
 
 
-# ---- shapes as the vendors take them --------------------------------------------------
-
-
-def _as_2d(nd, t, fill):
-    """A spatial tuple as the vendor takes it: 1-d is 2-d with H = ``fill``."""
-    return (fill,) + tuple(t) if nd == 1 else tuple(t)
-
-
-def _tensor_dims(shape, nd):
-    return tuple(shape[:2]) + _as_2d(nd, shape[2:], 1)
-
-
-def _strides(dims):
-    out, s = [], 1
-    for d in reversed(dims):
-        out.append(s)
-        s *= d
-    return tuple(reversed(out))
-
-
-def _ints(values):
-    return (_I * len(values))(*values)
-
-
-class _Descs:
-    """Descriptors made for one call, destroyed after it (in reverse order)."""
-
-    def __init__(self, vendor, device):
-        self.vendor, self.device = vendor, device
-        self._made = []
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        for destroy, ptr in reversed(self._made):
-            try:
-                _function(self.vendor, destroy, (_P,))(ptr)
-            except Exception:  # never mask the call's own error
-                pass
-
-    def make(self, kind):
-        p = _P()
-        prefix = "cudnn" if self.vendor is CUDNN else "miopen"
-        _call(self.vendor, self.device, f"{prefix}Create{kind}Descriptor", (_PP,),
-              ctypes.byref(p))
-        self._made.append((f"{prefix}Destroy{kind}Descriptor", p.value))
-        return p.value
-
-    def call(self, symbol, argtypes, *args, what=""):
-        _call(self.vendor, self.device, symbol, argtypes, *args, what=what)
-
-    def tensor(self, dtype, dims):
-        d = self.make("Tensor")
-        if self.vendor is CUDNN:
-            self.call("cudnnSetTensorNdDescriptor", (_P, _I, _I, _IP, _IP), d,
-                      self.vendor.dtypes[dtype], len(dims), _ints(dims), _ints(_strides(dims)),
-                      what=f" (dims {dims})")
-        else:
-            self.call("miopenSetTensorDescriptor", (_P, _I, _I, _IP, _IP), d,
-                      self.vendor.dtypes[dtype], len(dims), _ints(dims), _ints(_strides(dims)),
-                      what=f" (dims {dims})")
-        return d
-
-    def filter(self, dtype, dims):
-        if self.vendor is not CUDNN:       # MIOpen's filters are tensors
-            return self.tensor(dtype, dims)
-        d = self.make("Filter")
-        self.call("cudnnSetFilterNdDescriptor", (_P, _I, _I, _I, _IP), d,
-                  self.vendor.dtypes[dtype], 0, len(dims), _ints(dims),   # CUDNN_TENSOR_NCHW
-                  what=f" (dims {dims})")
-        return d
-
-    def convolution(self, dtype, g):
-        nd = g.nd
-        pad = _as_2d(nd, g.pad_lo, 0)
-        stride = _as_2d(nd, g.stride, 1)
-        dil = _as_2d(nd, g.dilation, 1)
-        what = f" (padding {pad}, stride {stride}, dilation {dil}, groups {g.groups})"
-        d = self.make("Convolution")
-        if self.vendor is CUDNN:
-            t = self.vendor.dtypes[dtype]
-            self.call("cudnnSetConvolutionNdDescriptor", (_P, _I, _IP, _IP, _IP, _I, _I), d,
-                      len(pad), _ints(pad), _ints(stride), _ints(dil), 1, t, what=what)
-            self.call("cudnnSetConvolutionGroupCount", (_P, _I), d, g.groups, what=what)
-            # CUDNN_FMA_MATH (3) keeps float32 exact; CUDNN_DEFAULT_MATH (0) allows TF32
-            self.call("cudnnSetConvolutionMathType", (_P, _I), d,
-                      0 if config.allow_tf32 else 3, what=what)
-        else:
-            self.call("miopenInitConvolutionNdDescriptor", (_P, _I, _IP, _IP, _IP, _I), d,
-                      len(pad), _ints(pad), _ints(stride), _ints(dil), 0, what=what)
-            # after Init, which resets the group count to 1
-            self.call("miopenSetConvolutionGroupCount", (_P, _I), d, g.groups, what=what)
-        return d
-
-
-def _scalars(dtype):
-    ctype = ctypes.c_double if dtype == _F64 else ctypes.c_float
-    one, zero = ctype(1), ctype(0)
-    return one, zero
-
-
-def _workspace(device, nbytes):
-    """``(array or None, pointer)``: a garray allocation of ``nbytes`` on ``device``."""
-    if not nbytes:
-        return None, None
-    from .. import empty
-    ws = empty(int(nbytes), dtype="uint8", device=device)
-    return ws, ws.ptr
-
-
-def _finish(vendor, device, symbol):
-    if _handles.sync_calls:
-        try:
-            device.synchronize()
-        except Exception as e:
-            raise BackendError(f"{device}: {vendor.name} {symbol} failed: {e}") from None
-
-
 # ---- convolutions ---------------------------------------------------------------------
-
-class _CudnnAlgoPerf(ctypes.Structure):
-    # cudnnConvolution{Fwd,BwdData,BwdFilter}AlgoPerf_t: one layout for the three
-    _fields_ = [("algo", ctypes.c_int), ("status", ctypes.c_int), ("time", ctypes.c_float),
-                ("memory", ctypes.c_size_t), ("determinism", ctypes.c_int),
-                ("mathType", ctypes.c_int), ("reserved", ctypes.c_int * 3)]
-
-
-class _MiopenAlgoPerf(ctypes.Structure):
-    # miopenConvAlgoPerf_t: a union of the three algorithm enums, then time and memory
-    _fields_ = [("algo", ctypes.c_int), ("time", ctypes.c_float), ("memory", ctypes.c_size_t)]
-
-
-_CUDNN_NAMES = {FWD: "Forward", BWD_DATA: "BackwardData", BWD_FILTER: "BackwardFilter"}
-_MIOPEN_NAMES = {FWD: "Forward", BWD_DATA: "BackwardData", BWD_FILTER: "BackwardWeights"}
-_PERF_COUNT = 8
 
 
 def _conv(fn, direction, g, x, w, y):
@@ -522,108 +254,11 @@ def _conv(fn, direction, g, x, w, y):
         _fill_zero(out)            # nothing is summed into it (Note [Vendor DNN], 9)
         return
     library[vendor.kind].library()
-    nd = g.nd
-    xdims = _tensor_dims(g.input_shape, nd)
-    wdims = _tensor_dims(g.weight_shape, nd)
-    ydims = _tensor_dims(g.output_shape, nd)
     what = (f" ({roles[0]} {g.input_shape}, {roles[1]} {g.weight_shape}, {roles[2]} "
             f"{g.output_shape}, {dtype}, stride {g.stride}, padding {g.pad_lo}, dilation "
             f"{g.dilation}, groups {g.groups})")
-    h = _pools[vendor.kind].get(device)
-    h.use_stream(_handles.stream_of(device))
-    one, zero = _scalars(dtype)
-    with _Descs(vendor, device) as d:
-        xd, wd, yd = d.tensor(dtype, xdims), d.filter(dtype, wdims), d.tensor(dtype, ydims)
-        cd = d.convolution(dtype, g)
-        if vendor is CUDNN:
-            symbol = _cudnn_conv(d, h, direction, g, dtype, xd, x.ptr, wd, w.ptr, cd, yd,
-                                 y.ptr, one, zero, what)
-        else:
-            symbol = _miopen_conv(d, h, direction, g, dtype, xd, x.ptr, wd, w.ptr, cd, yd,
-                                  y.ptr, one, zero, what)
-    _finish(vendor, device, symbol)
-
-
-def _cudnn_conv(d, h, direction, g, dtype, xd, x, wd, w, cd, yd, y, one, zero, what):
-    name = _CUDNN_NAMES[direction]
-    # the descriptors in each call's own order
-    descs = {FWD: (xd, wd, cd, yd), BWD_DATA: (wd, yd, cd, xd),
-             BWD_FILTER: (xd, yd, cd, wd)}[direction]
-    key = ("cudnn", direction, g, dtype, bool(config.allow_tf32))
-    chosen = h.cache.get(key)
-    if chosen is None:
-        perf = (_CudnnAlgoPerf * _PERF_COUNT)()
-        count = _I(0)
-        get = f"cudnnGetConvolution{name}Algorithm_v7"
-        d.call(get, (_P, _P, _P, _P, _P, _I, _IP, ctypes.POINTER(_CudnnAlgoPerf)), h.ptr,
-               *descs, _PERF_COUNT, ctypes.byref(count), perf, what=what)
-        ok = [p for p in perf[:count.value] if p.status == 0]
-        if not ok:
-            raise BackendError(f"{h.device}: cuDNN {get} recommended no algorithm that "
-                               f"runs{what}")
-        algo = ok[0].algo
-        size = _SZ(0)
-        d.call(f"cudnnGetConvolution{name}WorkspaceSize", (_P, _P, _P, _P, _P, _I, _SZP),
-               h.ptr, *descs, algo, ctypes.byref(size), what=what)
-        chosen = h.cache[key] = (algo, size.value)
-    algo, nbytes = chosen
-    ws, wsp = _workspace(h.device, nbytes)
-    symbol = f"cudnnConvolution{name}"
-    a, b = ctypes.byref(one), ctypes.byref(zero)
-    args = (_P, _P, _P, _P, _P, _P, _P, _I, _P, _SZ, _P, _P, _P)
-    if direction == FWD:
-        d.call(symbol, args, h.ptr, a, xd, x, wd, w, cd, algo, wsp, nbytes, b, yd, y, what=what)
-    elif direction == BWD_DATA:
-        d.call(symbol, args, h.ptr, a, wd, w, yd, y, cd, algo, wsp, nbytes, b, xd, x, what=what)
-    else:
-        d.call(symbol, args, h.ptr, a, xd, x, yd, y, cd, algo, wsp, nbytes, b, wd, w, what=what)
-    del ws                         # queued: the stream-ordered pool may reuse it now
-    return symbol
-
-
-def _miopen_conv(d, h, direction, g, dtype, xd, x, wd, w, cd, yd, y, one, zero, what):
-    name = _MIOPEN_NAMES[direction]
-    key = ("miopen", direction, g, dtype)
-    chosen = h.cache.get(key)
-    ws = None
-    if chosen is None:
-        size = _SZ(0)
-        sizes = {FWD: (wd, xd, cd, yd), BWD_DATA: (yd, wd, cd, xd),
-                 BWD_FILTER: (yd, xd, cd, wd)}[direction]
-        d.call(f"miopenConvolution{name}GetWorkSpaceSize", (_P, _P, _P, _P, _P, _SZP), h.ptr,
-               *sizes, ctypes.byref(size), what=what)
-        ws, wsp = _workspace(h.device, size.value)
-        perf = (_MiopenAlgoPerf * 4)()
-        count = _I(0)
-        # Find on the call's own buffers: it overwrites the output, which the run writes
-        operands = {FWD: (xd, x, wd, w, cd, yd, y), BWD_DATA: (yd, y, wd, w, cd, xd, x),
-                    BWD_FILTER: (yd, y, xd, x, cd, wd, w)}[direction]
-        d.call(f"miopenFind{'Convolution' + name}Algorithm",
-               (_P, _P, _P, _P, _P, _P, _P, _P, _I, _IP, ctypes.POINTER(_MiopenAlgoPerf),
-                _P, _SZ, ctypes.c_bool), h.ptr, *operands, 4, ctypes.byref(count), perf,
-               wsp, size.value, False, what=what)
-        if count.value < 1:
-            raise BackendError(f"{h.device}: MIOpen miopenFindConvolution{name}Algorithm "
-                               f"found no algorithm{what}")
-        chosen = h.cache[key] = (perf[0].algo, perf[0].memory)
-        if perf[0].memory > size.value:
-            ws = None
-    algo, nbytes = chosen
-    if ws is None or not nbytes:
-        ws, wsp = _workspace(h.device, nbytes)
-    else:
-        wsp = ws.ptr
-    symbol = f"miopenConvolution{name}"
-    a, b = ctypes.byref(one), ctypes.byref(zero)
-    args = (_P, _P, _P, _P, _P, _P, _P, _I, _P, _P, _P, _P, _SZ)
-    if direction == FWD:
-        d.call(symbol, args, h.ptr, a, xd, x, wd, w, cd, algo, b, yd, y, wsp, nbytes, what=what)
-    elif direction == BWD_DATA:
-        d.call(symbol, args, h.ptr, a, yd, y, wd, w, cd, algo, b, xd, x, wsp, nbytes, what=what)
-    else:
-        d.call(symbol, args, h.ptr, a, yd, y, xd, x, cd, algo, b, wd, w, wsp, nbytes, what=what)
-    del ws
-    return symbol
+    symbol = convolve(vendor, device, direction, g, dtype, x, w, y, what)
+    FAMILY.finish(vendor, device, symbol)
 
 
 def conv_forward(x, w, y, g):
@@ -720,7 +355,6 @@ def conv_backward_bias(dy, db):
     BackendUnavailableError, BackendError, as ``conv_forward``.
     """
     fn = "conv_backward_bias"
-    from .._core import ndarray
     if isinstance(dy, ndarray) and not 2 <= dy.ndim <= 5:
         raise ValueError(f"{fn}: dy must be (N, C, *spatial) with 0 to 3 spatial axes, "
                          f"got shape {tuple(dy.shape)}")
@@ -741,16 +375,8 @@ def conv_backward_bias(dy, db):
     dims = shape[:2] + ((1, 1) if not sp else (1,) + sp if len(sp) == 1 else sp)
     bdims = (1, shape[1]) + (1,) * (len(dims) - 2)
     what = f" (dy {shape}, db {tuple(db.shape)}, {dtype})"
-    h = _pools[vendor.kind].get(device)
-    h.use_stream(_handles.stream_of(device))
-    one, zero = _scalars(dtype)
-    symbol = "cudnnConvolutionBackwardBias" if vendor is CUDNN else \
-        "miopenConvolutionBackwardBias"
-    with _Descs(vendor, device) as d:
-        dyd, dbd = d.tensor(dtype, dims), d.tensor(dtype, bdims)
-        d.call(symbol, (_P, _P, _P, _P, _P, _P, _P), h.ptr, ctypes.byref(one), dyd, dy.ptr,
-               ctypes.byref(zero), dbd, db.ptr, what=what)
-    _finish(vendor, device, symbol)
+    symbol = bias_gradient(vendor, device, dtype, dy, db, dims, bdims, what)
+    FAMILY.finish(vendor, device, symbol)
 
 
 # ---- pooling --------------------------------------------------------------------------
@@ -790,18 +416,16 @@ def pool_forward(x, y, mode, kernel, stride, pad_lo, pad_hi):
     no dilation, no indices.
     """
     fn = "pool_forward"
-    from .._core import ndarray
-    from ..nn._params import ntuple
     if mode not in POOL_MODES:
         raise ValueError(f"{fn}: mode must be one of {', '.join(POOL_MODES)}, got {mode!r}")
     if isinstance(x, ndarray) and not 3 <= x.ndim <= 5:
         raise ValueError(f"{fn}: x must be (N, C, *size) with 1 to 3 spatial axes, got "
                          f"shape {tuple(x.shape)}")
     nd = x.ndim - 2 if isinstance(x, ndarray) else 2
-    kernel = ntuple(kernel, nd, "kernel", fn, 1)
-    stride = ntuple(stride, nd, "stride", fn, 1)
-    pad_lo = ntuple(pad_lo, nd, "pad_lo", fn, 0)
-    pad_hi = ntuple(pad_hi, nd, "pad_hi", fn, 0)
+    kernel = _spatial(kernel, nd, "kernel", fn, 1)
+    stride = _spatial(stride, nd, "stride", fn, 1)
+    pad_lo = _spatial(pad_lo, nd, "pad_lo", fn, 0)
+    pad_hi = _spatial(pad_hi, nd, "pad_hi", fn, 0)
     out = None
     if isinstance(x, ndarray):
         size = tuple(x.shape[2:])
@@ -828,28 +452,7 @@ def pool_forward(x, y, mode, kernel, stride, pad_lo, pad_hi):
             raise NotImplementedError(f"{fn}: {name} of shape {shape} is over the "
                                       f"vendors' 2**31 - 1 int32 limit")
     library[vendor.kind].library()
-    win, pad, st = _as_2d(nd, kernel, 1), _as_2d(nd, pad_lo, 0), _as_2d(nd, stride, 1)
-    xdims, ydims = _tensor_dims(tuple(x.shape), nd), _tensor_dims(tuple(y.shape), nd)
     what = (f" (x {tuple(x.shape)}, y {tuple(y.shape)}, {dtype}, {mode}, kernel {kernel}, "
             f"stride {stride}, padding {pad_lo})")
-    h = _pools[vendor.kind].get(device)
-    h.use_stream(_handles.stream_of(device))
-    one, zero = _scalars(dtype)
-    m = vendor.pool_modes[mode]
-    with _Descs(vendor, device) as d:
-        xd, yd = d.tensor(dtype, xdims), d.tensor(dtype, ydims)
-        pd = d.make("Pooling")
-        a, b = ctypes.byref(one), ctypes.byref(zero)
-        if vendor is CUDNN:
-            d.call("cudnnSetPoolingNdDescriptor", (_P, _I, _I, _I, _IP, _IP, _IP), pd, m,
-                   1, len(win), _ints(win), _ints(pad), _ints(st), what=what)   # PROPAGATE_NAN
-            symbol = "cudnnPoolingForward"
-            d.call(symbol, (_P, _P, _P, _P, _P, _P, _P, _P), h.ptr, pd, a, xd, x.ptr, b, yd,
-                   y.ptr, what=what)
-        else:
-            d.call("miopenSetNdPoolingDescriptor", (_P, _I, _I, _IP, _IP, _IP), pd, m,
-                   len(win), _ints(win), _ints(pad), _ints(st), what=what)
-            symbol = "miopenPoolingForward"
-            d.call(symbol, (_P, _P, _P, _P, _P, _P, _P, _P, ctypes.c_bool, _P, _SZ), h.ptr,
-                   pd, a, xd, x.ptr, b, yd, y.ptr, False, None, 0, what=what)
-    _finish(vendor, device, symbol)
+    symbol = pool(vendor, device, dtype, x, y, mode, nd, kernel, stride, pad_lo, what)
+    FAMILY.finish(vendor, device, symbol)

@@ -12,18 +12,18 @@ Note [GPU vendor GEMM]
    call.  The vendor checks sizes and leading dimensions (cuBLAS ``ld >= max(1, rows)``,
    hipBLAS ``ld >= rows``); its refusal is a ``BackendError``.
 2. Each vendor is one ``BlasVendor`` record below (library search, symbol names, enum
-   values, status names, math modes); the code path is written once.  Libraries are
-   ``VendorLibrary`` objects (Note [Vendor libraries]): found on first use, never at
-   import, and a missing one is a ``BackendUnavailableError`` naming the package to
-   install and the environment variable that overrides the search.
+   values, status names, math modes) under the family base (Note [Vendor families] in
+   ``_base.py``: the library found on first use, never at import, a missing one a
+   ``BackendUnavailableError`` naming the package to install and the environment
+   variable that overrides the search); the code path is written once.
 3. Handles: one per (device, thread), created with the device current on that thread
    (a cuBLAS handle belongs to the context current at its creation, and contexts are per
    thread), kept in a ``threading.local`` and destroyed when its thread ends.  Every call
-   makes the device current first, as garray's kernel launches do.  The machinery is
-   ``_handles.HandlePool``, shared with the DNN path (Note [Vendor handles]).
+   makes the device current first, as garray's kernel launches do (Note [Vendor
+   handles]).
 4. Streams: the call is queued on the stream garray queues the device's work on
-   (``_stream_of``: the default stream, where every kernel launch and copy goes), so it
-   is ordered with them; a handle's stream is set only when it differs.  Synchronisation
+   (``FAMILY.handle``: the default stream, where every kernel launch and copy goes), so
+   it is ordered with them; a handle's stream is set only when it differs.  Synchronisation
    is a launch's: asynchronous, unless ``GARRAY_SYNC_LAUNCHES=1``, which synchronises
    after each call so that a fault is reported by the GEMM that made it.
 5. Precision: full float32 by default.  ``garray.config.allow_tf32 = True`` (or
@@ -35,17 +35,14 @@ points are not used); host scalars only.
 """
 
 import ctypes
-import functools
 import operator
-import threading
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy
 
-from . import VendorLibrary, _handles, nvidia_candidates, rocm_candidates
+from . import nvidia_candidates, rocm_candidates
+from ._base import Vendor, VendorFamily
 from .. import config
-from .._errors import BackendError
 
 __all__ = ["gemm", "available", "handle", "library", "reset"]
 
@@ -60,22 +57,13 @@ _GEMM_ARGS = (_P, _I, _I, _I, _I, _I, _P, _P, _I, _P, _I, _P, _P, _I)
 _STRIDED_ARGS = (_P, _I, _I, _I, _I, _I, _P, _P, _I, _LL, _P, _I, _LL, _P, _P, _I, _LL, _I)
 
 
-@dataclass(frozen=True)
-class BlasVendor:
-    """One vendor's names and numbers for what ``gemm`` calls."""
+@dataclass(frozen=True, kw_only=True)
+class BlasVendor(Vendor):
+    """One vendor's names and numbers for what ``gemm`` calls (Note [Vendor families])."""
 
-    kind: str                    # the garray device kind
-    name: str
-    env: str                     # overrides the library search
-    install: str                 # how to get the library
-    candidates: Callable[[], list]
-    create: str                  # (handle*) -> status
-    destroy: str                 # (handle) -> status
-    set_stream: str              # (handle, stream) -> status
     gemm: str                    # {t}: S, D, C or Z
     gemm_strided: str
     ops: dict                    # "N"/"T"/"C" -> the operation enum value
-    statuses: dict               # status -> name
     set_math_mode: str | None = None   # (handle, mode) -> status; None: no math modes
     math_modes: dict = field(default_factory=dict)   # "default"/"tf32" -> mode
 
@@ -84,6 +72,7 @@ CUBLAS = BlasVendor(
     kind="cuda", name="cuBLAS", env="GARRAY_CUBLAS_LIBRARY",
     install="pip install nvidia-cublas (garray[cuda])",
     candidates=nvidia_candidates("cublas", "libcublas.so.13"),
+    required=("cublasCreate_v2", "cublasSgemmStridedBatched"),
     create="cublasCreate_v2", destroy="cublasDestroy_v2", set_stream="cublasSetStream_v2",
     gemm="cublas{t}gemm_v2", gemm_strided="cublas{t}gemmStridedBatched",
     ops={"N": 0, "T": 1, "C": 2},
@@ -101,6 +90,7 @@ HIPBLAS = BlasVendor(
     install="install ROCm's hipBLAS (the hipblas package of ROCm)",
     candidates=rocm_candidates("libhipblas.so", "libhipblas.so.3", "libhipblas.so.2",
                                "libhipblas.so.1"),
+    required=("hipblasCreate", "hipblasSgemmStridedBatched"),
     create="hipblasCreate", destroy="hipblasDestroy", set_stream="hipblasSetStream",
     gemm="hipblas{t}gemm", gemm_strided="hipblas{t}gemmStridedBatched",
     ops={"N": 111, "T": 112, "C": 113},   # hipblasOperation_t has CBLAS's values
@@ -114,98 +104,20 @@ HIPBLAS = BlasVendor(
     # no set_math_mode: hipBLAS has no TF32 (its XF32 mode is MI300-only and unused here)
 )
 
-VENDORS = {v.kind: v for v in (CUBLAS, HIPBLAS)}
-
-library = {v.kind: VendorLibrary(
-    v.name, env=v.env, candidates=v.candidates,
-    missing=f"the {v.kind} device's vendor GEMM needs {v.name}; {v.install}",
-    required=(v.create, v.gemm_strided.format(t="S")))
-    for v in VENDORS.values()}
-
-_sync_calls = _handles.sync_calls
-_functions = {}          # (kind, symbol) -> ctypes function
-_lock = threading.Lock()
-
-
-def available(kind):
-    """``(True, library path)`` when ``kind``'s vendor GEMM can be loaded, else
-    ``(False, reason)``; never raises."""
-    try:
-        lib = library.get(kind)
-        if lib is None:
-            return False, f"{kind}: no GPU vendor GEMM for this device kind " \
-                          f"(cuda: cuBLAS, hip: hipBLAS)"
-        return lib.available()
-    except Exception as e:  # a broken install must not break the caller's fallback
-        return False, f"{kind}: {type(e).__name__}: {e}"
-
-
-def reset():
-    """Forget the libraries found, their functions and every thread's handles (tests
-    change ``$GARRAY_CUBLAS_LIBRARY`` / ``$GARRAY_HIPBLAS_LIBRARY`` and look again)."""
-    with _lock:
-        for lib in library.values():
-            lib.reset()
-        _functions.clear()
-        for pool in _pools.values():
-            pool.reset()
-
-
-def _function(vendor, symbol, argtypes):
-    key = (vendor.kind, symbol)
-    fn = _functions.get(key)
-    if fn is None:
-        fn = _functions[key] = library[vendor.kind].function(symbol, _I, *argtypes)
-    return fn
-
-
-def _status_error(vendor, device, call, status, what=""):
-    name = vendor.statuses.get(status, f"status {status}")
-    return BackendError(f"{device}: {vendor.name} {call} failed: {name}{what}")
-
-
-def _call(vendor, device, symbol, argtypes, *args):
-    status = _function(vendor, symbol, argtypes)(*args)
-    if status:
-        raise _status_error(vendor, device, symbol, status)
-
-
-def _create(vendor, device):
-    out = _P()
-    _call(vendor, device, vendor.create, (ctypes.POINTER(_P),), ctypes.byref(out))
-    return out.value
-
-
-def _destroy(vendor, device, ptr):
-    _function(vendor, vendor.destroy, (_P,))(ptr)
-
-
-def _set_stream(vendor, device, ptr, stream):
-    _call(vendor, device, vendor.set_stream, (_P, _P), ptr, stream)
-
-
-# One handle per (device, thread): Note [Vendor handles] in _handles.py.
-_pools = {v.kind: _handles.HandlePool(functools.partial(_create, v),
-                                      functools.partial(_destroy, v),
-                                      functools.partial(_set_stream, v))
-          for v in VENDORS.values()}
+FAMILY = VendorFamily(
+    (CUBLAS, HIPBLAS), job="GPU vendor GEMM",
+    missing="the {kind} device's vendor GEMM needs {name}; {install}")
+VENDORS = FAMILY.vendors
+library = FAMILY.library
+available = FAMILY.available
+reset = FAMILY.reset
 
 
 def handle(device):
     """This thread's vendor handle of ``device`` (an int), created on first use with the
     device current on this thread."""
-    vendor = VENDORS.get(getattr(device, "kind", None))
-    if vendor is None:
-        raise ValueError(f"device: GPU vendor handles exist for cuda and hip devices, "
-                         f"got {device!r}")
-    return _handle(device, vendor).ptr
-
-
-def _handle(device, vendor):
-    return _pools[vendor.kind].get(device)
-
-
-_stream_of = _handles.stream_of
+    vendor = FAMILY.vendor_of(device, "GPU vendor handles exist for")
+    return FAMILY.handle(device, vendor).ptr
 
 
 _specs = {}   # the dtype argument as given -> (letter, ctype, is complex, numpy dtype)
@@ -290,11 +202,7 @@ def gemm(device, dtype, transa, transb, m, n, k, alpha, a, lda, stride_a,
 
     See also numpy.matmul.
     """
-    kind = getattr(device, "kind", None)
-    vendor = VENDORS.get(kind)
-    if vendor is None:
-        raise ValueError(f"device: the GPU vendor GEMM runs on cuda and hip devices, "
-                         f"got {device!r}")
+    vendor = FAMILY.vendor_of(device, "the GPU vendor GEMM runs on")
     spec = _spec_of(dtype, vendor)
     letter, ctype, is_complex, dt = spec
     try:
@@ -311,29 +219,24 @@ def gemm(device, dtype, transa, transb, m, n, k, alpha, a, lda, stride_a,
     al = _scalar(alpha, "alpha", ctype, is_complex, dt)
     be = _scalar(beta, "beta", ctype, is_complex, dt)
 
-    h = _handle(device, vendor)
-    h.use_stream(_stream_of(device))
+    h = FAMILY.handle(device, vendor)
     if vendor.set_math_mode is not None:
         mode = vendor.math_modes["tf32" if config.allow_tf32 else "default"]
         if h.math_mode != mode:
-            _call(vendor, device, vendor.set_math_mode, (_P, _I), h.ptr, mode)
+            FAMILY.call(vendor, device, vendor.set_math_mode, (_P, _I), h.ptr, mode)
             h.math_mode = mode
     if batch == 1:
         symbol = vendor.gemm.format(t=letter)
-        status = _function(vendor, symbol, _GEMM_ARGS)(
+        status = FAMILY.function(vendor, symbol, _GEMM_ARGS)(
             h.ptr, op_a, op_b, m, n, k, ctypes.addressof(al), pa, lda, pb, ldb,
             ctypes.addressof(be), pc, ldc)
     else:
         symbol = vendor.gemm_strided.format(t=letter)
-        status = _function(vendor, symbol, _STRIDED_ARGS)(
+        status = FAMILY.function(vendor, symbol, _STRIDED_ARGS)(
             h.ptr, op_a, op_b, m, n, k, ctypes.addressof(al), pa, lda, stride_a,
             pb, ldb, stride_b, ctypes.addressof(be), pc, ldc, stride_c, batch)
     if status:
-        raise _status_error(vendor, device, symbol, status,
-                            f" (op {transa}{transb}, m={m}, n={n}, k={k}, lda={lda}, "
-                            f"ldb={ldb}, ldc={ldc}, batch={batch})")
-    if _sync_calls:
-        try:
-            device.synchronize()
-        except Exception as e:
-            raise BackendError(f"{device}: {vendor.name} {symbol} failed: {e}") from None
+        raise FAMILY.status_error(vendor, device, symbol, status,
+                                  f" (op {transa}{transb}, m={m}, n={n}, k={k}, lda={lda}, "
+                                  f"ldb={ldb}, ldc={ldc}, batch={batch})")
+    FAMILY.finish(vendor, device, symbol)

@@ -8,9 +8,9 @@ Note [GPU vendor FFT]
    and return a new array.  Both vendors compute unnormalised transforms; ``scale`` is
    applied afterwards by garray's multiply kernel when it is not 1.
 2. Each vendor is one ``FftVendor`` record (library search, symbol prefix, handle type,
-   status names); the code path is written once.  Libraries are ``VendorLibrary``
-   objects (Note [Vendor libraries]): found on first use, never at import; a missing one
-   is a ``BackendUnavailableError`` naming the package and the variable
+   status names) under the family base (Note [Vendor families] in ``_base.py``); the
+   code path is written once.  Libraries are found on first use, never at import; a
+   missing one is a ``BackendUnavailableError`` naming the package and the variable
    (``GARRAY_CUFFT_LIBRARY``, ``GARRAY_HIPFFT_LIBRARY``).
 3. Plans: ``PlanMany`` of rank 1 over contiguous rows (NULL embeds), one per (type,
    length, batch).  A plan belongs to the device current when it was made, and a plan
@@ -20,7 +20,7 @@ Note [GPU vendor FFT]
    is destroyed with its device current; plans are never destroyed at interpreter exit,
    when the driver may be gone.  cuFFT and hipFFT allocate their own work areas.
 4. Streams: a plan runs on the stream garray queues the device's work on
-   (``_handles.stream_of``); its stream is set only when it differs.
+   (``FAMILY.stream_of``); its stream is set only when it differs.
    ``GARRAY_SYNC_LAUNCHES=1`` synchronises after each transform.
 5. ``c2r``: the vendors may overwrite a complex-to-real transform's input (cuFFT does
    for multi-dimensional and some 1-d sizes), so it always gets a private copy; the
@@ -36,12 +36,12 @@ import ctypes
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy
 
-from . import VendorLibrary, _handles, nvidia_candidates, rocm_candidates
-from .._errors import BackendError
+from . import nvidia_candidates, rocm_candidates
+from ._base import Vendor, VendorFamily
+from .._core import empty
 
 __all__ = ["available", "c2c", "r2c", "c2r", "fits", "reset", "plan_cache_size",
            "set_plan_cache_size", "clear_plan_cache", "plan_cache_info"]
@@ -56,46 +56,45 @@ _F32, _F64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
 _TYPES = {(_C64, "c2c"): (0x29, "C2C", _C64), (_C128, "c2c"): (0x69, "Z2Z", _C128),
           (_F32, "r2c"): (0x2a, "R2C", _C64), (_F64, "r2c"): (0x6a, "D2Z", _C128),
           (_C64, "c2r"): (0x2c, "C2R", _F32), (_C128, "c2r"): (0x6c, "Z2D", _F64)}
-_STATUSES = dict(enumerate((
-    "SUCCESS", "INVALID_PLAN", "ALLOC_FAILED", "INVALID_TYPE", "INVALID_VALUE",
-    "INTERNAL_ERROR", "EXEC_FAILED", "SETUP_FAILED", "INVALID_SIZE", "UNALIGNED_DATA",
-    "INCOMPLETE_PARAMETER_LIST", "INVALID_DEVICE", "PARSE_ERROR", "NO_WORKSPACE",
-    "NOT_IMPLEMENTED", "NOT_SUPPORTED")))
+_STATUSES = ("SUCCESS", "INVALID_PLAN", "ALLOC_FAILED", "INVALID_TYPE", "INVALID_VALUE",
+             "INTERNAL_ERROR", "EXEC_FAILED", "SETUP_FAILED", "INVALID_SIZE",
+             "UNALIGNED_DATA", "INCOMPLETE_PARAMETER_LIST", "INVALID_DEVICE", "PARSE_ERROR",
+             "NO_WORKSPACE", "NOT_IMPLEMENTED", "NOT_SUPPORTED")
 
 
-@dataclass(frozen=True)
-class FftVendor:
-    """One vendor's names for what the FFT path calls."""
+def _statuses(prefix, not_supported):
+    """cufftResult / hipfftResult names: the same list, but NOT_SUPPORTED is cuFFT's 16
+    and hipFFT's 15."""
+    names = {i: f"{prefix}_{n}" for i, n in enumerate(_STATUSES)}
+    names[not_supported] = f"{prefix}_NOT_SUPPORTED"
+    return names
 
-    kind: str                    # the garray device kind
-    name: str
-    env: str                     # overrides the library search
-    install: str                 # how to get the library
-    candidates: Callable[[], list]
-    prefix: str                  # cufft / hipfft: {prefix}PlanMany, {prefix}ExecC2C, ...
+
+@dataclass(frozen=True, kw_only=True)
+class FftVendor(Vendor):
+    """One vendor's names for what the FFT path calls (Note [Vendor families]); symbols
+    are ``prefix`` + PlanMany, ExecC2C, ...  No per-thread handles: plans (note 3)."""
+
     handle: type                 # ctypes type of a plan handle (cufftHandle is an int)
-    not_supported: int           # its NOT_SUPPORTED status (cuFFT 16, hipFFT 15)
 
 
 CUFFT = FftVendor(kind="cuda", name="cuFFT", env="GARRAY_CUFFT_LIBRARY",
                   install="pip install nvidia-cufft (garray[cuda])",
                   candidates=nvidia_candidates("cufft", "libcufft.so.12", "libcufft.so"),
-                  prefix="cufft", handle=_I,
-                  not_supported=16)
+                  prefix="cufft", required=("PlanMany", "ExecC2C", "Destroy"), handle=_I,
+                  statuses=_statuses("CUFFT", 16))
 HIPFFT = FftVendor(kind="hip", name="hipFFT", env="GARRAY_HIPFFT_LIBRARY",
                    install="install ROCm's hipFFT (the hipfft package of ROCm)",
                    candidates=rocm_candidates("libhipfft.so", "libhipfft.so.0"),
-                   prefix="hipfft", handle=_P,
-                   not_supported=15)
-VENDORS = {v.kind: v for v in (CUFFT, HIPFFT)}
-
-library = {v.kind: VendorLibrary(
-    v.name, env=v.env, candidates=v.candidates,
-    missing=f"the {v.kind} device's vendor FFT needs {v.name}; {v.install}",
-    prefix=v.prefix, required=("PlanMany", "ExecC2C", "Destroy"))
-    for v in VENDORS.values()}
-
-_functions = {}          # (kind, symbol) -> ctypes function
+                   prefix="hipfft", required=("PlanMany", "ExecC2C", "Destroy"), handle=_P,
+                   statuses=_statuses("HIPFFT", 15))
+FAMILY = VendorFamily(
+    (CUFFT, HIPFFT), job="vendor FFT",
+    missing="the {kind} device's vendor FFT needs {name}; {install}")
+VENDORS = FAMILY.vendors
+library = FAMILY.library
+available = FAMILY.available
+_function = FAMILY.function
 _lock = threading.Lock()
 _exiting = False
 
@@ -106,39 +105,14 @@ def _at_exit():
     _exiting = True
 
 
-def available(kind):
-    """``(True, library path)`` when ``kind``'s vendor FFT can be loaded, else
-    ``(False, reason)``; never raises."""
-    try:
-        lib = library.get(kind)
-        if lib is None:
-            return False, f"{kind}: no vendor FFT for this device kind (cuda: cuFFT, " \
-                          f"hip: hipFFT)"
-        return lib.available()
-    except Exception as e:  # a broken install must not break the caller's choice
-        return False, f"{kind}: {type(e).__name__}: {e}"
-
-
 def fits(n, batch):
     """Whether a transform of ``batch`` rows of length ``n`` fits the int plan calls."""
     return n <= _INT_MAX and batch <= _INT_MAX and (n + 2) * batch <= _INT_MAX
 
 
-def _function(vendor, symbol, argtypes):
-    key = (vendor.kind, symbol)
-    fn = _functions.get(key)
-    if fn is None:
-        fn = _functions[key] = library[vendor.kind].function(symbol, _I, *argtypes)
-    return fn
-
-
 def _check(vendor, device, symbol, status, what=""):
     if status:
-        name = _STATUSES.get(status, f"status {status}")
-        if status == vendor.not_supported:
-            name = "NOT_SUPPORTED"
-        raise BackendError(f"{device}: {vendor.name} {vendor.prefix}{symbol} failed: "
-                           f"{vendor.prefix.upper()}_{name}{what}")
+        raise FAMILY.status_error(vendor, device, symbol, status, what)
 
 
 # ---- plans, cached per thread and device (note 3) ----------------------------------
@@ -294,26 +268,14 @@ def reset():
     """Forget the libraries found, their functions and every thread's plans (tests change
     ``$GARRAY_CUFFT_LIBRARY`` / ``$GARRAY_HIPFFT_LIBRARY`` and look again)."""
     clear_plan_cache()
-    with _lock:
-        for lib in library.values():
-            lib.reset()
-        _functions.clear()
+    FAMILY.reset()
 
 
 # ---- the transforms (note 1) --------------------------------------------------------
 
 
-def _vendor_of(device):
-    vendor = VENDORS.get(getattr(device, "kind", None))
-    if vendor is None:
-        raise ValueError(f"device: the vendor FFT runs on cuda and hip devices, got "
-                         f"{device!r}")
-    return vendor
-
-
 def _run(x, job, n, out_shape, inverse=False):
-    from .._core import empty
-    vendor = _vendor_of(x.device)
+    vendor = FAMILY.vendor_of(x.device, "the vendor FFT runs on")
     type_code, suffix, out_dtype = _TYPES[(x.dtype, job)]
     batch = x.size // max(1, x.shape[-1])
     y = empty(out_shape, dtype=out_dtype, device=x.device)
@@ -325,7 +287,7 @@ def _run(x, job, n, out_shape, inverse=False):
             f"of length {n} (GARRAY_FFT=kernel or auto takes garray's kernels)")
     device = x.device
     with _plan(vendor, device, type_code, n, batch) as plan:
-        plan.use_stream(_handles.stream_of(device))
+        plan.use_stream(FAMILY.stream_of(device))
         symbol = "Exec" + suffix
         if job == "c2c":
             status = _function(vendor, symbol, (vendor.handle, _P, _P, _I))(
@@ -334,12 +296,7 @@ def _run(x, job, n, out_shape, inverse=False):
             status = _function(vendor, symbol, (vendor.handle, _P, _P))(
                 plan.handle, x.ptr, y.ptr)
         _check(vendor, device, symbol, status, f" (n={n}, batch={batch})")
-    if _handles.sync_calls:
-        try:
-            device.synchronize()
-        except Exception as e:
-            raise BackendError(f"{device}: {vendor.name} {vendor.prefix}{symbol} "
-                               f"failed: {e}") from None
+    FAMILY.finish(vendor, device, symbol)
     return y
 
 
@@ -366,7 +323,6 @@ def c2r(x, n, scale):
     """The real rows of length ``n`` whose spectra's first ``n//2 + 1`` terms are the
     rows of C-contiguous complex ``x`` (the inverse of ``r2c``, unnormalised), times
     ``scale`` (note 5: ``x`` is copied, never written)."""
-    from .._core import empty
     if x.size == 0:
         return empty(x.shape[:-1] + (n,), dtype=_TYPES[(x.dtype, "c2r")][2],
                      device=x.device)

@@ -21,24 +21,23 @@ Note [GPU vendor solver]
    buffer of that many elements serves the whole batch (the calls are queued in order
    on one stream).
 4. Each vendor is one ``SolverVendor`` record (library search, symbol prefix, enum
-   values, status names); the code path is written once.  Libraries are
-   ``VendorLibrary`` objects (Note [Vendor libraries]): found on first use; a missing one
-   is a ``BackendUnavailableError`` naming the package and the variable
+   values, status names) under the family base (Note [Vendor families] in
+   ``_base.py``); the code path is written once.  Libraries are found on first use; a
+   missing one is a ``BackendUnavailableError`` naming the package and the variable
    (``GARRAY_CUSOLVER_LIBRARY``, ``GARRAY_HIPSOLVER_LIBRARY``).
-5. Handles: one per (device, thread), ``_handles.HandlePool`` (Note [Vendor handles]);
-   the call is queued on the stream garray queues the device's work on.
+5. Handles: one per (device, thread) (Note [Vendor handles]); the call is queued on
+   the stream garray queues the device's work on (``FAMILY.handle``).
 Limits: 32-bit ints (matrix sizes, leading dimensions and workspaces below 2**31).
 """
 
 import ctypes
-import functools
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy
 
-from . import VendorLibrary, _handles, nvidia_candidates, rocm_candidates
-from .._errors import BackendError
+from . import _handles, nvidia_candidates, rocm_candidates
+from ._base import Vendor, VendorFamily, pointers
+from .._core import empty
 
 __all__ = ["available", "getrf", "getrs", "potrf", "syevd", "geqrf", "orgqr", "gesvd",
            "geev", "reset"]
@@ -51,27 +50,23 @@ _I64, _SZ = ctypes.c_int64, ctypes.c_size_t
 _R_64F, _C_64F = 1, 5      # cudaDataType / hipDataType: CUDA_R_64F, CUDA_C_64F (HIP_ alike)
 
 
-@dataclass(frozen=True)
-class SolverVendor:
-    """One vendor's names and numbers for what the solver path calls."""
+@dataclass(frozen=True, kw_only=True)
+class SolverVendor(Vendor):
+    """One vendor's enum values for what the solver path calls (Note [Vendor
+    families]); symbols are ``prefix`` + Create, Dgetrf, ..."""
 
-    kind: str
-    name: str
-    env: str
-    install: str
-    candidates: Callable[[], list]
-    prefix: str                   # cusolverDn / hipsolverDn
     fill: dict                    # "L"/"U" -> the fill-mode enum
     op_n: int                     # the no-transpose operation enum
     eig: dict                     # False/True (vectors) -> the eig-mode enum
-    statuses: dict
 
 
 CUSOLVER = SolverVendor(
     kind="cuda", name="cuSOLVER", env="GARRAY_CUSOLVER_LIBRARY",
     install="pip install nvidia-cusolver (garray[cuda])",
     candidates=nvidia_candidates("cusolver", "libcusolver.so.12", "libcusolver.so"),
-    prefix="cusolverDn", fill={"L": 0, "U": 1}, op_n=0, eig={False: 0, True: 1},
+    prefix="cusolverDn", required=("Create", "Dgetrf", "Zheevd"),
+    create="Create", destroy="Destroy", set_stream="SetStream",
+    fill={"L": 0, "U": 1}, op_n=0, eig={False: 0, True: 1},
     statuses=dict(enumerate((
         "CUSOLVER_STATUS_SUCCESS", "CUSOLVER_STATUS_NOT_INITIALIZED",
         "CUSOLVER_STATUS_ALLOC_FAILED", "CUSOLVER_STATUS_INVALID_VALUE",
@@ -83,7 +78,9 @@ HIPSOLVER = SolverVendor(
     kind="hip", name="hipSOLVER", env="GARRAY_HIPSOLVER_LIBRARY",
     install="install ROCm's hipSOLVER (the hipsolver package of ROCm)",
     candidates=rocm_candidates("libhipsolver.so", "libhipsolver.so.1", "libhipsolver.so.0"),
-    prefix="hipsolverDn", fill={"U": 121, "L": 122}, op_n=111, eig={False: 201, True: 202},
+    prefix="hipsolverDn", required=("Create", "Dgetrf", "Zheevd"),
+    create="Create", destroy="Destroy", set_stream="SetStream",
+    fill={"U": 121, "L": 122}, op_n=111, eig={False: 201, True: 202},
     statuses=dict(enumerate((
         "HIPSOLVER_STATUS_SUCCESS", "HIPSOLVER_STATUS_NOT_INITIALIZED",
         "HIPSOLVER_STATUS_ALLOC_FAILED", "HIPSOLVER_STATUS_INVALID_VALUE",
@@ -92,71 +89,14 @@ HIPSOLVER = SolverVendor(
         "HIPSOLVER_STATUS_ARCH_MISMATCH", "HIPSOLVER_STATUS_HANDLE_IS_NULLPTR",
         "HIPSOLVER_STATUS_INVALID_ENUM", "HIPSOLVER_STATUS_UNKNOWN"))))
 
-VENDORS = {v.kind: v for v in (CUSOLVER, HIPSOLVER)}
-
-library = {v.kind: VendorLibrary(
-    v.name, env=v.env, candidates=v.candidates,
-    missing=f"garray.linalg on a {v.kind} device needs {v.name}; {v.install}",
-    prefix=v.prefix, required=("Create", "Dgetrf", "Zheevd"))
-    for v in VENDORS.values()}
-
-_functions = {}
-
-
-def available(kind):
-    """``(True, library path)`` or ``(False, reason)``; never raises."""
-    try:
-        lib = library.get(kind)
-        if lib is None:
-            return False, f"{kind}: no vendor solver for this device kind (cuda: " \
-                          f"cuSOLVER, hip: hipSOLVER)"
-        return lib.available()
-    except Exception as e:  # a broken install must not break the caller
-        return False, f"{kind}: {type(e).__name__}: {e}"
-
-
-def reset():
-    """Forget the libraries found, their functions and every thread's handles."""
-    for lib in library.values():
-        lib.reset()
-    _functions.clear()
-    for pool in _pools.values():
-        pool.reset()
-
-
-def _function(vendor, symbol, argtypes):
-    key = (vendor.kind, symbol)
-    fn = _functions.get(key)
-    if fn is None:
-        fn = _functions[key] = library[vendor.kind].function(symbol, _I, *argtypes)
-    return fn
-
-
-def _call(vendor, device, symbol, argtypes, *args):
-    status = _function(vendor, symbol, argtypes)(*args)
-    if status:
-        name = vendor.statuses.get(status, f"status {status}")
-        raise BackendError(f"{device}: {vendor.name} {vendor.prefix}{symbol} failed: {name}")
-
-
-def _create(vendor, device):
-    out = _P()
-    _call(vendor, device, "Create", (ctypes.POINTER(_P),), ctypes.byref(out))
-    return out.value
-
-
-def _destroy(vendor, device, ptr):
-    _function(vendor, "Destroy", (_P,))(ptr)
-
-
-def _set_stream(vendor, device, ptr, stream):
-    _call(vendor, device, "SetStream", (_P, _P), ptr, stream)
-
-
-_pools = {v.kind: _handles.HandlePool(functools.partial(_create, v),
-                                      functools.partial(_destroy, v),
-                                      functools.partial(_set_stream, v))
-          for v in VENDORS.values()}
+FAMILY = VendorFamily(
+    (CUSOLVER, HIPSOLVER), job="vendor solver",
+    missing="garray.linalg on a {kind} device needs {name}; {install}")
+VENDORS = FAMILY.vendors
+library = FAMILY.library
+available = FAMILY.available
+reset = FAMILY.reset
+_call = FAMILY.call
 
 
 class _Run:
@@ -164,20 +104,14 @@ class _Run:
     letter (D or Z), and the info buffer."""
 
     def __init__(self, device, dtype, batch):
-        from ..linalg import _lapack
-        vendor = VENDORS.get(getattr(device, "kind", None))
-        if vendor is None:
-            raise ValueError(f"device: the vendor solver runs on cuda and hip devices, got "
-                             f"{device!r}")
+        vendor = FAMILY.vendor_of(device, "the vendor solver runs on")
         letter = _LETTER.get(numpy.dtype(dtype))
         if letter is None:
             raise TypeError(f"dtype: the vendor solver path computes float64 and complex128, "
                             f"got {dtype}")
         self.vendor, self.device, self.letter, self.dtype = vendor, device, letter, dtype
-        h = _pools[vendor.kind].get(device)
-        h.use_stream(_handles.stream_of(device))
-        self.handle = h.ptr
-        self.info = _lapack.empty((max(1, batch),), _INT32, device)
+        self.handle = FAMILY.handle(device, vendor).ptr
+        self.info = empty((max(1, batch),), dtype=_INT32, device=device)
         self.info[...] = 0          # a matrix with an empty dimension is never called
         self.batch = batch
         self.name = ""
@@ -189,8 +123,7 @@ class _Run:
         return max(1, out.value)
 
     def work(self, n):
-        from ..linalg import _lapack
-        return _lapack.empty((n,), self.dtype, self.device)
+        return empty((n,), dtype=self.dtype, device=self.device)
 
     def __call__(self, name, argtypes, i, *args):
         self.name = name
@@ -213,7 +146,6 @@ class _Run:
 def getrf(lu, ipiv, n, batch):
     """LU with partial pivoting of the (n, n) column-major matrices of ``lu`` in place;
     1-based pivots into ``ipiv`` (int32, (batch, n)).  Returns the infos."""
-    from ..linalg._lapack import pointers
     r = _Run(lu.device, lu.dtype, batch)
     lda = max(1, n)
     if n == 0:
@@ -227,7 +159,6 @@ def getrf(lu, ipiv, n, batch):
 def getrs(lu, ipiv, b, n, k, batch):
     """Solve with getrf's factors: ``b`` (batch of column-major (n, k)) is overwritten by
     the solutions.  Returns the infos (0 unless an argument was bad)."""
-    from ..linalg._lapack import pointers
     r = _Run(lu.device, lu.dtype, batch)
     lda = max(1, n)
     if n == 0 or k == 0:
@@ -241,7 +172,6 @@ def getrs(lu, ipiv, b, n, k, batch):
 def potrf(buf, uplo, n, batch):
     """Cholesky of the (n, n) column-major matrices of ``buf`` in place, from triangle
     ``uplo`` ("L" or "U").  Returns the infos (> 0: not positive definite)."""
-    from ..linalg._lapack import pointers
     r = _Run(buf.device, buf.dtype, batch)
     lda = max(1, n)
     fill = r.vendor.fill[uplo]
@@ -259,7 +189,6 @@ def syevd(buf, w, uplo, vectors, n, batch):
     eigenvectors (over ``buf``) of the Hermitian column-major matrices of ``buf`` read
     from triangle ``uplo``: syevd for float64, heevd for complex128.  Returns the
     infos (> 0: no convergence)."""
-    from ..linalg._lapack import pointers
     r = _Run(buf.device, buf.dtype, batch)
     name = "heevd" if r.letter == "Z" else "syevd"
     lda = max(1, n)
@@ -277,7 +206,6 @@ def syevd(buf, w, uplo, vectors, n, batch):
 def geqrf(h, tau, m, n, batch):
     """Householder QR of the (m, n) column-major matrices of ``h`` in place, the
     reflectors' scalars into ``tau`` ((batch, min(m, n)))."""
-    from ..linalg._lapack import pointers
     r = _Run(h.device, h.dtype, batch)
     lda = max(1, m)
     if m == 0 or n == 0:
@@ -292,7 +220,6 @@ def geqrf(h, tau, m, n, batch):
 def orgqr(h, tau, m, cols, k, batch):
     """Q's first ``cols`` columns from geqrf's ``k`` reflectors, in place in ``h``
     (column-major (m, cols) matrices): orgqr for float64, ungqr for complex128."""
-    from ..linalg._lapack import pointers
     r = _Run(h.device, h.dtype, batch)
     name = "ungqr" if r.letter == "Z" else "orgqr"
     lda = max(1, m)
@@ -310,7 +237,6 @@ def gesvd(buf, s, u, vt, job, m, n, batch):
     "A" (full) or "S" (reduced), the vectors into the column-major buffers ``u`` (m x m
     or m x k) and ``vt`` (V^H: n x n or k x n) of the (m, n) column-major matrices of
     ``buf`` (destroyed), ``m >= n``.  Returns the infos (> 0: no convergence)."""
-    from ..linalg._lapack import pointers
     if m < n:
         raise ValueError(f"gesvd: m >= n is required (cuSOLVER's), got {m} x {n}")
     r = _Run(buf.device, buf.dtype, batch)
@@ -320,8 +246,7 @@ def gesvd(buf, s, u, vt, job, m, n, batch):
         return r.infos()
     lw = r.lwork("gesvd", (_I, _I), m, n)
     work = r.work(lw)
-    from ..linalg import _lapack
-    rwork = _lapack.empty((max(1, k),), numpy.dtype(numpy.float64), buf.device)
+    rwork = empty((max(1, k),), dtype=numpy.float64, device=buf.device)
     ldu = max(1, m)
     ldvt = max(1, n if job == "A" else k)
     jb = ctypes.c_byte(ord(job)).value
@@ -339,8 +264,6 @@ def geev(buf, w, vr, n, batch):
     eigenvectors (column-major (n, n) matrices of ``vr``, of ``buf``'s dtype: for float64
     LAPACK's packed real pairs) of the general column-major matrices of ``buf``
     (destroyed), by the 64-bit API's Xgeev.  Returns the infos (> 0: no convergence)."""
-    from ..linalg import _lapack
-    from ..linalg._lapack import pointers
     r = _Run(buf.device, buf.dtype, batch)
     r.name = "geev"
     if n == 0:
@@ -363,7 +286,7 @@ def geev(buf, w, vr, n, batch):
               r.handle, params, jl, jr, n, dt, buf.ptr, n, _C_64F, w.ptr, dt, None, 1, dt,
               vr.ptr if vr is not None else None, ldv, dt, ctypes.byref(dbytes),
               ctypes.byref(hbytes))
-        dwork = _lapack.empty((max(1, dbytes.value),), numpy.dtype(numpy.uint8), device)
+        dwork = empty((max(1, dbytes.value),), dtype=numpy.uint8, device=device)
         hwork = ctypes.create_string_buffer(max(1, hbytes.value))
         bufs = (buf, w) + ((vr,) if vr is not None else ())
         for i, ptrs in enumerate(pointers(batch, *bufs)):
@@ -376,4 +299,4 @@ def geev(buf, w, vr, n, batch):
         del hwork
         return infos
     finally:
-        _function(vendor, "DestroyParams", (_P,))(params)
+        FAMILY.function(vendor, "DestroyParams", (_P,))(params)

@@ -24,6 +24,7 @@ PACKAGE = "scipy-openblas32"
 
 def _candidates():
     try:
+        # imported on the first search, never by import garray (Note [Library search])
         import scipy_openblas32 as wheel
     except ImportError:
         return []

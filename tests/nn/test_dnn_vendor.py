@@ -446,8 +446,8 @@ def test_vendor_status_is_a_backend_error():
     symbol = ("cudnn" if DEV.kind == "cuda" else "miopen") + "SetConvolutionGroupCount"
     status = "CUDNN_STATUS_BAD_PARAM" if DEV.kind == "cuda" else "miopenStatusBadParm"
     with pytest.raises(garray.BackendError, match=f"{symbol} failed: {status}") as info:
-        dnn._call(vendor, DEV, symbol, (ctypes.c_void_p, ctypes.c_int), None, 0,
-                  what=" (sizes)")
+        dnn.FAMILY.call(vendor, DEV, symbol, (ctypes.c_void_p, ctypes.c_int), None, 0,
+                        what=" (sizes)")
     assert str(DEV) in str(info.value) and "(sizes)" in str(info.value)
 
 
@@ -500,7 +500,7 @@ def test_algorithm_choice_is_cached_per_handle():
     """cuDNN's recommended algorithm and MIOpen's Find result are kept on the handle: a
     second call of the same problem reuses them (MIOpen: no second Find)."""
     g = _geometry(CONV_CASES[3])
-    cache = dnn._pools[DEV.kind].get(DEV).cache
+    cache = dnn.FAMILY.handle(DEV, dnn.VENDORS[DEV.kind]).cache
     cache.clear()
     test_conv_forward(CONV_CASES[3], "float32")
     keys = [k for k in cache if k[1] == dnn.FWD and k[2] == g]
@@ -522,14 +522,14 @@ def test_allow_tf32_selects_the_math_type(monkeypatch):
     CUDNN_DEFAULT_MATH (0, TF32 on A100 and later)."""
     if DEV.kind != "cuda":
         pytest.skip("MIOpen has no math type")
-    seen, real = [], dnn._call
+    seen, real = [], dnn.FAMILY.call
 
     def spy(vendor, device, symbol, argtypes, *args, what=""):
         if symbol == "cudnnSetConvolutionMathType":
             seen.append(args[1])
         return real(vendor, device, symbol, argtypes, *args, what=what)
 
-    monkeypatch.setattr(dnn, "_call", spy)
+    monkeypatch.setattr(dnn.FAMILY, "call", spy)
     try:
         garray.config.allow_tf32 = True
         test_conv_forward(CONV_CASES[0], "float32")
