@@ -11,8 +11,6 @@ cdef enum:
     C_TRI32 = 4
     C_TRI64 = 5
 
-_CREATION_SLOTS = (C_FILL, C_ARANGE, C_LINSPACE, C_EYE, C_TRI32, C_TRI64)
-
 
 cdef _Kernels _creation_kernels():
     return _table("creation", _optable_mod.creation_table, None, True)
@@ -68,7 +66,7 @@ def _linspace_kernel(int64_t n, start, step, stop, delta, double div, int flags,
     cdef int code_c = 12 if _is_complex_code(a._code) else 10, i
     args[0] = &po
     for i, v in enumerate((start, step, stop, delta)):
-        v = complex(v) if code_c == 12 else float(v.real if isinstance(v, complex) else v)
+        v = complex(v) if code_c == _C128 else float(v.real if isinstance(v, complex) else v)
         _pack_scalar(v, code_c, &sc[i], "linspace")
         args[1 + i] = &sc[i]
     args[5] = &div

@@ -4,7 +4,8 @@
 # (V), the V axes the integer arrays index, and where the broadcast index shape goes.
 
 cdef enum:
-    # Slots of garray._tables.ops.index_table (tests/test_registry.py checks them).
+    # Slots of the index family (garray/_tables/ops.py, INDEX), checked at import by
+    # _init_launch (_cython_slots) and by tests/test_registry.py.
     IX_GATHER32 = 0
     IX_GATHER64 = 1
     IX_SCATTER32 = 2
@@ -18,9 +19,6 @@ cdef enum:
     # mask elements per piece of nonzero's count and write passes
     _NZ_PIECE = 2048
 
-_INDEX_SLOTS = (IX_GATHER32, IX_GATHER64, IX_SCATTER32, IX_SCATTER64, IX_STEP32, IX_STEP64,
-                IX_WINNER, IX_KEEP, IX_NZ_COUNT, IX_NZ_WRITE)
-
 
 cdef _Kernels _index_kernels():
     cdef _Kernels k = _kernel_tables.get(("table", "index"))
@@ -33,15 +31,15 @@ cdef _Kernels _index_kernels():
 cdef inline int _move_code(Py_ssize_t itemsize) except -1:
     """The dtype code a gather/scatter of this item size moves (index_table)."""
     if itemsize == 1:
-        return 5
+        return _U8
     if itemsize == 2:
-        return 6
+        return _U16
     if itemsize == 4:
-        return 7
+        return _U32
     if itemsize == 8:
-        return 8
+        return _U64
     if itemsize == 16:
-        return 12
+        return _C128
     raise TypeError(f"indexing: no gather kernel for items of {itemsize} bytes")
 
 

@@ -1,11 +1,9 @@
-# The GEMM family's launch primitives (garray/_gemm/matmul.py drives them; the kernels are
-# _kernels/gemm.hip, the table garray/_tables/gemm.py, the design docs/gemm.md).
+# The GEMM family's BLAS primitive (garray/_gemm/matmul.py drives the family; the kernels
+# are _kernels/gemm.hip, the table garray/_tables/gemm.py, the design docs/gemm.md, and
+# its kernels launch through _family_launch like every family's).
 #
-# _gemm_launch runs one kernel of the table (every argument a pointer or an int64, as
-# the sort family's).  _cblas_gemm calls the CPU device's OpenBLAS ?gemm through its
-# address, once per matrix of a batch, with the GIL released.
-
-cdef object _gemmtable_mod = None
+# _cblas_gemm calls the CPU device's OpenBLAS ?gemm through its address, once per matrix
+# of a batch, with the GIL released.
 
 ctypedef void (*_sgemm_t)(int, int, int, int, int, int, float, const void*, int,
                           const void*, int, float, void*, int) noexcept nogil
@@ -27,32 +25,6 @@ cdef enum:
     _CBLAS_NO_TRANS = 111
     _CBLAS_TRANS = 112
     _CBLAS_CONJ_TRANS = 113
-
-
-def _gemm_launch(int code, int slot, int64_t threads, tuple args, ndarray ref,
-                 int64_t work):
-    """Run kernel [code][slot] of the GEMM table with ``threads`` threads on ref's
-    device; ``args``: arrays (their data addresses) or integers; ``work`` (multiply-adds)
-    decides whether a CPU launch releases the GIL and splits over the launch pool."""
-    global _gemmtable_mod
-    cdef int64_t vals[16]
-    cdef void* argv[16]
-    cdef int i
-    cdef _Kernels k
-    if len(args) > 16:
-        raise ValueError(f"gemm kernels take at most 16 arguments, got {len(args)}")
-    if _gemmtable_mod is None:
-        from garray._tables import gemm as _gemmtable
-        _gemmtable_mod = _gemmtable
-    k = _table("gemm", _gemmtable_mod.table, None, True)
-    for i, a in enumerate(args):
-        if isinstance(a, ndarray):
-            vals[i] = (<ndarray>a)._ptr
-        else:
-            vals[i] = <int64_t>a
-        argv[i] = &vals[i]
-    k.launch(ref, code, slot, threads, argv, work)
-    return None
 
 
 cdef inline int _cblas_op(str t) except -1:

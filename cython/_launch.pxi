@@ -1,9 +1,12 @@
 # Note [Kernel tables and launches]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# 1. A _Kernels object is one kernel table of garray._tables.ops (an op, the casts into
-#    one dtype, where, all/any, creation): a compile unit plus its (dtype code, slot)
-#    -> name-expression entries.  The launch layer indexes a C array by (code, slot):
-#    no dict and no tuple key on the hot path.
+# 1. A _Kernels object is one kernel table of a family (garray/_tables/family.py: an op,
+#    the casts into one dtype, where, a reduction, creation, or a whole family such as
+#    fft): a compile unit plus its (dtype code, slot) -> name-expression entries.  The
+#    launch layer indexes a C array by (code, slot): no dict and no tuple key on the hot
+#    path.  The families whose tables are one-thread-per-item grids (sort, gemm, random,
+#    signal, conv, pool, fft ...) all launch through _family_launch, keyed by their
+#    Family.
 # 2. CPU device: the first launch takes the unit from the library compiled at install
 #    (garray/_compiler/aot.py), or compiles it (g++, every dtype at once, disk cache),
 #    and fills ``cpu`` with entry addresses (``cpu_r``: their range entries); a launch
@@ -29,7 +32,8 @@ ctypedef int (*_drv_launch)(void*, unsigned int, unsigned int, unsigned int, uns
                             void**) noexcept nogil
 
 cdef enum:
-    # Layout slots; garray._tables.ops.LAYOUTS lists the same names in the same order.
+    # Layout slots: the enum of the elementwise, cast and where families
+    # (garray/_tables/ops.py), checked at import by _init_launch.
     L_C = 0
     L_CS = 1
     L_SC = 2
@@ -47,6 +51,7 @@ cdef enum:
 _LAYOUTS = ("c", "cs", "sc", "s32", "s64", "at")
 
 cdef object _optable_mod = None
+cdef object _family_mod = None
 cdef object _compile_mod = None
 cdef dict _kernel_tables = {}
 cdef bint _cpu_vector_loads = False
@@ -93,11 +98,33 @@ def _debug_cpu_pool(threads=None, min_work=None):
     return old
 
 
+def _cython_slots():
+    """The slot enums compiled into this module, by family ({family: {slot: number}}):
+    every family whose Family names a .pxi (garray/_tables/family.py, check_cython)."""
+    layouts = {"L_C": L_C, "L_CS": L_CS, "L_SC": L_SC, "L_S32": L_S32, "L_S64": L_S64,
+               "L_AT": L_AT}
+    return {
+        "elementwise": layouts, "cast": layouts, "where": layouts,
+        "creation": {"C_FILL": C_FILL, "C_ARANGE": C_ARANGE, "C_LINSPACE": C_LINSPACE,
+                     "C_EYE": C_EYE, "C_TRI32": C_TRI32, "C_TRI64": C_TRI64},
+        "index": {"IX_GATHER32": IX_GATHER32, "IX_GATHER64": IX_GATHER64,
+                  "IX_SCATTER32": IX_SCATTER32, "IX_SCATTER64": IX_SCATTER64,
+                  "IX_STEP32": IX_STEP32, "IX_STEP64": IX_STEP64, "IX_WINNER": IX_WINNER,
+                  "IX_KEEP": IX_KEEP, "IX_NZ_COUNT": IX_NZ_COUNT,
+                  "IX_NZ_WRITE": IX_NZ_WRITE},
+        "reduce": {"R_NB32": R_NB32, "R_NB64": R_NB64, "R_COLS": R_COLS, "R_BT": R_BT,
+                   "R_BTP": R_BTP},
+        "scan": {"S_NB32": S_NB32, "S_NB64": S_NB64, "S_BT": S_BT, "S_PART": S_PART},
+    }
+
+
 cdef int _init_launch() except -1:
-    global _optable_mod, _compile_mod
-    from garray._tables import ops as _optable
+    global _optable_mod, _compile_mod, _family_mod
+    from garray._tables import family as _family, ops as _optable, reduce as _redtable
     from garray import _compiler
-    _optable_mod, _compile_mod = _optable, _compiler
+    _optable_mod, _compile_mod, _family_mod = _optable, _compiler, _family
+    # A core built from other slot numbers than the tables' would launch wrong kernels.
+    _family.check_cython(_cython_slots(), _optable.FAMILIES + _redtable.FAMILIES)
     for r in _dtypes.RECORDS:
         _code_itemsize[r.code] = r.itemsize
     return 0
@@ -164,14 +191,14 @@ cdef class _Kernels:
         memset(self.cpu, 0, sizeof(self.cpu))
         memset(self.cpu_r, 0, sizeof(self.cpu_r))
         memset(self.cpu_fibers, 0, sizeof(self.cpu_fibers))
-        from garray._tables.reduce import BARRIER_KERNELS
+        barrier = _family_mod.barrier_kernels()
         for (code, slot), expr in self.entries:
             if not (0 <= code < _NCODES and 0 <= slot < _MAX_SLOTS):
                 raise ValueError(f"{self.name}: table entry ({code}, {slot}) outside the "
                                  f"launch table (14 dtypes x {_MAX_SLOTS} slots)")
             self.cpu[code][slot] = <void*><intptr_t>mod.functions[expr]
             self.cpu_r[code][slot] = <void*><intptr_t>mod.ranges.get(expr, 0)
-            self.cpu_fibers[code][slot] = expr.startswith(BARRIER_KERNELS)
+            self.cpu_fibers[code][slot] = expr.startswith(barrier)
         self.cpu_module = mod
         self.cpu_ready = True
         return 0
@@ -376,22 +403,25 @@ cdef _Kernels _table(str name, object table_fn, object arg=None, bint one_per_th
     return k
 
 
-def _family_launch(str name, object table_fn, int code, int slot, int64_t threads,
-                   tuple args, ndarray ref, int64_t work=-1):
-    """Run kernel [code][slot] of the one-thread-per-item table ``table_fn()`` (kept as
-    ``name``) with ``threads`` threads on ref's device.  For kernel families whose every
+def _family_launch(object family, object dtype, int slot, int64_t threads, tuple args,
+                   ndarray ref, int64_t work=-1):
+    """Run kernel [dtype][slot] of ``family`` (a garray._tables Family whose table is
+    one-thread-per-item) with ``threads`` threads on ref's device: the one launch path of
+    the kernel families.  ``dtype``: a dtype code or a NumPy dtype.  Every kernel
     parameter is 8 bytes: each argument is an array (its data address), None (a null
     pointer), an int (int64, or uint64 up to 2**64 - 1) or a float (a double).
-    ``work`` (elements touched; default ``threads``) decides whether a CPU launch
-    splits over the launch pool."""
+    ``work`` (elements or multiply-adds touched; default ``threads``) decides whether a
+    CPU launch releases the GIL and splits over the launch pool."""
     cdef int64_t vals[16]
     cdef double dv
     cdef void* argv[16]
     cdef int i
-    cdef _Kernels k
+    cdef int code = dtype if type(dtype) is int else _dtype_code(dtype)
+    cdef _Kernels k = _kernel_tables.get(family)
+    if k is None:
+        k = _new_table(family, family.name, family.table(), True)
     if len(args) > 16:
-        raise ValueError(f"{name}: kernels take at most 16 arguments, got {len(args)}")
-    k = _table(name, table_fn, None, True)
+        raise ValueError(f"{k.name}: kernels take at most 16 arguments, got {len(args)}")
     for i, a in enumerate(args):
         if a is None:
             vals[i] = 0

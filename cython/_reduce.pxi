@@ -18,8 +18,9 @@
 #    schedule where it applies, so tests run every kernel on every device.
 
 cdef enum:
-    # Slots of the reduction tables (garray/_tables/reduce.py has the same numbers); the
-    # column schedule, the block trees and scan_bt index in 64 bits only.
+    # Slots of the reduce and scan families (garray/_tables/reduce.py), checked at import
+    # by _init_launch; the column schedule, the block trees and scan_bt index in 64 bits
+    # only.
     R_NB32 = 0
     R_NB64 = 1
     R_COLS = 2

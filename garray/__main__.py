@@ -105,8 +105,8 @@ def precompile(argv):
     warp = props["warp_size"]
     units = _optable.all_units()
     if dev.kind == "cpu":
-        from garray._compiler import aot
-        path, count, why = aot.status()
+        from garray._compiler import prebuilt
+        path, count, why = prebuilt.status()
         print(f"built-in CPU kernels compiled at install: {path} ({count} units)" if path else
               f"no built-in CPU kernels compiled at install ({why}): compiling them")
 

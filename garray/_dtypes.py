@@ -13,7 +13,10 @@ it leaves a mix open (int64 + uint64 -> float64, int + float, bool + number,
 ...).  Python scalars are *weak* (NEP 50): they take the array's dtype when
 the kinds allow it.
 
-This module imports only NumPy so that every other garray module can use it.
+The dtypes themselves and their codes are in garray/_dtype_codes.py, re-exported here;
+this module holds the rules: normalisation, promotion, casting, ``finfo``/``iinfo``
+and ``isdtype``.  It imports only NumPy and _dtype_codes (which imports only NumPy) so
+that every other garray module, and the build's kernel tables, can use it.
 """
 
 import builtins
@@ -21,7 +24,13 @@ import reprlib
 
 import numpy as np
 
-# The module-level name ``bool`` below shadows the builtin; keep handles on
+from ._dtype_codes import (  # noqa: F401  (re-exported: the dtype module's names)
+    bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
+    complex64, complex128, float16, _SCALAR_TYPES, DTYPES, API_DTYPES, FLOAT16, CODE_DTYPE,
+    DTYPE_CODE, DtypeRecord, RECORDS, API_RECORDS, default_float, default_int,
+    default_complex, default_index)
+
+# The module-level name ``bool`` (imported above) shadows the builtin; keep handles on
 # the Python scalar types so the weak-scalar rules stay unambiguous.
 _pybool, _pyint, _pyfloat, _pycomplex = builtins.bool, builtins.int, builtins.float, builtins.complex
 
@@ -34,58 +43,6 @@ __all__ = [
     "check_scalar_fits", "can_cast", "finfo", "iinfo", "finfo_object", "iinfo_object", "isdtype",
 ]
 
-bool = np.bool_
-int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
-uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
-float32, float64 = np.float32, np.float64
-complex64, complex128 = np.complex64, np.complex128
-float16 = np.float16
-
-# Codes 0-12 are the Array API's dtypes; float16 comes last (code 13) so that every
-# table indexed by code keeps the standard's dtypes where they were.
-_SCALAR_TYPES = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                 float32, float64, complex64, complex128, float16)
-DTYPES = tuple(np.dtype(t) for t in _SCALAR_TYPES)
-API_DTYPES = DTYPES[:13]
-FLOAT16 = 13
-CODE_DTYPE = DTYPES
-DTYPE_CODE = {dt: code for code, dt in enumerate(DTYPES)}
-
-
-class DtypeRecord:
-    """Everything garray's layers need to know about one dtype, in one row.
-
-    code: its index in ``DTYPES`` (the kernel tables and the Cython core index by it);
-    dtype: the ``numpy.dtype``; name; kind: NumPy's kind letter (b, i, u, f, c);
-    ctype: the C++ type kernels use (``_kernels/garray/types.h``); itemsize in bytes;
-    real: the code of the real dtype of the same precision (complex64 -> float32),
-    itself for non-complex dtypes.
-    """
-
-    __slots__ = ("code", "dtype", "name", "kind", "ctype", "itemsize", "real")
-
-    def __init__(self, code, ctype):
-        dt = DTYPES[code]
-        self.code, self.dtype, self.name, self.kind = code, dt, dt.name, dt.kind
-        self.ctype, self.itemsize = ctype, dt.itemsize
-        self.real = DTYPES.index(np.dtype(f"f{dt.itemsize // 2}")) if dt.kind == "c" else code
-
-    def __repr__(self):
-        return f"DtypeRecord({self.code}, {self.name}, {self.ctype!r})"
-
-
-_CTYPES = ("bool", "ga::int8", "ga::int16", "ga::int32", "ga::int64", "ga::uint8",
-           "ga::uint16", "ga::uint32", "ga::uint64", "float", "double", "ga::complex<float>",
-           "ga::complex<double>", "ga::half")
-RECORDS = tuple(DtypeRecord(code, ct) for code, ct in enumerate(_CTYPES))
-# The dtypes with kernels in every family.  float16 has casts, copies, where and
-# creation kernels; elsewhere it widens to float32 and rounds back (garray/_elementwise/f16.py).
-API_RECORDS = RECORDS[:13]
-
-default_float = float64
-default_int = int64
-default_complex = complex128
-default_index = int64
 
 _BOOL, _I64, _F32, _F64, _C64, _C128 = (np.dtype(t) for t in (bool, int64, float32, float64, complex64, complex128))
 _SUPPORTED_NAMES = ", ".join(dt.name for dt in DTYPES)

@@ -28,19 +28,19 @@ cpu_only = pytest.mark.skipif(not on_cpu, reason="the CPU device's own build and
 @cpu_only
 def test_the_library_holds_every_builtin_unit_for_both_warp_sizes():
     from garray._tables import ops as _optable
-    from garray._compiler import aot, gxx
-    from garray._tables.reduce import BARRIER_KERNELS
-    path, count, why = aot.status()
+    from garray._compiler import gxx, prebuilt
+    from garray._tables.family import barrier_kernels
+    path, count, why = prebuilt.status()
     if path is None and why == "GARRAY_CPU_AOT=0":
         pytest.skip("GARRAY_CPU_AOT=0: the ahead-of-time library is switched off")
     assert path is not None, why
     missing = []
     for relpath, exprs in _optable.all_units():
-        fibers = frozenset(e for e in exprs if e.startswith(BARRIER_KERNELS))
+        fibers = frozenset(e for e in exprs if e.startswith(barrier_kernels()))
         for warp in (32, 64):
             w = warp if fibers else 32
             flags = " ".join(gxx._CXX_FLAGS + gxx._defines(w, ()))
-            if aot.lookup(relpath, gxx.cpu_unit(exprs)[0], w, fibers, flags) is None:
+            if prebuilt.lookup(relpath, gxx.cpu_unit(exprs)[0], w, fibers, flags) is None:
                 missing.append((relpath, exprs[0], warp))
     assert not missing, f"{len(missing)} units not in {path}: {missing[:3]}"
 
@@ -49,7 +49,7 @@ def test_the_library_holds_every_builtin_unit_for_both_warp_sizes():
 # compile would fail (CompileError) or leave a file in the cache.
 _EVERY_FAMILY = r'''
 import os, numpy, garray
-from garray import _optable
+from garray._tables import ops as _optable
 from garray._compiler import gxx
 def no_compiler(*a, **k):
     raise AssertionError("the C++ compiler was invoked")
@@ -92,9 +92,9 @@ print("OK")
 
 @cpu_only
 def test_every_builtin_family_runs_with_no_compiler_and_a_fresh_cache(tmp_path):
-    from garray._compiler import aot
-    if aot.status()[0] is None:
-        pytest.skip(f"no ahead-of-time library: {aot.status()[2]}")
+    from garray._compiler import prebuilt
+    if prebuilt.status()[0] is None:
+        pytest.skip(f"no ahead-of-time library: {prebuilt.status()[2]}")
     empty = tmp_path / "bin"
     empty.mkdir()
     cache = tmp_path / "cache"
@@ -109,8 +109,8 @@ def test_every_builtin_family_runs_with_no_compiler_and_a_fresh_cache(tmp_path):
 def test_aot_off_builds_through_the_cache(tmp_path):
     code = r'''
 import garray
-from garray._compiler import aot
-assert aot.status() == (None, 0, "GARRAY_CPU_AOT=0"), aot.status()
+from garray._compiler import prebuilt
+assert prebuilt.status() == (None, 0, "GARRAY_CPU_AOT=0"), prebuilt.status()
 import os
 assert (-garray.arange(3.0)).get().tolist() == [-0.0, -1.0, -2.0]
 assert any(n.endswith(".so") for n in os.listdir(os.environ["GARRAY_CACHE_DIR"]))

@@ -297,7 +297,8 @@ def test_gpu_images_are_kept_in_memory_when_no_directory_is_writable(tmp_path):
     body = f'''
     import tempfile
     tempfile.tempdir = "/proc/garray-no-tmp"
-    from garray import _compiler, _optable
+    from garray import _compiler
+    from garray._tables import ops as _optable
     rtc = _compiler.gpu_compiler("{kind}")
     compiles = []
     real = rtc.compile
@@ -356,7 +357,8 @@ def _gpu_compiler():
 
 
 _GPU_UNIT = '''
-from garray import _compiler, _optable
+from garray import _compiler
+from garray._tables import ops as _optable
 rtc = _compiler.gpu_compiler("{kind}")
 compiles = []
 real = rtc.compile

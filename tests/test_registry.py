@@ -2,16 +2,22 @@
 implies exists and behaves as NumPy's, and the Cython layer agrees with its numbering."""
 
 import operator
+import pathlib
+import re
+import subprocess
+import sys
 
 import numpy
 import pytest
 
 import garray
 from garray._elementwise import codegen as _codegen
-from garray._tables import ops as _optable
+from garray._tables import family as _family, ops as _optable
 from garray import _core
 
 from xp import assert_xp_close, make
+
+_ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def test_generated_files_are_current():
@@ -20,8 +26,109 @@ def test_generated_files_are_current():
 
 def test_layout_and_slot_numbering_match_the_cython_layer():
     assert _core._LAYOUTS == _optable.LAYOUTS
-    assert _core._CREATION_SLOTS == (_optable.C_FILL, _optable.C_ARANGE, _optable.C_LINSPACE,
-                                     _optable.C_EYE, _optable.C_TRI32, _optable.C_TRI64)
+    compiled = _core._cython_slots()
+    mirrored = [f for f in _family.families() if f.cython]
+    assert {f.name for f in mirrored} == set(compiled)
+    for f in mirrored:
+        assert compiled[f.name] == f.enum, f.name
+
+
+def test_a_core_with_other_slot_numbers_does_not_import():
+    compiled = _core._cython_slots()
+    families = [f for f in _family.families() if f.cython]
+    _family.check_cython(compiled, families)
+    for f in families:
+        wrong = dict(compiled, **{f.name: dict(compiled[f.name], **{next(iter(f.enum)): 99})})
+        with pytest.raises(ImportError, match=f"{f.name} family"):
+            _family.check_cython(wrong, families)
+
+
+def _pxi_enums():
+    """{name: (file, value)} of every member of a ``cdef enum`` block in cython/."""
+    found = {}
+    for path in sorted(_ROOT.joinpath("cython").glob("*.pxi")):
+        inside = False
+        for line in path.read_text().splitlines():
+            if line.startswith("cdef enum"):
+                inside = True
+                continue
+            if inside and line and not line.startswith(" "):
+                inside = False
+            m = re.match(r"\s+(\w+)\s*=\s*(\d+)\b", line) if inside else None
+            if m:
+                found.setdefault(m.group(1), []).append((path.name, int(m.group(2))))
+    return found
+
+
+def test_every_cython_slot_enum_is_its_familys():
+    # Any Cython enum member named as a family's slot is that slot, in the .pxi the
+    # family names; a family naming a .pxi has all its slots there.
+    enums = _pxi_enums()
+    owners = {}
+    for f in _family.families():
+        for name, value in f.enum.items():
+            owners.setdefault(name, []).append((f, value))
+    for name, places in enums.items():
+        for f, value in owners.get(name, []):
+            if f.cython:
+                assert (f.cython, value) in places, (f.name, name, places)
+        for pxi, value in places:
+            claimed = [f for f, _ in owners.get(name, []) if f.cython == pxi]
+            if name in owners:
+                assert claimed, f"{pxi}: {name} mirrors a family slot but no Family names {pxi}"
+    for f in _family.families():
+        if f.cython:
+            for name, value in f.enum.items():
+                assert (f.cython, value) in enums.get(name, []), (f.name, name)
+
+
+def test_family_tables_follow_their_enums():
+    for f in _family.families():
+        numbers = set(f.enum.values())
+        for kernel, entries in f.tables():
+            assert kernel == f.kernel
+            keys = [key for key, _ in entries]
+            assert len(keys) == len(set(keys)), f.name
+            assert all(0 <= code < len(garray._dtypes.RECORDS) for code, _ in keys)
+            assert {slot for _, slot in keys} <= numbers, f.name
+    assert _optable.all_tables() == [t for f in _family.families() for t in f.tables()]
+
+
+def _aot(*args):
+    return subprocess.run([sys.executable, str(_ROOT / "garray/_compiler/aot.py"), *args],
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_meson_family_list_is_the_tables():
+    # meson takes the table files from aot.py (no list of its own), and aot.py's list is
+    # every module of garray/_tables: the family modules, family.py and __init__.py.
+    meson = _ROOT.joinpath("meson.build").read_text()
+    assert "run_command(py, aot_script, 'tables'" in meson and "aot_table_files" in meson
+    assert "'garray/_tables/" not in meson
+    listed = _aot("tables")
+    assert listed == _family.table_files()
+    on_disk = {f"garray/_tables/{p.name}" for p in _ROOT.joinpath("garray/_tables").glob("*.py")}
+    assert on_disk == {f for f in listed if f.startswith("garray/_tables/")}
+    assert [f"garray/_tables/{m}.py" for m in _family.MODULES] == [
+        f for f in listed if f.startswith("garray/_tables/")][2:]
+
+
+def test_tables_load_without_the_package():
+    # aot.py, run by the build before the extension exists, loads garray/_tables with
+    # garray/__init__.py skipped: the tables may import garray's dtype modules only.
+    code = f"""
+import os, sys, types
+sys.meta_path = [f for f in sys.meta_path if type(f).__name__ != "MesonpyMetaFinder"]
+pkg = types.ModuleType("garray"); pkg.__path__ = [{str(_ROOT / "garray")!r}]
+sys.modules["garray"] = pkg
+from garray._tables import family
+family.all_tables(); family.barrier_kernels()
+print(" ".join(sorted(m for m in sys.modules if m.startswith("garray"))))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert all(m == "garray" or m.startswith(("garray._tables", "garray._dtype"))
+               for m in out), out
 
 
 # Public names that are NumPy's functions around the op's ufunc (garray._elementwise.ufuncs.<name>):

@@ -5,10 +5,11 @@ Note [Ahead-of-time CPU kernels]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 1. The build (meson.build) runs this file as a script: ``flags`` prints the C++ flags
    the CPU compile layer (gxx.py) uses on this machine, ``emit DIR`` writes the
-   translation units.  Every unit of ``garray._tables.ops.all_units()`` goes into one of
-   SHARDS_32 files at the canonical warp size 32; units with barrier kernels (which
-   depend on the warp size) also into one of SHARDS_64 files at warp size 64.  Meson
-   compiles the shards in parallel and links them.
+   translation units, ``tables`` the table files they follow from (the family list of
+   garray/_tables/family.py).  Every unit of ``garray._tables.ops.all_units()`` goes
+   into one of SHARDS_32 files at the canonical warp size 32; units with barrier
+   kernels (which depend on the warp size) also into one of SHARDS_64 files at warp
+   size 64.  Meson compiles the shards in parallel and links them.
 2. Entries are named ``ga_u<unit>_<i>`` (and ``..._r``, the range entry for the launch
    pool); each shard prefixes its module helpers with ``ga_s<shard>_``.  The index
    shard exports ``ga_aot_keys``, the key of every unit, in unit order.
@@ -25,7 +26,6 @@ Note [Ahead-of-time CPU kernels]
    build.
 """
 
-import ctypes
 import os
 import sys
 
@@ -41,38 +41,28 @@ if __name__ == "__main__" and __package__ in (None, ""):
     sys.modules["garray"] = _pkg
     __package__ = "garray._compiler"
 
+from . import gxx
+from .prebuilt import unit_key
+
 SHARDS_32 = 40
 SHARDS_64 = 6
-LIBRARY = "_cpu_kernels"
-
-
-def _gxx():
-    from . import gxx
-    return gxx
-
-
-def unit_key(relpath, exprs, warp_size, fibers, flags):
-    """The key of one unit's build (Note [Ahead-of-time CPU kernels], 3)."""
-    from .cache import cache_key, source_hash
-    return cache_key(["aot", relpath, source_hash(relpath), f"warp={warp_size}", flags,
-                      *exprs, "fibers:", *sorted(fibers)])
 
 
 def _units():
     """[(relpath, exprs, warp_size, fibers)] for every unit the library holds."""
     from .._tables import ops as _optable
-    from .._tables.reduce import BARRIER_KERNELS
+    from .._tables.family import barrier_kernels
     out = []
     for relpath, exprs in _optable.all_units():
-        fibers = frozenset(e for e in exprs if e.startswith(BARRIER_KERNELS))
-        exprs, _ = _gxx().cpu_unit(exprs)
+        fibers = frozenset(e for e in exprs if e.startswith(barrier_kernels()))
+        exprs, _ = gxx.cpu_unit(exprs)
         for warp in ((32, 64) if fibers else (32,)):
             out.append((relpath, list(exprs), warp, fibers))
     return out
 
 
 def _flags(warp):
-    g = _gxx()
+    g = gxx
     return " ".join(g._CXX_FLAGS + g._defines(warp, ()))
 
 
@@ -143,94 +133,20 @@ def emit(outdir):
     _write(os.path.join(outdir, "aot_index.cpp"), "\n".join(index) + "\n")
 
 
-# ---- run time ---------------------------------------------------------------------------
-
-_library = None        # (ctypes library, {key: (unit, shard)}), or False: none usable
-_library_error = None
-
-
-def _library_path():
-    """garray/_cpu_kernels.so, or in an editable install the one in meson's build
-    directory (beside the extension module); None when the build made none."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    dirs = [here]
-    try:
-        from .. import _core
-        dirs.append(os.path.dirname(os.path.abspath(_core.__file__)))
-    except ImportError:
-        pass
-    for d in dirs:
-        path = os.path.join(d, LIBRARY + ".so")
-        if os.path.isfile(path):
-            return path
-    return None
-
-
-def _load():
-    global _library, _library_error
-    if _library is None:
-        _library = False
-        from .. import _env
-        if not _env.flag("GARRAY_CPU_AOT", default=True):
-            _library_error = "GARRAY_CPU_AOT=0"
-            return _library
-        path = _library_path()
-        if path is None:
-            _library_error = "the build installed no " + LIBRARY
-            return _library
-        try:
-            lib = ctypes.CDLL(path)
-            count = ctypes.c_int.in_dll(lib, "ga_aot_count").value
-            keys = (ctypes.c_char_p * count).in_dll(lib, "ga_aot_keys")
-            shards = (ctypes.c_int * count).in_dll(lib, "ga_aot_shards")
-        except (OSError, ValueError) as e:
-            _library_error = f"{path}: {e}"
-            return _library
-        _library = (lib, {keys[k].decode(): (k, shards[k]) for k in range(count)})
-    return _library
-
-
-def lookup(relpath, exprs, warp_size, fibers, flags):
-    """The CpuModule of this unit from the library, or None when it has no such build."""
-    lib = _load()
-    if not lib:
-        return None
-    lib, index = lib
-    key = unit_key(relpath, exprs, warp_size, fibers, flags)
-    hit = index.get(key)
-    if hit is None:
-        return None
-    k, shard = hit
-    from .cache import memoized
-    from .gxx import CpuModule
-
-    def make():
-        def address(name):
-            return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-        entries = {e: address(f"ga_u{k}_{i}") for i, e in enumerate(exprs)}
-        ranges = {e: address(f"ga_u{k}_{i}_r") for i, e in enumerate(exprs)}
-        return CpuModule(lib, entries, ranges, prefix=f"ga_s{shard}_")
-    return memoized("aot-" + key, make)
-
-
-def status():
-    """(library path or None, units it holds, why it is not used or None)."""
-    lib = _load()
-    if not lib:
-        return None, 0, _library_error
-    return _library_path(), len(lib[1]), None
-
-
 def main(argv):
     if argv[:1] == ["flags"]:
-        g = _gxx()
+        g = gxx
         print("\n".join(f for f in g._CXX_FLAGS if f not in ("-shared", "-fPIC")))
     elif argv[:1] == ["libs"]:
-        print("\n".join(_gxx().link_flags()))
+        print("\n".join(gxx.link_flags()))
     elif argv[:1] == ["emit"] and len(argv) == 2:
         emit(argv[1])
     elif argv[:1] == ["shards"]:
         print("\n".join(shard_names()))
+    elif argv[:1] == ["tables"]:
+        # the files the tables come from (meson's depend_files): the family list
+        from .._tables.family import table_files
+        print("\n".join(table_files()))
     elif argv[:1] == ["sources"]:
         # every kernel source and header: the emitted keys hash them, so an edit must
         # re-run emit (meson's depend_files), not only recompile the shards
@@ -239,7 +155,7 @@ def main(argv):
                                for d, _, fs in os.walk(kdir) for f in fs
                                if f.endswith((".hip", ".h")))))
     else:
-        print("usage: aot.py flags | libs | shards | sources | emit OUTDIR", file=sys.stderr)
+        print("usage: aot.py flags | libs | shards | tables | sources | emit OUTDIR", file=sys.stderr)
         return 2
     return 0
 

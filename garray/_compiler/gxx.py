@@ -20,6 +20,7 @@ from .._errors import CompileError
 from .cache import (cache_key, kernel_dir, load_library, memoized, read_entry, source_hash,
                     write_entry)
 from .progress import compiling, source_label
+from . import prebuilt
 
 _CXX = os.environ.get("CXX", "g++")
 # -fvisibility=hidden: a user kernel named like a libc function (`sync`, `send` ...) must
@@ -151,11 +152,11 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
     they are part of the cache key, so each variant is built and kept separately.
     ``fibers`` are the name expressions of kernels with barriers or warp operations
     (the reduction family's block trees): their entries launch each block on fibers.
-    By default the registry's list of barrier kernels decides (garray/_tables/reduce.py).
+    By default the families' barrier slots decide (garray/_tables/family.py).
     """
     if fibers is None:
-        from .._tables.reduce import BARRIER_KERNELS
-        fibers = [e for e in name_expressions if e.startswith(BARRIER_KERNELS)]
+        from .._tables.family import barrier_kernels
+        fibers = [e for e in name_expressions if e.startswith(barrier_kernels())]
     fibers = frozenset(fibers)
     if not fibers:
         # Built-in kernels without barriers use no warp operation (the reduction family
@@ -166,11 +167,15 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
     name_expressions, alias = cpu_unit(name_expressions, defines)
     if not defines:
         # the ahead-of-time library (aot.py), when it holds this very build
-        from . import aot
-        mod = aot.lookup(relpath, name_expressions, warp_size, fibers,
-                         " ".join(_CXX_FLAGS + flags))
-        if mod is not None:
-            return _with_aliases(mod, alias)
+        hit = prebuilt.lookup(relpath, name_expressions, warp_size, fibers,
+                              " ".join(_CXX_FLAGS + flags))
+        if hit is not None:
+            key, lib, entries, prefix = hit
+
+            def make():
+                e, r = entries()
+                return CpuModule(lib, e, r, prefix=prefix)
+            return _with_aliases(memoized(key, make), alias)
     key = cache_key([source_hash(relpath), _compiler_version(), " ".join(_CXX_FLAGS + flags),
                      *name_expressions, "fibers:", *sorted(fibers)])
 

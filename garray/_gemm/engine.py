@@ -38,7 +38,7 @@ from .. import _env
 from .._dtypes import DTYPE_CODE
 from .._dtypes import float16 as _FLOAT16, float32 as _FLOAT32
 from .._errors import BackendUnavailableError
-from .._tables.gemm import G_TILED, G_RT
+from .._tables.gemm import G_RT, G_TILED, GEMM
 
 __all__ = ["gemm", "blas_layout", "blas_args", "path_for"]
 
@@ -170,8 +170,8 @@ def _kernel(c, a, b, m, n, k, batch, sc, sa, sb):
         slot, threads = G_RT, -(-m // 4) * -(-n // 16) * batch
     else:
         slot, threads = G_TILED, -(-m // 64) * -(-n // 64) * batch * 256
-    _core._gemm_launch(code, slot, threads, (c, a, b, m, n, k, batch) + sc + sa + sb, c,
-                       m * n * k * batch)
+    _core._family_launch(GEMM, code, slot, threads, (c, a, b, m, n, k, batch) + sc + sa + sb,
+                         c, m * n * k * batch)
 
 
 def _vendor(c, a, b, m, n, k, batch, sc, sa, sb):

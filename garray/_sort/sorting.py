@@ -19,11 +19,11 @@ import operator
 
 from numpy.exceptions import AxisError
 
+from .._args import as_array, normalize_axis
 from .. import _core, _dtypes
-from .._core import _sort_launch, empty, ndarray
-from .._reduce.reductions import _array
-from .._tables.sort import (R_HIST, R_ROWS, R_SCAN, R_SCATTER, S_KEY, S_KEY8_OR_UNKEY,
-                         S_SEARCH, S_TAKE, key_bytes, radix_code)
+from .._core import _family_launch, empty, ndarray
+from .._tables.sort import (RADIX, R_HIST, R_ROWS, R_SCAN, R_SCATTER, S_KEY, S_KEY8_OR_UNKEY,
+                           S_SEARCH, S_TAKE, SORT, key_bytes, radix_code)
 
 __all__ = ["sort", "argsort", "searchsorted", "lexsort", "partition", "argpartition"]
 
@@ -60,8 +60,8 @@ def _radix(keys, pay, pay_kind, nbytes, rows, n):
     if path is None:
         path = "chunks" if n > 4 * chunk and rows < (64 if cpu else 1024) else "rows"
     if path == "rows":
-        _sort_launch("radix", code, R_ROWS, rows, (keys, pay, keys2, pay2, rows, n), keys,
-                     total)
+        _family_launch(RADIX, code, R_ROWS, rows, (keys, pay, keys2, pay2, rows, n), keys,
+                       total)
         return keys, pay
     nch = -(-n // chunk)
     counts = empty((rows * 256 * nch,), dtype=_dtypes.int64, device=keys.device)
@@ -70,13 +70,13 @@ def _radix(keys, pay, pay_kind, nbytes, rows, n):
     src, dst = (keys, pay), (keys2, pay2)
     for b in range(nbytes):
         shift = 8 * b
-        _sort_launch("radix", w, R_HIST, rows * nch,
-                     (src[0], counts, rows, n, chunk, nch, shift), keys, total)
-        _sort_launch("radix", 0, R_SCAN, rows * 256, (counts, totals, rows, nch), keys,
-                     rows * 256 * nch)
-        _sort_launch("radix", code, R_SCATTER, rows * nch,
-                     (src[0], src[1], dst[0], dst[1], counts, totals, rows, n, chunk, nch,
-                      shift), keys, total)
+        _family_launch(RADIX, w, R_HIST, rows * nch,
+                       (src[0], counts, rows, n, chunk, nch, shift), keys, total)
+        _family_launch(RADIX, 0, R_SCAN, rows * 256, (counts, totals, rows, nch), keys,
+                       rows * 256 * nch)
+        _family_launch(RADIX, code, R_SCATTER, rows * nch,
+                       (src[0], src[1], dst[0], dst[1], counts, totals, rows, n, chunk, nch,
+                        shift), keys, total)
         src, dst = dst, src
     return src
 
@@ -105,24 +105,24 @@ def _sort_rows(x2, arg, desc):
             else [(0, S_KEY, kb)]
         for i, (comp, slot, nb) in enumerate(passes):
             kk = keys if nb == kb else empty((total,), dtype=_UINT[nb], device=dev)
-            _sort_launch("sort", code, slot, total,
-                         (x2, idx, kk, None, rows, n, comp, int(desc), 1 if i == 0 else 0), x2)
+            _family_launch(SORT, code, slot, total,
+                           (x2, idx, kk, None, rows, n, comp, int(desc), 1 if i == 0 else 0), x2)
             _, idx = _radix(kk, idx, "index", nb, rows, n)
         if arg:
             return idx.reshape((rows, n))
         out = empty((rows, n), dtype=x2.dtype, device=dev)
-        _sort_launch("sort", code, S_TAKE, total, (x2, idx, out, rows, n, n), x2)
+        _family_launch(SORT, code, S_TAKE, total, (x2, idx, out, rows, n, n), x2)
         return out
     if kind == "f":
         pay = empty((total,), dtype=x2.dtype, device=dev)
-        _sort_launch("sort", code, S_KEY, total, (x2, None, keys, pay, rows, n, 0, int(desc), 2),
-                     x2)
+        _family_launch(SORT, code, S_KEY, total, (x2, None, keys, pay, rows, n, 0, int(desc), 2),
+                       x2)
         _, pay = _radix(keys, pay, "bits", kb, rows, n)
         return pay.reshape((rows, n))
-    _sort_launch("sort", code, S_KEY, total, (x2, None, keys, None, rows, n, 0, int(desc), 0), x2)
+    _family_launch(SORT, code, S_KEY, total, (x2, None, keys, None, rows, n, 0, int(desc), 0), x2)
     keys, _ = _radix(keys, None, None, kb, rows, n)
     out = empty((rows, n), dtype=x2.dtype, device=dev)
-    _sort_launch("sort", code, S_KEY8_OR_UNKEY, total, (keys, out, total, int(desc)), x2)
+    _family_launch(SORT, code, S_KEY8_OR_UNKEY, total, (keys, out, total, int(desc)), x2)
     return out
 
 
@@ -135,19 +135,8 @@ def take_rows(x2, idx2):
     m = idx2.shape[1]
     out = empty((rows, m), dtype=x2.dtype, device=x2.device)
     if rows * m:
-        _sort_launch("sort", _code(x2), S_TAKE, rows * m, (x2, idx2, out, rows, n, m), x2)
+        _family_launch(SORT, _code(x2), S_TAKE, rows * m, (x2, idx2, out, rows, n, m), x2)
     return out
-
-
-def _axis(axis, ndim, name):
-    try:
-        a = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"{name}: axis must be an integer or None, got "
-                        f"{type(axis).__name__}") from None
-    if not -ndim <= a < ndim:
-        raise AxisError(f"{name}: axis {a} is out of bounds for array of dimension {ndim}")
-    return a % ndim
 
 
 def to_rows(x, axis, name):
@@ -157,7 +146,7 @@ def to_rows(x, axis, name):
         x = x.reshape((-1,))
         axis = 0
     else:
-        axis = _axis(axis, x.ndim, name)
+        axis = normalize_axis(axis, x.ndim, name)
     moved = _core.permute_dims(x, tuple(i for i in range(x.ndim) if i != axis) + (axis,)) \
         if axis != x.ndim - 1 else x
     c = moved if moved.flags.c_contiguous else moved.copy()
@@ -191,7 +180,7 @@ def _check_kind(kind, order, stable, name):
 
 def _sort(a, axis, kind, order, descending, stable, arg, name):
     _check_kind(kind, order, stable, name)
-    a = _array(a, name)
+    a = as_array(a, f"{name}: a")
     if a.ndim == 0 and axis is not None:
         raise AxisError(f"{name}: axis {axis} is out of bounds for array of dimension 0")
     x2, moved, ax = to_rows(a, axis, name)
@@ -301,10 +290,10 @@ def searchsorted(a, v, /, side="left", sorter=None):
     """
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
-    a = _array(a, "searchsorted")
+    a = as_array(a, "searchsorted: a")
     if a.ndim != 1:
         raise ValueError(f"searchsorted: a must be 1-d, got {a.ndim} dimensions")
-    vv = v if isinstance(v, ndarray) else _core.asarray(v, device=a.device)
+    vv = as_array(v, "searchsorted: v", a.device)
     # NumPy compares in the promotion of a's dtype with v's as an array: a Python scalar
     # is strong here (float64 for a float: searchsorted(float32 [0.1], 0.1, 'right') is 0)
     dt = _dtypes.result_type(a, vv)
@@ -318,7 +307,7 @@ def searchsorted(a, v, /, side="left", sorter=None):
     if not vc.flags.c_contiguous:
         vc = vc.copy()
     if sorter is not None:
-        sorter = _array(sorter, "searchsorted")
+        sorter = as_array(sorter, "searchsorted: sorter")
         if sorter.ndim != 1 or sorter.shape[0] != a.shape[0]:
             raise ValueError("searchsorted: sorter must be 1-d with the length of a")
         if sorter.dtype.kind not in "iu":
@@ -328,8 +317,8 @@ def searchsorted(a, v, /, side="left", sorter=None):
             sorter = sorter.copy()
     out = empty(vc.shape, dtype=_dtypes.int64, device=a.device)
     if out.size:
-        _sort_launch("sort", _code(a), S_SEARCH, out.size,
-                     (a, sorter, a.shape[0], vc, out, out.size, int(side == "right")), a)
+        _family_launch(SORT, _code(a), S_SEARCH, out.size,
+                       (a, sorter, a.shape[0], vc, out, out.size, int(side == "right")), a)
     return out
 
 
@@ -358,7 +347,7 @@ def lexsort(keys, axis=-1):
     numpy.lexsort
     """
     ks = [keys[i] for i in range(keys.shape[0])] if isinstance(keys, ndarray) else \
-        [_array(k, "lexsort") for k in keys]
+        [as_array(k, "lexsort") for k in keys]
     if not ks:
         raise TypeError("lexsort: need sequence of keys with len > 0")
     shape = ks[0].shape
@@ -416,10 +405,10 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     --------
     numpy.partition
     """
-    a = _array(a, "partition")
+    a = as_array(a, "partition: a")
     if a.ndim == 0 and axis is not None:
         raise AxisError("partition: axis -1 is out of bounds for array of dimension 0")
-    _kth(kth, a.size if axis is None else a.shape[_axis(axis, a.ndim, "partition")],
+    _kth(kth, a.size if axis is None else a.shape[normalize_axis(axis, a.ndim, "partition")],
          "partition")
     return _sort(a, axis, None, order, False, None, False, "partition")
 
@@ -449,9 +438,9 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     --------
     numpy.argpartition
     """
-    a = _array(a, "argpartition")
+    a = as_array(a, "argpartition: a")
     if a.ndim == 0 and axis is not None:
         raise AxisError("argpartition: axis -1 is out of bounds for array of dimension 0")
-    _kth(kth, a.size if axis is None else a.shape[_axis(axis, a.ndim, "argpartition")],
+    _kth(kth, a.size if axis is None else a.shape[normalize_axis(axis, a.ndim, "argpartition")],
          "argpartition")
     return _sort(a, axis, None, order, False, None, True, "argpartition")

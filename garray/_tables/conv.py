@@ -10,27 +10,15 @@ One compile unit; the row is the dtype's code (float32, float64), the slot the k
 - ``C_IM2COL``: the im2col gather of the vendor path (and of the gradients).
 """
 
-from .. import _dtypes
+from .family import Family
 
-C_DIRECT, C_IGEMM_RT, C_IGEMM_TILED, C_IM2COL = range(4)
-# barrier kernels of this table, launched on fibers on the CPU device
-BARRIER_PREFIX = "ga::conv_igemm_tiled<"
-
-
-def _rec(name):
-    return next(r for r in _dtypes.RECORDS if r.name == name)
-
-
-def table():
-    entries = []
-    for name in ("float32", "float64"):
-        r = _rec(name)
-        entries.append(((r.code, C_DIRECT), f"ga::conv_direct<{r.ctype}>"))
-        entries.append(((r.code, C_IGEMM_RT), f"ga::conv_igemm_rt<{r.ctype}>"))
-        entries.append(((r.code, C_IGEMM_TILED), f"ga::conv_igemm_tiled<{r.ctype}>"))
-        entries.append(((r.code, C_IM2COL), f"ga::conv_im2col<{r.ctype}>"))
-    return "conv.hip", entries
-
-
-def all_tables():
-    return [table()]
+CONV = Family(
+    "conv", "conv.hip", "C_DIRECT C_IGEMM_RT C_IGEMM_TILED C_IM2COL",
+    templates={"C_DIRECT": "ga::conv_direct<{T}>", "C_IGEMM_RT": "ga::conv_igemm_rt<{T}>",
+               "C_IGEMM_TILED": "ga::conv_igemm_tiled<{T}>",
+               "C_IM2COL": "ga::conv_im2col<{T}>"},
+    grid=[("float32 float64", "C_DIRECT C_IGEMM_RT C_IGEMM_TILED C_IM2COL")],
+    barrier=["C_IGEMM_TILED"])
+FAMILIES = (CONV,)
+CONV.export(globals())      # C_DIRECT ... as module names
+table = CONV.table

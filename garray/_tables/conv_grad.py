@@ -8,21 +8,13 @@ Rows are dtype codes (float32, float64); slots:
 - ``CG_COL2IM``: ``conv_col2im`` (the adjoint of im2col, for the GEMM lowering).
 """
 
-from .. import _dtypes
+from .family import Family
 
-CG_DATA, CG_WEIGHT, CG_COL2IM = range(3)
-
-
-def table():
-    entries = []
-    for r in _dtypes.RECORDS:
-        if r.name not in ("float32", "float64"):
-            continue
-        entries.append(((r.code, CG_DATA), f"ga::conv_bwd_data<{r.ctype}>"))
-        entries.append(((r.code, CG_WEIGHT), f"ga::conv_bwd_weight<{r.ctype}>"))
-        entries.append(((r.code, CG_COL2IM), f"ga::conv_col2im<{r.ctype}>"))
-    return "conv_grad.hip", entries
-
-
-def all_tables():
-    return [table()]
+CONV_GRAD = Family(
+    "conv_grad", "conv_grad.hip", "CG_DATA CG_WEIGHT CG_COL2IM",
+    templates={"CG_DATA": "ga::conv_bwd_data<{T}>", "CG_WEIGHT": "ga::conv_bwd_weight<{T}>",
+               "CG_COL2IM": "ga::conv_col2im<{T}>"},
+    grid=[("float32 float64", "CG_DATA CG_WEIGHT CG_COL2IM")])
+FAMILIES = (CONV_GRAD,)
+CONV_GRAD.export(globals())     # CG_DATA ... as module names
+table = CONV_GRAD.table

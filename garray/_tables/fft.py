@@ -15,23 +15,14 @@ Rows are the complex dtype codes (complex64, complex128); slots:
 ``garray/fft/_engine.py`` launches them.
 """
 
-from .. import _dtypes
+from .family import Family
 
-(FFT_TWIDDLE, FFT_STAGE, FFT_SCALE, BLUE_PRE, BLUE_FILTER, BLUE_MUL, BLUE_POST,
- FFT_HERM, RFFT_POST, IRFFT_PRE, FFT_TILE) = range(11)
-
-_NAMES = ("fft_twiddle", "fft_stage", "fft_scale", "blue_pre", "blue_filter", "blue_mul",
-          "blue_post", "fft_herm", "rfft_post", "irfft_pre", "fft_tile")
-
-
-def table():
-    entries = []
-    for r in _dtypes.RECORDS:
-        if r.name in ("complex64", "complex128"):
-            entries += [((r.code, slot), f"ga::{name}<{r.ctype}>")
-                        for slot, name in enumerate(_NAMES)]
-    return "fft.hip", entries
-
-
-def all_tables():
-    return [table()]
+_SLOTS = ("FFT_TWIDDLE FFT_STAGE FFT_SCALE BLUE_PRE BLUE_FILTER BLUE_MUL BLUE_POST FFT_HERM "
+          "RFFT_POST IRFFT_PRE FFT_TILE")
+# every kernel is named as its slot, in lower case: ga::fft_twiddle<T> ...
+FFT = Family("fft", "fft.hip", _SLOTS,
+             templates={s: f"ga::{s.lower()}<{{T}}>" for s in _SLOTS.split()},
+             grid=[("complex64 complex128", _SLOTS)])
+FAMILIES = (FFT,)
+FFT.export(globals())       # FFT_TWIDDLE ... as module names
+table = FFT.table

@@ -7,12 +7,9 @@ type (integers accumulate in unsigned 32/64-bit words, which wrap as NumPy's do)
 """
 
 from .. import _dtypes
+from .family import Family
 
 RECORDS = _dtypes.RECORDS
-
-G_TILED, G_RT = range(2)
-# barrier kernels of this table, launched on fibers on the CPU device
-BARRIER_PREFIX = "ga::gemm_tiled<"
 
 
 def accumulator(code):
@@ -23,14 +20,10 @@ def accumulator(code):
     return r.ctype
 
 
-def table():
-    entries = []
-    for r in _dtypes.API_RECORDS:
-        acc = accumulator(r.code)
-        entries.append(((r.code, G_TILED), f"ga::gemm_tiled<{r.ctype}, {acc}>"))
-        entries.append(((r.code, G_RT), f"ga::gemm_rt<{r.ctype}, {acc}>"))
-    return "gemm.hip", entries
-
-
-def all_tables():
-    return [table()]
+GEMM = Family("gemm", "gemm.hip", "G_TILED G_RT",
+              templates={"G_TILED": "ga::gemm_tiled<{T}, {A}>", "G_RT": "ga::gemm_rt<{T}, {A}>"},
+              grid=[("api", "G_TILED G_RT")], fields=lambda r: {"A": accumulator(r.code)},
+              barrier=["G_TILED"])
+FAMILIES = (GEMM,)
+GEMM.export(globals())      # G_TILED, G_RT as module names
+table = GEMM.table

@@ -7,11 +7,10 @@ Each row (``Op``) says what an op computes and everything mechanical follows fro
   where it differs from NumPy);
 - the kernel instantiations (``Op.table``: one compile unit per op, every dtype and
   layout), which the Cython launch layer loads and CI compiles for sm_90 and gfx90a.
-The other kernel tables (casts, ``where``, creation) are listed here too, and
-``all_tables`` adds the reduction family's (garray/_tables/reduce.py), the sort family's
-(garray/_tables/sort.py), the GEMM family's (garray/_tables/gemm.py) and the random
-family's (garray/_tables/random.py), so every name
-expression garray instantiates is reachable from this file.
+The families of the other kernels on the same layouts (casts, ``where``) and of
+creation and indexing are described here too (``FAMILIES``); ``all_tables`` collects
+every family's tables (garray/_tables/family.py), so every name expression garray
+instantiates is reachable from this file.
 
 Adding a unary op: write its functor in ``_kernels/garray/functors.h``, add one row
 below, run ``python -m garray._elementwise.codegen``.
@@ -47,6 +46,8 @@ Note [Dtype rules]
 """
 
 from .. import _dtypes
+from . import family as _family
+from .family import Family
 
 RECORDS = _dtypes.RECORDS
 CODES = {r.dtype: r.code for r in RECORDS}
@@ -56,10 +57,10 @@ BOOL, INT32, INT64, UINT8, UINT64, FLOAT32, FLOAT64, COMPLEX128 = 0, 3, 4, 5, 8,
 FLOAT16 = _dtypes.FLOAT16
 NCODES = len(RECORDS)
 
-# Layout slots of a kernel table; the Cython launch layer's enum has the same order
-# (tests/test_registry.py checks it).
-LAYOUTS = ("c", "cs", "sc", "s32", "s64", "at")
-L_C, L_CS, L_SC, L_S32, L_S64, L_AT = range(6)
+# The layout slots of the elementwise, cast and where tables (cython/_launch.pxi mirrors
+# them); LAYOUTS are their short names, for messages.
+_LAYOUT_SLOTS = "L_C L_CS L_SC L_S32 L_S64 L_AT"
+LAYOUTS = tuple(s[2:].lower() for s in _LAYOUT_SLOTS.split())
 
 _RULE_NOTE = {
     "float": "bool and 8-bit integers compute in float16, 16-bit integers in float32, "
@@ -415,54 +416,50 @@ def cast_table(to_code):
     return "cast.hip", entries
 
 
-def where_table():
-    return "elementwise.hip", [((code, lay), f"ga::where_s<{t}, ga::{i}>")
-                               for code, t in enumerate(CPP)
-                               for lay, i in ((L_S32, "int32"), (L_S64, "int64"))]
-
-
-# Slots of the creation table (one kernel per slot and dtype).
-C_FILL, C_ARANGE, C_LINSPACE, C_EYE, C_TRI32, C_TRI64 = range(6)
-
-
-def creation_table():
-    entries = []
-    for code, t in enumerate(CPP):
-        c = "ga::complex<double>" if CATEGORY[code] == "c" else "double"
-        entries += [((code, C_FILL), f"ga::fill_c<{t}>"),
-                    ((code, C_ARANGE), f"ga::arange_c<{t}>"),
-                    ((code, C_LINSPACE), f"ga::linspace_c<{t}, {c}>"),
-                    ((code, C_EYE), f"ga::eye_c<{t}>"),
-                    ((code, C_TRI32), f"ga::tri_s<{t}, ga::int32>"),
-                    ((code, C_TRI64), f"ga::tri_s<{t}, ga::int64>")]
-    return "creation.hip", entries
-
-
-# Slots of the indexing table (_kernels/index.hip; cython/_gather.pxi has the same
-# enum).  Gathers and scatters are keyed by the unsigned dtype of their item size
-# (complex128 for 16 bytes), index steps by the index array's integer dtype, and the
-# helper kernels sit in the bool row.
-IX_GATHER32, IX_GATHER64, IX_SCATTER32, IX_SCATTER64, IX_STEP32, IX_STEP64 = range(6)
-IX_WINNER, IX_KEEP, IX_NZ_COUNT, IX_NZ_WRITE = range(4)
+ELEMENTWISE = Family("elementwise", "elementwise.hip", _LAYOUT_SLOTS,
+                     tables=lambda: [op.table() for op in OPS.values()], cython="_launch.pxi")
+CAST = Family("cast", "cast.hip", _LAYOUT_SLOTS,
+              tables=lambda: [cast_table(c) for c in range(NCODES)], cython="_launch.pxi")
+WHERE = Family("where", "elementwise.hip", _LAYOUT_SLOTS,
+               templates={"L_S32": "ga::where_s<{T}, ga::int32>",
+                          "L_S64": "ga::where_s<{T}, ga::int64>"},
+               grid=[("all", "L_S32 L_S64")], cython="_launch.pxi")
+CREATION = Family(
+    "creation", "creation.hip", "C_FILL C_ARANGE C_LINSPACE C_EYE C_TRI32 C_TRI64",
+    templates={"C_FILL": "ga::fill_c<{T}>", "C_ARANGE": "ga::arange_c<{T}>",
+               "C_LINSPACE": "ga::linspace_c<{T}, {C}>", "C_EYE": "ga::eye_c<{T}>",
+               "C_TRI32": "ga::tri_s<{T}, ga::int32>", "C_TRI64": "ga::tri_s<{T}, ga::int64>"},
+    grid=[("all", "C_FILL C_ARANGE C_LINSPACE C_EYE C_TRI32 C_TRI64")],
+    fields=lambda r: {"C": "ga::complex<double>" if r.kind == "c" else "double"},
+    cython="_creation_kernels.pxi")
+# Indexing (_kernels/index.hip): gathers and scatters are keyed by the unsigned dtype of
+# their item size (complex128 for 16 bytes), index steps by the index array's integer
+# dtype, and the helper kernels sit in the bool row, numbered from 0 again.
+INDEX = Family(
+    "index", "index.hip",
+    "IX_GATHER32 IX_GATHER64 IX_SCATTER32 IX_SCATTER64 IX_STEP32 IX_STEP64 "
+    "IX_WINNER=0 IX_KEEP IX_NZ_COUNT IX_NZ_WRITE",
+    templates={"IX_GATHER32": "ga::gather_s<{T}, ga::int32>",
+               "IX_GATHER64": "ga::gather_s<{T}, ga::int64>",
+               "IX_SCATTER32": "ga::scatter_s<{T}, ga::int32>",
+               "IX_SCATTER64": "ga::scatter_s<{T}, ga::int64>",
+               "IX_STEP32": "ga::index_step_s<{T}, ga::int32>",
+               "IX_STEP64": "ga::index_step_s<{T}, ga::int64>",
+               "IX_WINNER": "ga::index_winner_c", "IX_KEEP": "ga::index_keep_c",
+               "IX_NZ_COUNT": "ga::nonzero_count_c", "IX_NZ_WRITE": "ga::nonzero_write_c"},
+    grid=[("uint8 uint16 uint32 uint64 complex128",
+           "IX_GATHER32 IX_GATHER64 IX_SCATTER32 IX_SCATTER64"),
+          ("int8 int16 int32 int64 uint8 uint16 uint32 uint64", "IX_STEP32 IX_STEP64"),
+          ("bool", "IX_WINNER IX_KEEP IX_NZ_COUNT IX_NZ_WRITE")],
+    cython="_gather.pxi")
+FAMILIES = (ELEMENTWISE, CAST, WHERE, CREATION, INDEX)
+for _f in FAMILIES:
+    _f.export(globals())    # L_C ..., C_FILL ..., IX_GATHER32 ... as module names
+del _f
 MOVE_CODES = {1: 5, 2: 6, 4: 7, 8: 8, 16: 12}     # item size -> dtype code moved as
-
-
-def index_table():
-    entries = []
-    for code in MOVE_CODES.values():
-        t = CPP[code]
-        entries += [((code, IX_GATHER32), f"ga::gather_s<{t}, ga::int32>"),
-                    ((code, IX_GATHER64), f"ga::gather_s<{t}, ga::int64>"),
-                    ((code, IX_SCATTER32), f"ga::scatter_s<{t}, ga::int32>"),
-                    ((code, IX_SCATTER64), f"ga::scatter_s<{t}, ga::int64>")]
-    for code in range(NCODES):
-        if CATEGORY[code] in "iu":
-            entries += [((code, IX_STEP32), f"ga::index_step_s<{CPP[code]}, ga::int32>"),
-                        ((code, IX_STEP64), f"ga::index_step_s<{CPP[code]}, ga::int64>")]
-    entries += [((BOOL, IX_WINNER), "ga::index_winner_c"), ((BOOL, IX_KEEP), "ga::index_keep_c"),
-                ((BOOL, IX_NZ_COUNT), "ga::nonzero_count_c"),
-                ((BOOL, IX_NZ_WRITE), "ga::nonzero_write_c")]
-    return "index.hip", entries
+where_table = WHERE.table
+creation_table = CREATION.table
+index_table = INDEX.table
 
 
 # Kernels whose CPU build is the same code for both index types: map_strided walks
@@ -481,29 +478,8 @@ def cpu_alias(expr):
 
 
 def all_tables():
-    """Every kernel table garray builds."""
-    tables = [op.table() for op in OPS.values()]
-    tables += [cast_table(c) for c in range(NCODES)]
-    tables += [where_table(), creation_table(), index_table()]
-    from . import reduce as _redtable
-    tables += _redtable.all_tables()
-    from . import sort as _sorttable
-    tables += _sorttable.all_tables()
-    from . import gemm as _gemmtable
-    tables += _gemmtable.all_tables()
-    from . import random as _randtable
-    tables += _randtable.all_tables()
-    from . import signal as _signaltable
-    tables += _signaltable.all_tables()
-    from . import conv as _convtable
-    tables += _convtable.all_tables()
-    from . import conv_grad as _convgradtable
-    tables += _convgradtable.all_tables()
-    from . import fft as _ffttable
-    tables += _ffttable.all_tables()
-    from . import pool as _pooltable
-    tables += _pooltable.all_tables()
-    return tables
+    """Every kernel table garray builds: every family's (garray/_tables/family.py)."""
+    return _family.all_tables()
 
 
 def all_units():

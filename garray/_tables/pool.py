@@ -7,27 +7,14 @@ pooling, PyTorch's divisor rules) and their gradients with respect to the input,
 ``P_MAX_BWD`` and ``P_AVG_BWD`` (gathers, no atomics).
 """
 
-from .. import _dtypes
+from .family import Family
 
-P_MAX, P_AVG, P_MAX_BWD, P_AVG_BWD = range(4)
-
-DTYPES = ("float32", "float64")
-
-
-def _rec(name):
-    return next(r for r in _dtypes.RECORDS if r.name == name)
-
-
-def table():
-    entries = []
-    for name in DTYPES:
-        r = _rec(name)
-        entries.append(((r.code, P_MAX), f"ga::pool_max<{r.ctype}>"))
-        entries.append(((r.code, P_AVG), f"ga::pool_avg<{r.ctype}>"))
-        entries.append(((r.code, P_MAX_BWD), f"ga::pool_max_backward<{r.ctype}>"))
-        entries.append(((r.code, P_AVG_BWD), f"ga::pool_avg_backward<{r.ctype}>"))
-    return "pool.hip", entries
-
-
-def all_tables():
-    return [table()]
+POOL = Family(
+    "pool", "pool.hip", "P_MAX P_AVG P_MAX_BWD P_AVG_BWD",
+    templates={"P_MAX": "ga::pool_max<{T}>", "P_AVG": "ga::pool_avg<{T}>",
+               "P_MAX_BWD": "ga::pool_max_backward<{T}>",
+               "P_AVG_BWD": "ga::pool_avg_backward<{T}>"},
+    grid=[("float32 float64", "P_MAX P_AVG P_MAX_BWD P_AVG_BWD")])
+FAMILIES = (POOL,)
+POOL.export(globals())      # P_MAX ... as module names
+table = POOL.table

@@ -17,43 +17,22 @@ Rows are output dtype codes; slots:
   float64).
 """
 
-from .. import _dtypes
+from .family import Family
 
-(R_BITS, R_UNIFORM, R_NORMAL, R_INT32, R_INT64, R_DIST, R_INT_ARR, R_MULTINOMIAL,
- R_EXPONENTIAL) = range(9)
+_FLOATS = "float32 float64"
+_INTS = "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64"
 
-_FLOATS = ("float32", "float64")
-_INTS = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
-
-
-def _rec(name):
-    return next(r for r in _dtypes.RECORDS if r.name == name)
-
-
-def table():
-    entries = []
-    for name in ("uint32", "uint64"):
-        r = _rec(name)
-        entries.append(((r.code, R_BITS), f"ga::rng_bits<{r.ctype}>"))
-    for name in _FLOATS:
-        r = _rec(name)
-        entries.append(((r.code, R_UNIFORM), f"ga::rng_uniform<{r.ctype}>"))
-        entries.append(((r.code, R_NORMAL), f"ga::rng_normal<{r.ctype}>"))
-        entries.append(((r.code, R_EXPONENTIAL), f"ga::rng_exponential<{r.ctype}>"))
-    for name in _INTS:
-        r = _rec(name)
-        entries.append(((r.code, R_INT32), f"ga::rng_int32<{r.ctype}>"))
-        entries.append(((r.code, R_INT64), f"ga::rng_int64<{r.ctype}>"))
-    for name in ("float32", "float64", "int64"):
-        r = _rec(name)
-        entries.append(((r.code, R_DIST), f"ga::rng_dist<{r.ctype}>"))
-    for name in _INTS:
-        r = _rec(name)
-        entries.append(((r.code, R_INT_ARR), f"ga::rng_int_arr<{r.ctype}>"))
-    r = _rec("int64")
-    entries.append(((r.code, R_MULTINOMIAL), f"ga::rng_multinomial<{r.ctype}>"))
-    return "random.hip", entries
-
-
-def all_tables():
-    return [table()]
+RANDOM = Family(
+    "random", "random.hip",
+    "R_BITS R_UNIFORM R_NORMAL R_INT32 R_INT64 R_DIST R_INT_ARR R_MULTINOMIAL R_EXPONENTIAL",
+    templates={"R_BITS": "ga::rng_bits<{T}>", "R_UNIFORM": "ga::rng_uniform<{T}>",
+               "R_NORMAL": "ga::rng_normal<{T}>", "R_EXPONENTIAL": "ga::rng_exponential<{T}>",
+               "R_INT32": "ga::rng_int32<{T}>", "R_INT64": "ga::rng_int64<{T}>",
+               "R_DIST": "ga::rng_dist<{T}>", "R_INT_ARR": "ga::rng_int_arr<{T}>",
+               "R_MULTINOMIAL": "ga::rng_multinomial<{T}>"},
+    grid=[("uint32 uint64", "R_BITS"), (_FLOATS, "R_UNIFORM R_NORMAL R_EXPONENTIAL"),
+          (_INTS, "R_INT32 R_INT64"), ("float32 float64 int64", "R_DIST"),
+          (_INTS, "R_INT_ARR"), ("int64", "R_MULTINOMIAL")])
+FAMILIES = (RANDOM,)
+RANDOM.export(globals())    # R_BITS ... as module names
+table = RANDOM.table

@@ -22,20 +22,15 @@ Note [Reduction dtypes]
 import math
 
 from .. import _dtypes
+from .family import Family
 
 RECORDS = _dtypes.RECORDS
 CPP = tuple(r.ctype for r in RECORDS)
 CATEGORY = "".join(r.kind for r in RECORDS)
-INT64, UINT64 = 4, 8
+_CODE = {r.name: r.code for r in RECORDS}
+INT64, UINT64 = _CODE["int64"], _CODE["uint64"]
 
-# Slots of a reduction table and of a scan table (cython/_reduce.pxi has the same enums).
-R_NB32, R_NB64, R_COLS, R_BT, R_BTP = range(5)
-S_NB32, S_NB64, S_BT, S_PART = range(4)
 COLS_WIDTH = 4096
-# Kernels that use barriers or warp shuffles: fibers on the CPU device (every family's;
-# the GEMM family's tiled kernel is garray/_tables/gemm.py's).
-BARRIER_KERNELS = ("ga::reduce_bt<", "ga::reduce_bt_part<", "ga::scan_bt<", "ga::gemm_tiled<",
-                   "ga::conv_igemm_tiled<")
 
 
 class Reduction:
@@ -207,23 +202,45 @@ UFUNC_REDUCTIONS.update({
     "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift"})
 
 
-# (slot, kernel template) of each table; {r} the reducer, {t} the input's C++ type.
-# 32-bit indexing only where it pays: the barrier-free kernels on GPUs.  The column
-# schedule (a CPU path) and the block trees (block-linear, few index operations) are
-# built with 64-bit indices only, and a scan's first pass is the reduction's block tree.
-_TABLES = {
-    "nb": [(R_NB32, "reduce_nb<{r}, {t}, ga::int32>"), (R_NB64, "reduce_nb<{r}, {t}, ga::int64>"),
-           (R_COLS, "reduce_cols<{r}, {t}, ga::int64, " + str(COLS_WIDTH) + ">")],
-    "tree": [(R_BT, "reduce_bt<{r}, {t}, ga::int64>"), (R_BTP, "reduce_bt_part<{r}, ga::int64>")],
-    "scan": [(S_NB32, "scan_nb<{r}, {t}, ga::int32>"), (S_NB64, "scan_nb<{r}, {t}, ga::int64>")],
-    "scan-tree": [(S_BT, "scan_bt<{r}, {t}, ga::int64>"), (S_PART, "scan_part<{r}, ga::int64>")],
-}
+# The reduction and scan families: the slots of a reduction's tables and of a scan's
+# (cython/_reduce.pxi mirrors both enums), each template formatted with {R} the reducer
+# and {T} the input's C++ type.  32-bit indexing only where it pays: the barrier-free
+# kernels on GPUs.  The column schedule (a CPU path) and the block trees (block-linear,
+# few index operations) are built with 64-bit indices only, and a scan's first pass is
+# the reduction's block tree.
+REDUCE = Family(
+    "reduce", "reduce.hip", "R_NB32 R_NB64 R_COLS R_BT R_BTP",
+    templates={"R_NB32": "ga::reduce_nb<{R}, {T}, ga::int32>",
+               "R_NB64": "ga::reduce_nb<{R}, {T}, ga::int64>",
+               "R_COLS": "ga::reduce_cols<{R}, {T}, ga::int64, " + str(COLS_WIDTH) + ">",
+               "R_BT": "ga::reduce_bt<{R}, {T}, ga::int64>",
+               "R_BTP": "ga::reduce_bt_part<{R}, ga::int64>"},
+    tables=lambda: ([table(n) for n, r in ROWS.items() if not r.ordered]
+                    + [tree_table(n) for n, r in ROWS.items() if not r.ordered]),
+    barrier=["R_BT", "R_BTP"], cython="_reduce.pxi")
+SCAN = Family(
+    "scan", "reduce.hip", "S_NB32 S_NB64 S_BT S_PART",
+    templates={"S_NB32": "ga::scan_nb<{R}, {T}, ga::int32>",
+               "S_NB64": "ga::scan_nb<{R}, {T}, ga::int64>",
+               "S_BT": "ga::scan_bt<{R}, {T}, ga::int64>",
+               "S_PART": "ga::scan_part<{R}, ga::int64>"},
+    tables=lambda: ([scan_table(n) for n, r in ROWS.items() if r.scan]
+                    + [scan_tree_table(n) for n, r in ROWS.items()
+                       if r.scan and not r.ordered]),
+    barrier=["S_BT"], cython="_reduce.pxi")
+FAMILIES = (REDUCE, SCAN)
+REDUCE.export(globals())    # R_NB32 ... and S_NB32 ... as module names
+SCAN.export(globals())
+
+_KINDS = {"nb": (REDUCE, "R_NB32 R_NB64 R_COLS"), "tree": (REDUCE, "R_BT R_BTP"),
+          "scan": (SCAN, "S_NB32 S_NB64"), "scan-tree": (SCAN, "S_BT S_PART")}
 
 
 def _table(kind, name):
     row = ROWS[name]
-    return "reduce.hip", [((c, slot), "ga::" + k.format(r=row.expr(c), t=CPP[c]))
-                          for c in row.compute_codes() for slot, k in _TABLES[kind]]
+    family, slots = _KINDS[kind]
+    return "reduce.hip", [((c, family.enum[s]), family.expr(s, RECORDS[c], R=row.expr(c)))
+                          for c in row.compute_codes() for s in slots.split()]
 
 
 def table(name):
@@ -250,11 +267,3 @@ def scan_tree_table(name):
     """A scan's reduce-then-scan kernels (its first pass is ``tree_table``'s reduce_bt);
     not for ordered rows."""
     return _table("scan-tree", name)
-
-
-def all_tables():
-    rows = ROWS.items()
-    return ([table(n) for n, r in rows if not r.ordered]
-            + [tree_table(n) for n, r in rows if not r.ordered]
-            + [scan_table(n) for n, r in rows if r.scan]
-            + [scan_tree_table(n) for n, r in rows if r.scan and not r.ordered])

@@ -6,16 +6,11 @@ Rows are dtype codes (the 13 Array API dtypes; float16 runs float32's); one slot
 garray.convolve/correlate and garray.signal launch (``garray/signal/_direct.py``).
 """
 
-from .. import _dtypes
+from .family import Family
 
-SIG_CORRELATE = 0
-
-
-def table():
-    entries = [((r.code, SIG_CORRELATE), f"ga::sig_correlate<{r.ctype}>")
-               for r in _dtypes.API_RECORDS]
-    return "signal.hip", entries
-
-
-def all_tables():
-    return [table()]
+SIGNAL = Family("signal", "signal.hip", "SIG_CORRELATE",
+                templates={"SIG_CORRELATE": "ga::sig_correlate<{T}>"},
+                grid=[("api", "SIG_CORRELATE")])
+FAMILIES = (SIGNAL,)
+SIGNAL.export(globals())    # SIG_CORRELATE as a module name
+table = SIGNAL.table

@@ -12,12 +12,10 @@ Two tables, both one compile unit:
 """
 
 from .. import _dtypes
+from .family import Family
 
 RECORDS = _dtypes.RECORDS
 CPP = tuple(r.ctype for r in RECORDS)
-
-S_KEY, S_KEY8_OR_UNKEY, S_TAKE, S_SEARCH = range(4)
-R_SCATTER, R_ROWS, R_HIST, R_SCAN = range(4)
 
 _KEYS = ("ga::uint8", "ga::uint16", "ga::uint32", "ga::uint64")
 _WIDTH = {1: 0, 2: 1, 4: 2, 8: 3}
@@ -72,5 +70,11 @@ def radix_table():
     return "sort.hip", entries
 
 
-def all_tables():
-    return [table(), radix_table()]
+# The rows and templates depend on the key width, so each table is built below.
+SORT = Family("sort", "sort.hip", "S_KEY S_KEY8_OR_UNKEY S_TAKE S_SEARCH",
+              tables=lambda: [table()])
+RADIX = Family("radix", "sort.hip", "R_SCATTER R_ROWS R_HIST R_SCAN",
+               tables=lambda: [radix_table()])
+FAMILIES = (SORT, RADIX)
+SORT.export(globals())      # S_KEY ... and R_SCATTER ... as module names
+RADIX.export(globals())

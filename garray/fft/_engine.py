@@ -15,8 +15,8 @@ import numpy
 
 from .. import _dtypes
 from .._core import _family_launch, empty
-from .._tables.fft import (BLUE_FILTER, BLUE_MUL, BLUE_POST, BLUE_PRE, FFT_HERM, FFT_SCALE,
-                         FFT_STAGE, FFT_TILE, FFT_TWIDDLE, IRFFT_PRE, RFFT_POST, table)
+from .._tables.fft import (BLUE_FILTER, BLUE_MUL, BLUE_POST, BLUE_PRE, FFT, FFT_HERM,
+                           FFT_SCALE, FFT_STAGE, FFT_TILE, FFT_TWIDDLE, IRFFT_PRE, RFFT_POST)
 
 _RADICES = (4, 2, 3, 5, 7)
 _PER_CPU = 256          # items per thread on the CPU device (note 5); 1 on GPUs
@@ -104,7 +104,7 @@ def twiddles(n, dtype, dev, rows=0):
     def build():
         tw = empty((count,), dtype=dtype, device=dev)
         per = _per(dev)
-        _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TWIDDLE,
+        _family_launch(FFT, dtype, FFT_TWIDDLE,
                        -(-count // per), (tw, n, count, rows, lanes, per), tw, count * 16)
         return tw
     return _cached(_twiddles, (n, rows, dev), build)
@@ -118,7 +118,7 @@ def _stages(x, rad, inv, scale, owned):
     if not rad:
         y = empty(x.shape, dtype=dtype, device=dev)
         per = _per(dev)
-        _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_SCALE, -(-total // per),
+        _family_launch(FFT, dtype, FFT_SCALE, -(-total // per),
                        (y, x, total, per, float(scale)), y, total)
         return y
     sp = split(n) if _tiled(dev) else None
@@ -134,7 +134,7 @@ def _stages(x, rad, inv, scale, owned):
         dst = bufs[i % 2]
         items = total // r
         last = i == len(rad) - 1
-        _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_STAGE, -(-items // per),
+        _family_launch(FFT, dtype, FFT_STAGE, -(-items // per),
                        (dst, src, tw, n, r, ns, items, per, int(inv),
                         float(scale) if last else 1.0), dst, total * 4)
         src, ns = dst, ns * r
@@ -148,7 +148,7 @@ def _tile_pass(dst, src, L, cols, tws, twn, ies, oes, ols, inv, scale):
     tiles = batch * -(-cols // _lanes(dev))
     # the tile buffers: per OS thread on the CPU device, 4 L reals per tile on GPUs
     work = None if dev.kind == "cpu" else empty((tiles * 2 * L,), dtype=dtype, device=dev)
-    _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], FFT_TILE, tiles,
+    _family_launch(FFT, dtype, FFT_TILE, tiles,
                    (dst, src, tws, twn, work, L, cols, n, ies, oes, ols, tiles,
                     _lanes(dev), int(inv), float(scale)), dst, src.size * 4)
 
@@ -170,7 +170,7 @@ def _bluestein_filter(n, m, inv, dtype, dev):
     def build():
         f = empty((m,), dtype=dtype, device=dev)
         per = _per(dev)
-        _family_launch("fft", table, _dtypes.DTYPE_CODE[dtype], BLUE_FILTER, -(-m // per),
+        _family_launch(FFT, dtype, BLUE_FILTER, -(-m // per),
                        (f, n, m, per, int(inv)), f, m * 16)
         return _stages(f, factor(m), False, 1.0, True)
     return _cached(_filters, (n, m, bool(inv), dtype.str, dev), build)
@@ -184,16 +184,16 @@ def _bluestein(x, inv, scale):
     per = _per(dev)
     code = _dtypes.DTYPE_CODE[dtype]
     a = empty((batch, m), dtype=dtype, device=dev)
-    _family_launch("fft", table, code, BLUE_PRE, -(-(batch * m) // per),
+    _family_launch(FFT, code, BLUE_PRE, -(-(batch * m) // per),
                    (a, x, n, m, batch * m, per, int(inv)), a, batch * m * 16)
     rad = factor(m)
     a = _stages(a, rad, False, 1.0, True)
     f = _bluestein_filter(n, m, inv, dtype, dev)
-    _family_launch("fft", table, code, BLUE_MUL, -(-(batch * m) // per),
+    _family_launch(FFT, code, BLUE_MUL, -(-(batch * m) // per),
                    (a, a, f, m, batch * m, per, 1.0 / m), a, batch * m * 4)
     c = _stages(a, rad, True, 1.0, True)
     y = empty(x.shape, dtype=dtype, device=dev)
-    _family_launch("fft", table, code, BLUE_POST, -(-(batch * n) // per),
+    _family_launch(FFT, code, BLUE_POST, -(-(batch * n) // per),
                    (y, c, n, m, batch * n, per, int(inv), float(scale)), y, batch * n * 16)
     return y
 
@@ -221,7 +221,7 @@ def hermitian_full(x, n):
     total = y.size
     if total:
         per = _per(x.device)
-        _family_launch("fft", table, _dtypes.DTYPE_CODE[x.dtype], FFT_HERM,
+        _family_launch(FFT, x.dtype, FFT_HERM,
                        -(-total // per), (y, x, n, h, total, per), y, total * 4)
     return y
 
@@ -241,7 +241,7 @@ def rfft_even(xr, scale):
     tw = twiddles(n, cdt, dev)
     total = out.size
     per = _per(dev)
-    _family_launch("fft", table, _dtypes.DTYPE_CODE[cdt], RFFT_POST, -(-total // per),
+    _family_launch(FFT, cdt, RFFT_POST, -(-total // per),
                    (out, z, tw, h, total, per, float(scale)), out, total * 8)
     return out
 
@@ -259,6 +259,6 @@ def irfft_even(x, n, scale):
     tw = twiddles(n, cdt, dev)
     total = z.size
     per = _per(dev)
-    _family_launch("fft", table, _dtypes.DTYPE_CODE[cdt], IRFFT_PRE, -(-total // per),
+    _family_launch(FFT, cdt, IRFFT_PRE, -(-total // per),
                    (z, x, tw, h, total, per), z, total * 8)
     return c2c(z, True, scale, True).view(rdt)

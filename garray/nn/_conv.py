@@ -31,12 +31,9 @@ Note [Forward convolution paths]
 
 import dataclasses
 
-import numpy        # dtype objects only
-
 from .. import _core, _env
 from .._array_utils import ascontiguousarray
-from .._tables.conv import C_DIRECT, C_IGEMM_RT, C_IGEMM_TILED, C_IM2COL, table
-from .._dtypes import DTYPE_CODE
+from .._tables.conv import C_DIRECT, C_IGEMM_RT, C_IGEMM_TILED, C_IM2COL, CONV
 from ._params import (Geometry, check_operands, conv_geometry, device_geometry,
                       resolve_algorithm)
 
@@ -56,11 +53,6 @@ def _debug_variant(variant=None):
     old = _debug["variant"]
     _debug["variant"] = variant
     return old
-
-
-def _launch(slot, dtype, threads, args, ref, work):
-    _core._family_launch("conv", table, DTYPE_CODE[numpy.dtype(dtype)], slot, threads,
-                         args, ref, work)
 
 
 def im2col(x, g, n0, n1):
@@ -109,8 +101,8 @@ def im2col(x, g, n0, n1):
     if whole is None:
         whole = 1 if x.device.kind == "cpu" else 0
     threads = nb * g.groups * cg * taps * (1 if whole else os_)
-    _launch(C_IM2COL, x.dtype, threads, (col, x, device_geometry(g, x.device), n0, nb,
-                                         whole), col, col.size)
+    _core._family_launch(CONV, x.dtype, C_IM2COL, threads,
+                         (col, x, device_geometry(g, x.device), n0, nb, whole), col, col.size)
     return col
 
 
@@ -147,7 +139,7 @@ def _kernel_path(x, w, b, y, g):
             gp = device_geometry(g, dev)
         ow = g.out[-1]
         threads = g.n * g.c_out * (os_ // ow) * -(-ow // per)
-        _launch(C_DIRECT, y.dtype, threads, (y, x, w, b, gp, per), y, work)
+        _core._family_launch(CONV, y.dtype, C_DIRECT, threads, (y, x, w, b, gp, per), y, work)
     elif variant == "rt":
         if g.stride[-1] == 1 and (g.pad_lo[-1] or g.pad_hi[-1]):
             x, g = _pad_w(x, g)
@@ -155,7 +147,7 @@ def _kernel_path(x, w, b, y, g):
         ow = g.out[-1]
         cn = 64 // y.itemsize                   # conv.hip's RT_BYTES / sizeof(T)
         threads = -(-cog // 4) * -(-ow // cn) * (os_ // ow) * g.n * g.groups
-        _launch(C_IGEMM_RT, y.dtype, threads, (y, x, w, b, gp), y, work)
+        _core._family_launch(CONV, y.dtype, C_IGEMM_RT, threads, (y, x, w, b, gp), y, work)
     else:
         if cg * _prod(g.kernel) >= 2 ** 31:
             raise NotImplementedError(
@@ -163,7 +155,8 @@ def _kernel_path(x, w, b, y, g):
                 f"C_in / groups x taps = {cg * _prod(g.kernel)} is too large (weight shape "
                 f"{g.weight_shape})")
         threads = -(-cog // 64) * -(-(g.n * os_) // 64) * g.groups * 256
-        _launch(C_IGEMM_TILED, y.dtype, threads, (y, x, w, b, gp), y, work)
+        _core._family_launch(CONV, y.dtype, C_IGEMM_TILED, threads, (y, x, w, b, gp), y,
+                             work)
 
 
 def _pad_w(x, g):

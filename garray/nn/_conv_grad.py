@@ -23,8 +23,10 @@ The design is docs/convolution-gradients.md.
 """
 
 
-from .. import _dtypes, _env
-from .._tables.conv_grad import CG_COL2IM, CG_DATA, CG_WEIGHT, table
+from .._args import check_array
+from .. import _env
+from .._core import _family_launch
+from .._tables.conv_grad import CG_COL2IM, CG_DATA, CG_WEIGHT, CONV_GRAD
 from ._params import (check_operands, conv_geometry, device_geometry, resolve_algorithm,
                       transposed_geometry)
 
@@ -64,12 +66,6 @@ def _contig(a):
     return ascontiguousarray(a)
 
 
-def _launch(slot, dtype, threads, args, ref, work):
-    from .._core import _family_launch
-    _family_launch("convgrad", table, _dtypes.DTYPE_CODE[dtype], slot, threads, args, ref,
-                   work)
-
-
 def _size(shape):
     s = 1
     for v in shape:
@@ -104,8 +100,8 @@ def _bwd_data_kernel(dy, w, bias, g, dx):
     per = _debug["per"] or _PER[_kind(dx.device)]
     threads = -(-total // per)
     geom = device_geometry(g, dx.device)
-    _launch(CG_DATA, dx.dtype, threads, (dx, dy, w, bias, geom, per, total), dx,
-            max(total, g.macs()))
+    _family_launch(CONV_GRAD, dx.dtype, CG_DATA, threads, (dx, dy, w, bias, geom, per, total),
+                   dx, max(total, g.macs()))
 
 
 def _col2im(dx, col, g, n0, n1, s_n, s_g, s_r):
@@ -113,8 +109,8 @@ def _col2im(dx, col, g, n0, n1, s_n, s_g, s_r):
     per = _debug["per"] or _PER[_kind(dx.device)]
     threads = -(-total // per)
     geom = device_geometry(g, dx.device)
-    _launch(CG_COL2IM, dx.dtype, threads, (dx, col, geom, n0, s_n, s_g, s_r, per, total),
-            dx, total * _size(g.kernel))
+    _family_launch(CONV_GRAD, dx.dtype, CG_COL2IM, threads,
+                   (dx, col, geom, n0, s_n, s_g, s_r, per, total), dx, total * _size(g.kernel))
 
 
 def _batch_chunk(g, itemsize):
@@ -187,8 +183,8 @@ def _bwd_weight_kernel(x, dy, g, dw):
     geom = device_geometry(g, dw.device)
     out = dw if nchunks == 1 else empty((nchunks,) + dw.shape, dtype=dw.dtype,
                                         device=dw.device)
-    _launch(CG_WEIGHT, dw.dtype, nchunks * per_chunk,
-            (out, x, dy, geom, length, nchunks, wtotal), dw, max(g.macs(), 1))
+    _family_launch(CONV_GRAD, dw.dtype, CG_WEIGHT, nchunks * per_chunk,
+                   (out, x, dy, geom, length, nchunks, wtotal), dw, max(g.macs(), 1))
     if nchunks > 1:
         dw[...] = out.sum(axis=0)
 
@@ -248,9 +244,7 @@ def _check_grad_shape(fn, g, grad_output, what, shape):
 
 
 def _need_array(fn, name, a):
-    from .._core import ndarray
-    if not isinstance(a, ndarray):
-        raise TypeError(f"{fn}: {name} must be a garray array, got {type(a).__name__}")
+    check_array(a, f"{fn}: {name}")
 
 
 def _conv_transpose(nd, input, weight, bias, stride, padding, output_padding, groups,

@@ -32,8 +32,10 @@ from dataclasses import dataclass
 
 import numpy
 
+from .._args import check_array
 from .. import _env
 from .._devconst import int64_on
+from .._vendor import dnn
 
 __all__ = ["Geometry", "conv_geometry", "transposed_geometry", "check_operands",
            "resolve_algorithm", "device_geometry", "ntuple", "PACKED_LEN", "DTYPES"]
@@ -253,13 +255,11 @@ def check_operands(fn, dtypes=DTYPES, **arrays):
     """The common dtype and device of the named garray arrays (None entries skipped):
     ``ValueError`` naming both when they differ, ``TypeError`` for a dtype outside
     ``dtypes``.  Returns (dtype, device)."""
-    from .._core import ndarray
     first = None
     for name, a in arrays.items():
         if a is None:
             continue
-        if not isinstance(a, ndarray):
-            raise TypeError(f"{fn}: {name} must be a garray array, got {type(a).__name__}")
+        check_array(a, f"{fn}: {name}")
         if first is None:
             first = (name, a)
             if a.dtype not in dtypes:
@@ -296,10 +296,6 @@ def resolve_algorithm(fn, algorithm, device, dtype, op="conv", g=None):
         return algorithm
     if device.kind == "cpu":
         return "vendor" if op == "conv" and dtype in DTYPES else "kernel"
-    try:
-        from .._vendor import dnn
-    except ImportError:
-        return "kernel"
     return "vendor" if dnn.supports(device.kind, dtype, op) and \
         (g is None or dnn.supports_geometry(device.kind, g)) and \
         dnn.available(device.kind)[0] else "kernel"

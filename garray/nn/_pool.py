@@ -34,7 +34,7 @@ import numpy
 
 from .. import _dtypes
 from .._devconst import int64_on
-from .._tables.pool import P_AVG, P_AVG_BWD, P_MAX, P_MAX_BWD, table
+from .._tables.pool import P_AVG, P_AVG_BWD, P_MAX, P_MAX_BWD, POOL
 from ._params import DTYPES, check_operands, ntuple, resolve_algorithm
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
@@ -160,7 +160,7 @@ def _launch(slot, x, y, idx, nd, kernel, stride, pad, dil, include_pad=True, div
         args = (x, y, idx, g, float("-inf"))
     else:
         args = (x, y, g)
-    _family_launch("pool", table, code, slot, threads, args, y, y.size * taps)
+    _family_launch(POOL, code, slot, threads, args, y, y.size * taps)
 
 
 def _vendor_ok(nd, size, kernel, stride, pad, dil, out):
@@ -278,7 +278,7 @@ def _pool_backward(fn, nd, mode, grad_output, indices, input_shape, kernel_size,
         else:
             args = (gy, gx, g, gx.size)
             slot = P_AVG_BWD
-        _family_launch("pool", table, code, slot, gx.size, args, gx, gx.size * taps)
+        _family_launch(POOL, code, slot, gx.size, args, gx, gx.size * taps)
     return gx if batched else gx[0]
 
 

@@ -7,10 +7,10 @@ vectorises the loop, one on GPUs.  It never changes a value (``_debug_per`` forc
 in tests).
 """
 
-from .. import _dtypes
-from .._core import _family_launch, empty
+from .._array_utils import ascontiguousarray
+from .._core import _family_launch, broadcast_to, empty
 from .._tables.random import (R_BITS, R_EXPONENTIAL, R_DIST, R_INT32, R_INT64, R_INT_ARR, R_NORMAL,
-                          R_UNIFORM, table)
+                          R_UNIFORM, RANDOM)
 
 _PER = {"cpu": 256, "gpu": 1}
 _debug = {"per": None}
@@ -33,8 +33,8 @@ def _launch(out, slot, nitems, reserve, extra):
     key, lo, hi = bitgen._reserve(count)
     per = _debug["per"] or _PER["cpu" if out.device.kind == "cpu" else "gpu"]
     threads = -(-nitems // per)
-    _family_launch("random", table, _dtypes.DTYPE_CODE[out.dtype], slot, threads,
-                   (out, out.size, key, lo, hi, per) + extra, out, out.size)
+    _family_launch(RANDOM, out.dtype, slot, threads, (out, out.size, key, lo, hi, per) + extra,
+                   out, out.size)
     return out
 
 
@@ -103,7 +103,6 @@ def dist(bitgen, kind, shape, dtype, a=0.0, b=0.0, c=0.0, device=None, out=None)
     rand_continuous.h or rand_discrete.h); each parameter a float
     or a float64 garray array broadcast to ``shape`` (copied C-contiguous).  Reserves
     one position per value."""
-    import garray
     o = _new(shape, dtype, device, out)
     n = o.size
     if n == 0:
@@ -113,7 +112,7 @@ def dist(bitgen, kind, shape, dtype, a=0.0, b=0.0, c=0.0, device=None, out=None)
         if isinstance(p, float):
             args += [None, p]
         else:
-            arr = garray.ascontiguousarray(garray.broadcast_to(p, o.shape), dtype="float64")
+            arr = ascontiguousarray(broadcast_to(p, o.shape), dtype="float64")
             if arr.device != o.device:
                 raise ValueError(f"parameter on {arr.device}, output on {o.device}")
             args += [arr, 0.0]

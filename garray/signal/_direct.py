@@ -13,10 +13,11 @@ result in NumPy's "full" indexing: output index i is full index i + start.
 
 import operator
 
+from .._args import as_array
 from .. import _dtypes
 from .._core import _family_launch, asarray, empty, ndarray
 from .._devconst import int64_on
-from .._tables.signal import SIG_CORRELATE, table
+from .._tables.signal import SIG_CORRELATE, SIGNAL
 
 _MAXR = 8                      # GA_SIG_MAXR in signal.hip
 _PER = {"cpu": 256, "gpu": 1}  # outputs of one row per thread (note 4)
@@ -72,7 +73,7 @@ def _launch(sig, taps, out_shape, offsets, dtype, boundary=BOUNDARY_ZERO, fill=N
     per = _debug["per"] or _PER["cpu" if dev.kind == "cpu" else "gpu"]
     length = out_shape[-1]
     threads = (out.size // length) * (-(-length // per))
-    _family_launch("signal", table, _dtypes.DTYPE_CODE[dtype], SIG_CORRELATE, threads,
+    _family_launch(SIGNAL, dtype, SIG_CORRELATE, threads,
                    (out, sig, taps, g, f, out.size, per, boundary, cjflags), out,
                    out.size * max(1, min(taps.size, sig.size)))
     return out
@@ -134,8 +135,8 @@ def _mode_code(mode):
     return m
 
 
-def _operand(a, device, ndmin1):
-    a = a if isinstance(a, ndarray) else asarray(a, device=device)
+def _operand(a, name, device, ndmin1):
+    a = as_array(a, name, device)
     if a.ndim == 0 and ndmin1:
         a = a.reshape(1)
     return a
@@ -144,8 +145,8 @@ def _operand(a, device, ndmin1):
 def _np_operands(a, v, ndmin1):
     dev = a.device if isinstance(a, ndarray) else (v.device if isinstance(v, ndarray)
                                                    else None)
-    a = _operand(a, dev, ndmin1)
-    v = _operand(v, a.device, ndmin1)
+    a = _operand(a, "a", dev, ndmin1)
+    v = _operand(v, "v", a.device, ndmin1)
     if a.device != v.device:
         raise ValueError(f"operands on different devices: {a.device} and {v.device}")
     for x in (a, v):

@@ -1,0 +1,69 @@
+"""The dtypes garray has, in code order: the scalar types, ``DTYPES`` (a dtype's code is
+its index there, which the kernel tables and the Cython core index by), one
+``DtypeRecord`` per dtype (name, kind, C++ type, itemsize) and the Array API's defaults.
+
+Imports only NumPy; ``garray._dtypes`` re-exports every name, and the rules that
+combine dtypes (normalisation, promotion, casting, limits) live there.
+"""
+
+import numpy as np
+
+__all__ = [
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128", "float16",
+    "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "DTYPE_CODE", "CODE_DTYPE", "RECORDS",
+    "DtypeRecord", "default_float", "default_int", "default_complex", "default_index",
+]
+
+bool = np.bool_
+int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
+uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
+float32, float64 = np.float32, np.float64
+complex64, complex128 = np.complex64, np.complex128
+float16 = np.float16
+
+# Codes 0-12 are the Array API's dtypes; float16 comes last (code 13) so that every
+# table indexed by code keeps the standard's dtypes where they were.
+_SCALAR_TYPES = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+                 float32, float64, complex64, complex128, float16)
+DTYPES = tuple(np.dtype(t) for t in _SCALAR_TYPES)
+API_DTYPES = DTYPES[:13]
+FLOAT16 = 13
+CODE_DTYPE = DTYPES
+DTYPE_CODE = {dt: code for code, dt in enumerate(DTYPES)}
+
+
+class DtypeRecord:
+    """Everything garray's layers need to know about one dtype, in one row.
+
+    code: its index in ``DTYPES`` (the kernel tables and the Cython core index by it);
+    dtype: the ``numpy.dtype``; name; kind: NumPy's kind letter (b, i, u, f, c);
+    ctype: the C++ type kernels use (``_kernels/garray/types.h``); itemsize in bytes;
+    real: the code of the real dtype of the same precision (complex64 -> float32),
+    itself for non-complex dtypes.
+    """
+
+    __slots__ = ("code", "dtype", "name", "kind", "ctype", "itemsize", "real")
+
+    def __init__(self, code, ctype):
+        dt = DTYPES[code]
+        self.code, self.dtype, self.name, self.kind = code, dt, dt.name, dt.kind
+        self.ctype, self.itemsize = ctype, dt.itemsize
+        self.real = DTYPES.index(np.dtype(f"f{dt.itemsize // 2}")) if dt.kind == "c" else code
+
+    def __repr__(self):
+        return f"DtypeRecord({self.code}, {self.name}, {self.ctype!r})"
+
+
+_CTYPES = ("bool", "ga::int8", "ga::int16", "ga::int32", "ga::int64", "ga::uint8",
+           "ga::uint16", "ga::uint32", "ga::uint64", "float", "double", "ga::complex<float>",
+           "ga::complex<double>", "ga::half")
+RECORDS = tuple(DtypeRecord(code, ct) for code, ct in enumerate(_CTYPES))
+# The dtypes with kernels in every family.  float16 has casts, copies, where and
+# creation kernels; elsewhere it widens to float32 and rounds back (garray/_elementwise/f16.py).
+API_RECORDS = RECORDS[:13]
+
+default_float = float64
+default_int = int64
+default_complex = complex128
+default_index = int64
