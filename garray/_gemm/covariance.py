@@ -9,25 +9,32 @@ import warnings
 
 import numpy
 
+from .._args import as_array
+from .contract import dot
+from .._array_utils import array
+from .._core import asarray, empty, squeeze
 from .._dtypes import result_type
+from .._elementwise.functions import clip
+from .._elementwise.math_extras import round as _round
+from .._elementwise.ufuncs import conj, imag, real, sqrt, true_divide
+from .._inquiry import iscomplexobj
+from .._manip.diagonal import diagonal
+from .._manip.joining import concatenate
+from .._reduce.reductions import all as _all, any as _any, sum as _sum
+from .._reduce.statistics import average
 
 __all__ = ["cov", "corrcoef"]
 
 
-def _ga():
-    import garray
-    return garray
-
-
-def _weights(w, name, nobs, ga, integer):
-    w = ga.asarray(w, dtype=ga.float64)
-    if integer and not bool(ga.all(w == ga.round(w))):
+def _weights(w, name, nobs, integer):
+    w = asarray(w, dtype=numpy.float64)
+    if integer and not bool(_all(w == _round(w))):
         raise TypeError(f"{name} must be integer")
     if w.ndim > 1:
         raise RuntimeError(f"cannot handle multidimensional {name}")
     if w.shape[0] != nobs:
         raise RuntimeError(f"incompatible numbers of samples and {name}")
-    if bool(ga.any(w < 0)):
+    if bool(_any(w < 0)):
         raise ValueError(f"{name} cannot be negative")
     return w
 
@@ -69,38 +76,37 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     --------
     numpy.cov
     """
-    ga = _ga()
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
-    m = ga.asarray(m)
+    m = as_array(m, "m")
     if m.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
     if y is not None:
-        y = ga.asarray(y)
+        y = as_array(y, "y")
         if y.ndim > 2:
             raise ValueError("y has more than 2 dimensions")
     if dtype is None:
         dtype = result_type(m.dtype, numpy.float64) if y is None else \
             result_type(m.dtype, y.dtype, numpy.float64)
-    x = ga.array(m, ndmin=2, dtype=dtype)
+    x = array(m, ndmin=2, dtype=dtype)
     if not rowvar and m.ndim != 1:
         x = x.T
     if x.shape[0] == 0:
-        return ga.empty((0, 0), dtype=dtype, device=m.device)
+        return empty((0, 0), dtype=dtype, device=m.device)
     if y is not None:
-        y = ga.array(y, ndmin=2, dtype=dtype)
+        y = array(y, ndmin=2, dtype=dtype)
         if not rowvar and y.shape[0] != 1:
             y = y.T
-        x = ga.concatenate((x, y), axis=0)
+        x = concatenate((x, y), axis=0)
     if ddof is None:
         ddof = 0 if bias else 1
     w = None
     if fweights is not None:
-        w = _weights(fweights, "fweights", x.shape[1], ga, True)
+        w = _weights(fweights, "fweights", x.shape[1], True)
     if aweights is not None:
-        aweights = _weights(aweights, "aweights", x.shape[1], ga, False)
+        aweights = _weights(aweights, "aweights", x.shape[1], False)
         w = aweights if w is None else w * aweights
-    avg, w_sum = ga.average(x, axis=1, weights=w, returned=True)
+    avg, w_sum = average(x, axis=1, weights=w, returned=True)
     w_sum = w_sum[0]
     if w is None:
         fact = x.shape[1] - ddof
@@ -109,15 +115,15 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     elif aweights is None:
         fact = w_sum - ddof
     else:
-        fact = w_sum - ddof * ga.sum(w * aweights) / w_sum
+        fact = w_sum - ddof * _sum(w * aweights) / w_sum
     if float(fact) <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0
     x = x - avg[:, None]
     xt = x.T if w is None else (x * w).T
-    c = ga.dot(x, ga.conj(xt))
-    c *= ga.true_divide(1, fact)     # in place: the result keeps dtype=, as NumPy's
-    return ga.squeeze(c)
+    c = dot(x, conj(xt))
+    c *= true_divide(1, fact)     # in place: the result keeps dtype=, as NumPy's
+    return squeeze(c)
 
 
 def corrcoef(x, y=None, rowvar=True, bias=numpy._NoValue, ddof=numpy._NoValue, *,
@@ -157,14 +163,13 @@ def corrcoef(x, y=None, rowvar=True, bias=numpy._NoValue, ddof=numpy._NoValue, *
     if bias is not numpy._NoValue or ddof is not numpy._NoValue:
         warnings.warn("bias and ddof have no effect and are deprecated",
                       DeprecationWarning, stacklevel=2)
-    ga = _ga()
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
         return c / c            # one variable: NaN or 1, as NumPy
-    d = ga.diagonal(c)
-    std = ga.sqrt(ga.real(d))
+    d = diagonal(c)
+    std = sqrt(real(d))
     c = c / std[:, None]
     c = c / std[None, :]
-    if ga.iscomplexobj(c):
-        return ga.clip(ga.real(c), -1, 1) + 1j * ga.clip(ga.imag(c), -1, 1)
-    return ga.clip(c, -1, 1)
+    if iscomplexobj(c):
+        return clip(real(c), -1, 1) + 1j * clip(imag(c), -1, 1)
+    return clip(c, -1, 1)

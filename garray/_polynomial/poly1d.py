@@ -1,6 +1,8 @@
-"""NumPy's legacy polynomial API: poly1d, polyval and the arithmetic (polyadd, polysub,
-polymul, polydiv, polyint, polyder); poly, roots and polyfit, which solve linear algebra
-problems, are in garray/_polynomial/fit.py.
+"""NumPy's legacy polynomial API: poly1d, polyval, the arithmetic (polyadd, polysub,
+polymul, polydiv, polyint, polyder), and poly and roots, which poly1d uses to go between
+roots and coefficients (a matrix's characteristic polynomial, the companion matrix's
+eigenvalues).  polyfit is in garray/_polynomial/fit.py; how poly1d prints, in
+garray/_polynomial/printing.py.
 
 Note [Polynomials]
 ~~~~~~~~~~~~~~~~~~
@@ -22,15 +24,33 @@ Note [Polynomials]
    the host to print them as NumPy's do.  A poly1d is not hashable (NumPy's).
 """
 
-import re
-
 import numpy
 
-from .._manip.common import as_array
-from .fit import _atleast_1d, _ga, poly, roots
+from .printing import format_term, raise_power
+from .._args import as_array
+from .._array_utils import isscalar
+from .._core import asarray, empty, ones, zeros, zeros_like
+from .._creation.ranges import arange
+from .._elementwise.ufuncs import conj
+from .._index.advanced import nonzero
+from .._manip.diagonal import diag
+from .._manip.manipulation import concat
+from .._manip.shaping import atleast_1d, trim_zeros
+from .._reduce.comparisons import allclose
+from .._reduce.reductions import all as _all, any as _any
+from .._scalar_types import mintypecode
+from .._sort.sorting import sort
+from ..linalg._eigen import eigvals
+from ..signal._direct import convolve
 
-__all__ = ["polyint", "polyder", "polyadd", "polysub", "polymul", "polydiv", "polyval",
-           "poly1d"]
+__all__ = ["poly", "roots", "polyint", "polyder", "polyadd", "polysub", "polymul",
+           "polydiv", "polyval", "poly1d"]
+
+
+def _atleast_1d(p, name):
+    """``p`` (a poly1d's coefficients, or an array-like) as a garray array of at least
+    one axis."""
+    return atleast_1d(p.coeffs if isinstance(p, poly1d) else as_array(p, name))
 
 
 def _coeffs(p, name):
@@ -38,6 +58,101 @@ def _coeffs(p, name):
     if isinstance(p, poly1d):
         return p.coeffs
     return as_array(p, name)
+
+
+def poly(seq_of_zeros):
+    """The coefficients of the monic polynomial with the given roots (or of a square
+    matrix's characteristic polynomial).
+
+    Parameters
+    ----------
+    seq_of_zeros : array_like
+        The roots (1-d), or a non-empty square 2-d array whose eigenvalues are the roots.
+
+    Returns
+    -------
+    ndarray or float
+        The coefficients, highest power first (real when the complex roots come in
+        conjugate pairs); 1.0 for no roots.
+
+    Raises
+    ------
+    ValueError
+        For input that is neither 1-d nor a non-empty square 2-d array.
+
+    See Also
+    --------
+    numpy.poly
+    """
+    z = _atleast_1d(seq_of_zeros, "seq_of_zeros")
+    sh = z.shape
+    if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        z = eigvals(z)
+    elif len(sh) == 1:
+        z = z.astype(numpy.dtype(mintypecode(z.dtype.char)))
+    else:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if z.shape[0] == 0:
+        return 1.0
+    dt = z.dtype
+    a = ones((1,), dtype=dt, device=z.device)
+    step = ones((z.shape[0], 2), dtype=dt, device=z.device)
+    step[:, 1] = -z                    # row i: [1, -z_i]
+    for i in range(z.shape[0]):
+        a = convolve(a, step[i], mode="full")
+    if dt.kind == "c":
+        r = z.astype(numpy.complex128)
+        if bool(_all(sort(r) == sort(conj(r)))):
+            a = a.real.copy()
+    return a
+
+
+def roots(p):
+    """The roots of the polynomial with coefficients ``p`` (highest power first).
+
+    Parameters
+    ----------
+    p : array_like
+        1-d coefficients.
+
+    Returns
+    -------
+    ndarray
+        The roots: the eigenvalues of the companion matrix, real when all are real and
+        ``p`` is, then one zero per trailing zero coefficient.
+
+    Raises
+    ------
+    ValueError
+        For ``p`` of more than one axis.
+
+    See Also
+    --------
+    numpy.roots
+    """
+    p = _atleast_1d(p, "p")
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    dev = p.device
+    nz = nonzero(p)[0]
+    if nz.shape[0] == 0:
+        return empty((0,), dtype=numpy.float64, device=dev)
+    first, last = (int(v) for v in nz[asarray([0, -1], device=dev)].get())
+    trailing = p.shape[0] - last - 1
+    p = p[first:last + 1]
+    complex_in = p.dtype.kind == "c"
+    if p.dtype.kind not in "fc":
+        p = p.astype(numpy.float64)
+    n = p.shape[0]
+    if n > 1:
+        a = diag(ones((n - 2,), dtype=p.dtype, device=dev), -1)
+        a[0, :] = -p[1:] / p[0]
+        r = eigvals(a)
+        if not complex_in and not bool(_any(r.imag != 0)):
+            r = r.real.copy()          # Note [Polynomials] 3
+    else:
+        r = empty((0,), dtype=numpy.float64, device=dev)
+    return concat((r, zeros((trailing,), dtype=r.dtype, device=dev)))
 
 
 def polyint(p, m=1, k=None):
@@ -67,21 +182,20 @@ def polyint(p, m=1, k=None):
     --------
     numpy.polyint
     """
-    ga = _ga()
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
     truepoly = isinstance(p, poly1d)
     a = _coeffs(p, "p")
     if k is None:
-        k = ga.zeros((m,), dtype=numpy.float64, device=a.device)
+        k = zeros((m,), dtype=numpy.float64, device=a.device)
     k = _atleast_1d(k, "k")
     if k.shape[0] == 1 and m > 1:
-        k = k[0] * ga.ones((m,), dtype=numpy.float64, device=k.device)
+        k = k[0] * ones((m,), dtype=numpy.float64, device=k.device)
     if k.shape[0] < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     for i in range(m):
-        a = ga.concat((a / ga.arange(a.shape[0], 0, -1, device=a.device), k[i:i + 1]))
+        a = concat((a / arange(a.shape[0], 0, -1, device=a.device), k[i:i + 1]))
     return poly1d(a) if truepoly else a
 
 
@@ -109,7 +223,6 @@ def polyder(p, m=1):
     --------
     numpy.polyder
     """
-    ga = _ga()
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -117,7 +230,7 @@ def polyder(p, m=1):
     a = _coeffs(p, "p")
     for _ in range(m):
         n = a.shape[0] - 1
-        a = a[:-1] * ga.arange(n, 0, -1, device=a.device)
+        a = a[:-1] * arange(n, 0, -1, device=a.device)
     return poly1d(a) if truepoly else a
 
 
@@ -140,7 +253,6 @@ def polyval(p, x):
     --------
     numpy.polyval
     """
-    ga = _ga()
     p = _coeffs(p, "p")
     if p.ndim == 0:
         raise TypeError("iteration over a 0-d array")
@@ -148,15 +260,14 @@ def polyval(p, x):
         y = 0
     else:
         x = as_array(x, "x")
-        y = ga.zeros_like(x)
+        y = zeros_like(x)
     for i in range(p.shape[0]):
         y = y * x + p[i]
     return y
 
 
 def _pad_front(a, n):
-    ga = _ga()
-    return ga.concat((ga.zeros((n,), dtype=a.dtype, device=a.device), a))
+    return concat((zeros((n,), dtype=a.dtype, device=a.device), a))
 
 
 def _add_or_sub(a1, a2, sub):
@@ -230,7 +341,7 @@ def polymul(a1, a2):
     numpy.polymul
     """
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
-    val = _ga().convolve(poly1d(a1).coeffs, poly1d(a2).coeffs)
+    val = convolve(poly1d(a1).coeffs, poly1d(a2).coeffs)
     return poly1d(val) if truepoly else val
 
 
@@ -253,64 +364,23 @@ def polydiv(u, v):
     --------
     numpy.polydiv
     """
-    ga = _ga()
     truepoly = isinstance(u, poly1d) or isinstance(v, poly1d)
     u = _atleast_1d(u, "u") + 0.0
     v = _atleast_1d(v, "v") + 0.0
     w = u[0] + v[0]
     m, n = u.shape[0] - 1, v.shape[0] - 1
     scale = 1. / v[0]
-    q = ga.zeros((max(m - n + 1, 1),), dtype=w.dtype, device=u.device)
+    q = zeros((max(m - n + 1, 1),), dtype=w.dtype, device=u.device)
     r = u.astype(w.dtype)
     for k in range(m - n + 1):
         d = scale * r[k]
         q[k] = d
         r[k:k + n + 1] -= d * v
-    while r.shape[-1] > 1 and bool(ga.allclose(r[0], 0, rtol=1e-14)):
+    while r.shape[-1] > 1 and bool(allclose(r[0], 0, rtol=1e-14)):
         r = r[1:]
     if truepoly:
         return poly1d(q), poly1d(r)
     return q, r
-
-
-_POWER = re.compile(r"\*\*([0-9]*)")
-
-
-def _raise_power(text, wrap=70):
-    """NumPy's two-line layout of ``x**n``: the exponents on a line above the terms."""
-    pos, top, bottom, out = 0, "", "", " "
-    for mat in _POWER.finditer(text):
-        power = mat.group(1)
-        part = text[pos:mat.start()]
-        pos = mat.end()
-        add_bottom = part + " " * (len(power) - 1)
-        add_top = " " * (len(part) - 1) + power
-        if len(bottom) + len(add_bottom) > wrap or len(top) + len(add_top) > wrap:
-            out += top + "\n" + bottom + "\n "
-            top, bottom = add_top, add_bottom
-        else:
-            bottom += add_bottom
-            top += add_top
-    return out + top + "\n" + bottom + text[pos:]
-
-
-def _fmt(q):
-    s = f"{q:.4g}"
-    return s[:-5] if s.endswith(".0000") else s
-
-
-def _term(c, power, var):
-    if not numpy.iscomplex(c):
-        cs = _fmt(numpy.real(c))
-    elif numpy.real(c) == 0:
-        cs = f"{_fmt(numpy.imag(c))}j"
-    else:
-        cs = f"({_fmt(numpy.real(c))} + {_fmt(numpy.imag(c))}j)"
-    if cs == "0":
-        return None
-    if power == 0:
-        return cs
-    return f"{cs} {var}" if power == 1 else f"{cs} {var}**{power}"
 
 
 class poly1d:
@@ -355,9 +425,9 @@ class poly1d:
         c = _atleast_1d(c_or_r, "c_or_r")
         if c.ndim > 1:
             raise ValueError("Polynomial must be 1d only.")
-        c = _ga().trim_zeros(c, trim="f")
+        c = trim_zeros(c, trim="f")
         if c.shape[0] == 0:
-            c = _ga().zeros((1,), dtype=c.dtype, device=c.device)
+            c = zeros((1,), dtype=c.dtype, device=c.device)
         self._coeffs = c
         self._variable = "x" if variable is None else variable
 
@@ -403,12 +473,12 @@ class poly1d:
         n = len(c) - 1
         text = "0"
         for k, coeff in enumerate(c):
-            term = _term(coeff, n - k, self._variable)
+            term = format_term(coeff, n - k, self._variable)
             if k == 0:
                 text = "0" if term is None else term
             elif term is not None:
                 text += f" - {term[1:]}" if term.startswith("-") else f" + {term}"
-        return _raise_power(text)
+        return raise_power(text)
 
     def __len__(self):
         return self.order
@@ -423,12 +493,12 @@ class poly1d:
         return self
 
     def __mul__(self, other):
-        if _ga().isscalar(other):
+        if isscalar(other):
             return poly1d(self._coeffs * other)
         return poly1d(polymul(self._coeffs, poly1d(other)._coeffs))
 
     def __rmul__(self, other):
-        if _ga().isscalar(other):
+        if isscalar(other):
             return poly1d(other * self._coeffs)
         return poly1d(polymul(self._coeffs, poly1d(other)._coeffs))
 
@@ -444,7 +514,7 @@ class poly1d:
         return poly1d(polysub(poly1d(other)._coeffs, self._coeffs))
 
     def __pow__(self, val):
-        if not _ga().isscalar(val) or int(val) != val or val < 0:
+        if not isscalar(val) or int(val) != val or val < 0:
             raise ValueError("Power to non-negative integers only.")
         res = [1]
         for _ in range(int(val)):
@@ -452,12 +522,12 @@ class poly1d:
         return poly1d(res)
 
     def __truediv__(self, other):
-        if _ga().isscalar(other):
+        if isscalar(other):
             return poly1d(self._coeffs / other)
         return polydiv(self, poly1d(other))
 
     def __rtruediv__(self, other):
-        if _ga().isscalar(other):
+        if isscalar(other):
             return poly1d(other / self._coeffs)
         return polydiv(poly1d(other), self)
 
@@ -466,7 +536,7 @@ class poly1d:
             return NotImplemented
         if self._coeffs.shape != other._coeffs.shape:
             return False
-        return numpy.bool_(bool(_ga().all(self._coeffs == other._coeffs)))
+        return numpy.bool_(bool(_all(self._coeffs == other._coeffs)))
 
     def __ne__(self, other):
         if not isinstance(other, poly1d):

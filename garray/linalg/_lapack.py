@@ -18,17 +18,17 @@ Note [LAPACK buffers]
 4. The CPU device's memory is host memory, so OpenBLAS reads garray's buffers directly.
    GPU devices run the same buffers and batch loop through cuSOLVER / hipSOLVER
    (``garray/_vendor/gpusolver.py``, Note [GPU vendor solver]) for the functions in
-   ``_decompositions.GPU_FUNCTIONS``; ``check_device`` raises NotImplementedError naming
+   ``_common.GPU_FUNCTIONS``; ``check_device`` raises NotImplementedError naming
    the function and the device for the rest.
 5. LAPACK integers are 32-bit (``scipy-openblas32``); a matrix dimension past 2**31 - 1
    raises ValueError rather than wrapping.
 """
 
 import ctypes
-import itertools
 
 import numpy
 
+from .. import _core
 from .._vendor import openblas
 
 __all__ = []
@@ -109,34 +109,18 @@ def check_dims(*dims):
 # ---- buffers ------------------------------------------------------------------------
 
 
-def _garray():
-    import garray  # the package imports this module; import late to avoid the cycle
-    return garray
-
-
 def colmajor(x, dtype):
     """A fresh C-contiguous garray array of shape ``(*batch, n, m)`` holding every
     (m, n) matrix of ``x`` in column-major order, cast to ``dtype`` (Note [LAPACK
     buffers] 1)."""
-    ga = _garray()
-    buf = ga.empty(x.shape[:-2] + (x.shape[-1], x.shape[-2]), dtype=dtype, device=x.device)
+    buf = _core.empty(x.shape[:-2] + (x.shape[-1], x.shape[-2]), dtype=dtype,
+                      device=x.device)
     buf[...] = x.mT
     return buf
 
 
 def empty(shape, dtype, device):
-    return _garray().empty(tuple(shape), dtype=dtype, device=device)
-
-
-def pointers(batch, *bufs):
-    """For each batch item, the tuple of the buffers' item pointers (ranges zipped in
-    C: a Python expression per item costs as much as a small LAPACK call)."""
-    cols = []
-    for buf in bufs:
-        step = buf.nbytes // batch if batch else 0
-        cols.append(range(buf.ptr, buf.ptr + batch * step, step) if step
-                    else itertools.repeat(buf.ptr, batch))
-    return zip(*cols)
+    return _core.empty(tuple(shape), dtype=dtype, device=device)
 
 
 def workspace(letter, name, *args, real_work=False, int_work=False):

@@ -14,10 +14,17 @@ import operator
 
 import numpy
 
+from ._svd import svdvals
+from .._args import as_array, normalize_axis
+from .._core import asarray, expand_dims
+from .._elementwise.ufuncs import abs as _abs, sqrt
 from .._gemm import contract as _contract
-from .._manip.common import as_array, axis_error, norm_axis
-from .._manip.shaping import matrix_transpose  # noqa: F401  (re-exported into garray.linalg)
 from .._gemm.contract import vecdot, tensordot  # noqa: F401  (re-exported into garray.linalg)
+from .._manip.axes import moveaxis
+from .._manip.common import axis_error
+from .._manip.diagonal import diagonal as _diagonal, trace as _trace
+from .._manip.shaping import matrix_transpose  # noqa: F401  (re-exported into garray.linalg)
+from .._reduce.reductions import max as _max, min as _min, sum as _sum
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "outer", "trace", "diagonal", "cross",
            "matrix_transpose", "vecdot", "tensordot"]
@@ -36,56 +43,46 @@ def _real_dtype(x):
 
 def _vector(x, axis, ord, keepdims):
     """The vector norm of ``x`` along the axes ``axis`` (a tuple)."""
-    import garray as g
     if isinstance(ord, str):
         raise ValueError(f"ord: Invalid norm order {ord!r} for vectors")
     if ord is None or ord == 2:
-        a = g.abs(x) if x.dtype.kind == "c" else x
-        return g.sqrt(g.sum(a * a, axis=axis, keepdims=keepdims))
+        a = _abs(x) if x.dtype.kind == "c" else x
+        return sqrt(_sum(a * a, axis=axis, keepdims=keepdims))
     if ord == _INF:
-        return g.max(g.abs(x), axis=axis, keepdims=keepdims, initial=0)
+        return _max(_abs(x), axis=axis, keepdims=keepdims, initial=0)
     if ord == -_INF:
-        return g.min(g.abs(x), axis=axis, keepdims=keepdims)
+        return _min(_abs(x), axis=axis, keepdims=keepdims)
     if ord == 0:
-        return g.sum((x != 0).astype(_real_dtype(x)), axis=axis, keepdims=keepdims)
+        return _sum((x != 0).astype(_real_dtype(x)), axis=axis, keepdims=keepdims)
     if ord == 1:
-        return g.sum(g.abs(x), axis=axis, keepdims=keepdims)
+        return _sum(_abs(x), axis=axis, keepdims=keepdims)
     try:
         p = float(ord)
     except (TypeError, ValueError):
         raise TypeError(f"ord: expected a number, inf or -inf, got {ord!r}") from None
     rd = _real_dtype(x)
-    s = g.sum(g.abs(x) ** g.asarray(p, dtype=rd, device=x.device), axis=axis,
-              keepdims=keepdims)
-    return s ** g.asarray(1.0 / p, dtype=rd, device=x.device)
-
-
-def _svdvals(x):
-    from .. import linalg
-    if not hasattr(linalg, "svdvals"):
-        raise NotImplementedError("matrix norms of ord 2, -2 and 'nuc' need "
-                                  "garray.linalg.svdvals, which this build lacks")
-    return linalg.svdvals(x)
+    s = _sum(_abs(x) ** asarray(p, dtype=rd, device=x.device), axis=axis,
+             keepdims=keepdims)
+    return s ** asarray(1.0 / p, dtype=rd, device=x.device)
 
 
 def _matrix(x, row, col, ord, keepdims):
     """The matrix norm over the axes (row, col)."""
-    import garray as g
     if ord in (2, -2, "nuc"):
-        s = _svdvals(g.moveaxis(x, (row, col), (-2, -1)))
-        r = g.max(s, axis=-1) if ord == 2 else g.min(s, axis=-1) if ord == -2 \
-            else g.sum(s, axis=-1)
+        s = svdvals(moveaxis(x, (row, col), (-2, -1)))
+        r = _max(s, axis=-1) if ord == 2 else _min(s, axis=-1) if ord == -2 \
+            else _sum(s, axis=-1)
     elif ord in (None, "fro", "f"):
         r = _vector(x, (row, col), 2, False)
     elif ord in (1, -1, _INF, -_INF):
         inner, outer_ = (row, col) if ord in (1, -1) else (col, row)
-        s = g.sum(g.abs(x), axis=inner)
+        s = _sum(_abs(x), axis=inner)
         outer_ -= 1 if outer_ > inner else 0
-        r = g.max(s, axis=outer_) if ord in (1, _INF) else g.min(s, axis=outer_)
+        r = _max(s, axis=outer_) if ord in (1, _INF) else _min(s, axis=outer_)
     else:
         raise ValueError(f"ord: Invalid norm order {ord!r} for matrices.")
     if keepdims:
-        r = g.expand_dims(r, tuple(sorted((row, col))))
+        r = expand_dims(r, tuple(sorted((row, col))))
     return r
 
 
@@ -121,11 +118,11 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     if axis is None:
         axes = tuple(range(x.ndim))
     elif isinstance(axis, (tuple, list)):
-        axes = tuple(norm_axis(a, x.ndim, "axis") for a in axis)
+        axes = tuple(normalize_axis(a, x.ndim, "axis") for a in axis)
         if len(set(axes)) != len(axes):
             raise ValueError(f"axis: repeated axis in {tuple(axis)}")
     else:
-        axes = (norm_axis(axis, x.ndim, "axis"),)
+        axes = (normalize_axis(axis, x.ndim, "axis"),)
     return _vector(x, axes, ord, keepdims)
 
 
@@ -208,10 +205,10 @@ def norm(x, ord=None, axis=None, keepdims=False):
             raise TypeError("axis: 'axis' must be None, an integer or a tuple of integers")
     axes = tuple(operator.index(a) for a in axes)
     if len(axes) == 1:
-        return _vector(x, (norm_axis(axes[0], x.ndim, "axis"),), ord, keepdims)
+        return _vector(x, (normalize_axis(axes[0], x.ndim, "axis"),), ord, keepdims)
     if len(axes) == 2:
-        row = norm_axis(axes[0], x.ndim, "axis")
-        col = norm_axis(axes[1], x.ndim, "axis")
+        row = normalize_axis(axes[0], x.ndim, "axis")
+        col = normalize_axis(axes[1], x.ndim, "axis")
         if row == col:
             raise ValueError(f"axis: Duplicate axes given: {axis}")
         return _matrix(x, row, col, "fro" if ord is None else ord, keepdims)
@@ -275,7 +272,6 @@ def trace(x, /, *, offset=0, dtype=None):
     --------
     numpy.linalg.trace
     """
-    from .._manip.diagonal import trace as _trace
     x = as_array(x, "x")
     if x.ndim < 2:
         raise ValueError(f"x: trace needs at least 2 dimensions, got shape {x.shape}")
@@ -304,7 +300,6 @@ def diagonal(x, /, *, offset=0):
     --------
     numpy.linalg.diagonal
     """
-    from .._manip.diagonal import diagonal as _diagonal
     x = as_array(x, "x")
     if x.ndim < 2:
         raise ValueError(f"x: diagonal needs at least 2 dimensions, got shape {x.shape}")
@@ -336,8 +331,8 @@ def cross(x1, x2, /, *, axis=-1):
     numpy.linalg.cross
     """
     a, b = _contract._operands(x1, x2, "x1", "x2")
-    na = a.shape[norm_axis(axis, a.ndim, "axis")] if a.ndim else 0
-    nb = b.shape[norm_axis(axis, b.ndim, "axis")] if b.ndim else 0
+    na = a.shape[normalize_axis(axis, a.ndim, "axis")] if a.ndim else 0
+    nb = b.shape[normalize_axis(axis, b.ndim, "axis")] if b.ndim else 0
     if na != 3 or nb != 3:
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, "
                          f"but they are {na} and {nb} dimensional instead.")

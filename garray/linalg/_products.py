@@ -1,14 +1,19 @@
 """garray.linalg functions built from products and the solvers: matrix_power,
 tensorinv, tensorsolve, multi_dot.  Products go through garray.matmul, so the positive
 powers and multi_dot run on every device; inverses and solves need the device's vendor
-solver (garray/linalg/_decompositions.py)."""
+solver (garray/linalg/_solve.py)."""
 
 import operator
 
 from numpy.linalg import LinAlgError
 
-from ._decompositions import _ga, inv, solve
-from .._manip.common import as_array
+from ._solve import inv, solve
+from .._args import as_array
+from .._core import empty
+from .._creation.ranges import eye
+from .._elementwise.ufuncs import multiply
+from .._gemm.contract import dot
+from .._gemm.matmul import matmul
 
 __all__ = ["matrix_power", "tensorinv", "tensorsolve", "multi_dot"]
 
@@ -35,7 +40,6 @@ def matrix_power(a, n):
     --------
     numpy.linalg.matrix_power
     """
-    ga = _ga()
     a = as_array(a, "a")
     if a.ndim < 2:
         raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
@@ -48,8 +52,8 @@ def matrix_power(a, n):
         raise TypeError("matrix_power: exponent n must be an integer, got "
                         f"{type(n).__name__}") from e
     if n == 0:
-        r = ga.empty(a.shape, dtype=a.dtype, device=a.device)
-        r[...] = ga.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+        r = empty(a.shape, dtype=a.dtype, device=a.device)
+        r[...] = eye(a.shape[-1], dtype=a.dtype, device=a.device)
         return r
     if n < 0:
         a = inv(a)
@@ -57,16 +61,16 @@ def matrix_power(a, n):
     if n == 1:
         return a
     if n == 2:
-        return ga.matmul(a, a)
+        return matmul(a, a)
     if n == 3:
-        return ga.matmul(ga.matmul(a, a), a)
+        return matmul(matmul(a, a), a)
     # binary decomposition: a, a^2, a^4, ... multiplied in where n has a bit set
     z = result = None
     while n > 0:
-        z = a if z is None else ga.matmul(z, z)
+        z = a if z is None else matmul(z, z)
         n, bit = divmod(n, 2)
         if bit:
-            result = z if result is None else ga.matmul(result, z)
+            result = z if result is None else matmul(result, z)
     return result
 
 
@@ -172,12 +176,11 @@ def _chain_order(shapes):
 
 
 def _multiply_chain(arrays, order, i, j, out=None):
-    ga = _ga()
     if i == j:
         return arrays[i]
     k = order[i][j]
-    return ga.matmul(_multiply_chain(arrays, order, i, k),
-                     _multiply_chain(arrays, order, k + 1, j), out=out)
+    return matmul(_multiply_chain(arrays, order, i, k),
+                  _multiply_chain(arrays, order, k + 1, j), out=out)
 
 
 def multi_dot(arrays, *, out=None):
@@ -201,20 +204,15 @@ def multi_dot(arrays, *, out=None):
     --------
     numpy.linalg.multi_dot
     """
-    ga = _ga()
     arrays = [as_array(a, f"arrays[{i}]") for i, a in enumerate(arrays)]
     n = len(arrays)
     if n < 2:
         raise ValueError("multi_dot: expecting at least two arrays")
     first, last = arrays[0].ndim, arrays[-1].ndim
     if n == 2 and (first == 0 or last == 0):
-        return ga.multiply(arrays[0], arrays[1], out=out)
+        return multiply(arrays[0], arrays[1], out=out)
     if n == 2 and max(first, last) > 2:
         # NumPy hands two arrays to dot, whose N-d rule is not matmul's
-        dot = getattr(ga, "dot", None)
-        if dot is None:
-            raise NotImplementedError("multi_dot: two arrays with more than 2 dimensions "
-                                      "need garray.dot, which is not built yet")
         return dot(arrays[0], arrays[1], out=out)
     if first == 1:
         arrays[0] = arrays[0][None, :]

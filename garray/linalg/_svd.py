@@ -1,19 +1,34 @@
 """The singular value decomposition (LAPACK gesdd), least squares (gelsd), and what
 NumPy builds on them: pinv, matrix_rank, cond.  Buffers and dispatch as Note [linalg
-dispatch] (garray/linalg/_decompositions.py) and Note [LAPACK buffers] (garray/linalg/_lapack.py)."""
+dispatch] (garray/linalg/_common.py) and Note [LAPACK buffers] (garray/linalg/_lapack.py)."""
 
 import ctypes
+from collections import namedtuple
 
 import numpy
 from numpy.linalg import LinAlgError
 
 from . import _lapack
-from ._decompositions import (SVDResult, _batch, _eigh, _ga, _int32, _inv, _letter,
-                              _prepare, check_device, linalg_types, real_of)
-from ._lapack import call, colmajor, pointers
-from .._manip.common import as_array
+from ._common import _batch, _int32, _letter, _prepare, check_device, linalg_types, real_of
+from ._eigen import _eigh
+from ._lapack import call, colmajor
+from .._vendor._base import pointers
+from ._solve import _inv
+from .._args import as_array
+from .._core import asarray, broadcast_to, empty, full, where, zeros
+from .._creation.ranges import eye
+from .._elementwise.ufuncs import abs as _abs, conj, isfinite, isnan, sign, sqrt
+from .._gemm.matmul import matmul
+from .._index.routines import take_along_axis
+from .._manip.manipulation import flip, stack
+from .._reduce.reductions import (all as _all, any as _any, count_nonzero, max as _max,
+                                  min as _min, sum as _sum)
+from .._sort.sorting import argsort, sort
+from .._vendor import gpusolver
 
 __all__ = ["svd", "svdvals", "lstsq", "pinv", "matrix_rank", "cond"]
+
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
 
 
 class _NoValue:
@@ -83,15 +98,13 @@ def _gesvd_gpu(a, t, job):
     cuSOLVER takes m >= n only, so a wide stack is decomposed as its conjugate transpose
     (``a^H = U' S V'^H`` gives ``a = V' S U'^H``).  NaN input raises "SVD did not
     converge" first, as NumPy reports gesdd's NaN check."""
-    from .._vendor import gpusolver
-    ga = _ga()
     m, n = a.shape[-2:]
     if m < n:
-        u, s, vt = _gesvd_gpu(ga.conj(a.mT), t, job)
+        u, s, vt = _gesvd_gpu(conj(a.mT), t, job)
         if u is None:
             return None, s, None
-        return ga.conj(vt.mT), s, ga.conj(u.mT)
-    if bool(ga.any(ga.isnan(a))):
+        return conj(vt.mT), s, conj(u.mT)
+    if bool(_any(isnan(a))):
         raise LinAlgError("SVD did not converge")
     k = min(m, n)
     bs = a.shape[:-2]
@@ -112,16 +125,15 @@ def _gesvd_gpu(a, t, job):
 
 def _svd_hermitian(a, t, rt, compute_uv):
     # NumPy's route: eigh, then |w| sorted descending, the signs moved into Vh
-    ga = _ga()
     w, v = _eigh(a, t, b"L", compute_uv)
-    s = ga.abs(w)
+    s = _abs(w)
     if not compute_uv:
-        return ga.flip(ga.sort(s, axis=-1), axis=-1).astype(real_of(rt))
-    sidx = ga.flip(ga.argsort(s, axis=-1), axis=-1)
-    sgn = ga.take_along_axis(ga.sign(w), sidx, axis=-1)
-    s = ga.take_along_axis(s, sidx, axis=-1)
-    u = ga.take_along_axis(v, sidx[..., None, :], axis=-1)
-    vt = ga.conj((u * sgn[..., None, :]).mT)
+        return flip(sort(s, axis=-1), axis=-1).astype(real_of(rt))
+    sidx = flip(argsort(s, axis=-1), axis=-1)
+    sgn = take_along_axis(sign(w), sidx, axis=-1)
+    s = take_along_axis(s, sidx, axis=-1)
+    u = take_along_axis(v, sidx[..., None, :], axis=-1)
+    vt = conj((u * sgn[..., None, :]).mT)
     return SVDResult(u.astype(rt), s.astype(real_of(rt)), vt.astype(rt))
 
 
@@ -158,7 +170,6 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     --------
     numpy.linalg.svd
     """
-    ga = _ga()
     a, t, rt = _prepare(a, "svd", square=hermitian)
     m, n = a.shape[-2:]
     k = min(m, n)
@@ -166,16 +177,16 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         return _svd_hermitian(a, t, rt, compute_uv)
     if k == 0:
         # LAPACK returns at once; NumPy's U and Vh are then identities (or empty)
-        s = ga.empty(a.shape[:-2] + (0,), dtype=real_of(rt), device=a.device)
+        s = empty(a.shape[:-2] + (0,), dtype=real_of(rt), device=a.device)
         if not compute_uv:
             return s
         bs = a.shape[:-2]
         if full_matrices:
-            u = ga.broadcast_to(ga.eye(m, dtype=rt, device=a.device), bs + (m, m)).copy()
-            vt = ga.broadcast_to(ga.eye(n, dtype=rt, device=a.device), bs + (n, n)).copy()
+            u = broadcast_to(eye(m, dtype=rt, device=a.device), bs + (m, m)).copy()
+            vt = broadcast_to(eye(n, dtype=rt, device=a.device), bs + (n, n)).copy()
         else:
-            u = ga.zeros(bs + (m, 0), dtype=rt, device=a.device)
-            vt = ga.zeros(bs + (0, n), dtype=rt, device=a.device)
+            u = zeros(bs + (m, 0), dtype=rt, device=a.device)
+            vt = zeros(bs + (0, n), dtype=rt, device=a.device)
         return SVDResult(u, s, vt)
     job = (b"A" if full_matrices else b"S") if compute_uv else b"N"
     u, s, vt = _gesvd_gpu(a, t, job) if a.device.kind != "cpu" else _gesdd(a, t, job)
@@ -254,9 +265,8 @@ def _lstsq_svd(a, bm, t, rcond):
     ``a`` and ``b`` are finite (gelsd fails on a non-finite ``a`` and gives an all-NaN
     ``x`` for a non-finite ``b``) and the rank (NumPy returns it as a host integer).
     Returns (x (n, nrhs), s, rank)."""
-    ga = _ga()
     m, n = a.shape
-    finite = ga.stack([ga.all(ga.isfinite(a)), ga.all(ga.isfinite(bm))]).get()
+    finite = stack([_all(isfinite(a)), _all(isfinite(bm))]).get()
     if not finite[0]:       # gelsd's scaling fails on inf and NaN: NumPy's error
         raise LinAlgError("SVD did not converge in Linear Least Squares")
     try:
@@ -265,14 +275,14 @@ def _lstsq_svd(a, bm, t, rcond):
         raise LinAlgError("SVD did not converge in Linear Least Squares") from None
     if rcond < 0:
         rcond = float(numpy.finfo(t).eps)       # gelsd: machine precision
-    rank = int(ga.count_nonzero(s > rcond * s[0])) if s.shape[0] else 0
+    rank = int(count_nonzero(s > rcond * s[0])) if s.shape[0] else 0
     if rank == 0:
-        x = ga.zeros((n, bm.shape[1]), dtype=t, device=a.device)
+        x = zeros((n, bm.shape[1]), dtype=t, device=a.device)
     else:
-        ub = ga.matmul(ga.conj(u[:, :rank].mT), bm.astype(t)) / s[:rank, None].astype(t)
-        x = ga.matmul(ga.conj(vh[:rank].mT), ub)
+        ub = matmul(conj(u[:, :rank].mT), bm.astype(t)) / s[:rank, None].astype(t)
+        x = matmul(conj(vh[:rank].mT), ub)
     if not finite[1]:       # gelsd scales b by its largest value: all NaN, as NumPy
-        x = ga.full(x.shape, numpy.nan, dtype=t, device=a.device)
+        x = full(x.shape, numpy.nan, dtype=t, device=a.device)
     return x, s, rank
 
 
@@ -308,7 +318,6 @@ def lstsq(a, b, rcond=None):
     --------
     numpy.linalg.lstsq
     """
-    ga = _ga()
     a = as_array(a, "a")
     b = as_array(b, "b")
     check_device(a, "lstsq")
@@ -331,24 +340,24 @@ def lstsq(a, b, rcond=None):
     if a.device.kind != "cpu":
         x, s, rank = _lstsq_svd(a, bm, t, float(rcond))
         if rank == n and m > n:
-            r = bm.astype(t) - ga.matmul(a.astype(t), x)
-            resid = ga.sum(ga.abs(r) ** 2, axis=0).astype(real_of(rt))
+            r = bm.astype(t) - matmul(a.astype(t), x)
+            resid = _sum(_abs(r) ** 2, axis=0).astype(real_of(rt))
         else:
-            resid = ga.empty((0,), dtype=real_of(rt), device=a.device)
+            resid = empty((0,), dtype=real_of(rt), device=a.device)
         x = x.astype(rt)
         return (x[:, 0] if vector else x), resid, numpy.int32(rank), s.astype(real_of(rt))
     # LAPACK wants at least one right-hand side (NumPy pads one too) and room for x
     cols = max(nrhs, 1)
     ldb = max(1, m, n)
-    rhs = ga.zeros((cols, ldb), dtype=t, device=a.device)
+    rhs = zeros((cols, ldb), dtype=t, device=a.device)
     if nrhs:
         rhs[:, :m] = bm.mT
     s, rank = _gelsd(a, rhs, t, float(rcond))
     x = rhs.mT[:n, :nrhs].astype(rt)
     if rank == n and m > n:
-        resid = ga.sum(ga.abs(rhs.mT[n:m, :nrhs]) ** 2, axis=0).astype(real_of(rt))
+        resid = _sum(_abs(rhs.mT[n:m, :nrhs]) ** 2, axis=0).astype(real_of(rt))
     else:
-        resid = ga.empty((0,), dtype=real_of(rt), device=a.device)
+        resid = empty((0,), dtype=real_of(rt), device=a.device)
     return (x[:, 0] if vector else x), resid, numpy.int32(rank), s.astype(real_of(rt))
 
 
@@ -387,7 +396,6 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     --------
     numpy.linalg.pinv
     """
-    ga = _ga()
     a = as_array(a, "a")
     check_device(a, "pinv")
     if rcond is None:
@@ -404,13 +412,13 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
                           "two-dimensional")
     m, n = a.shape[-2:]
     if a.size == 0:
-        return ga.empty(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
-    u, s, vt = svd(ga.conj(a), full_matrices=False, hermitian=hermitian)
-    rc = ga.asarray(rcond, device=a.device)
-    cutoff = rc[..., None] * ga.max(s, axis=-1, keepdims=True)
+        return empty(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
+    u, s, vt = svd(conj(a), full_matrices=False, hermitian=hermitian)
+    rc = asarray(rcond, device=a.device)
+    cutoff = rc[..., None] * _max(s, axis=-1, keepdims=True)
     large = s > cutoff
-    sinv = ga.where(large, 1 / ga.where(large, s, 1), 0).astype(s.dtype)
-    return ga.matmul(vt.mT, sinv[..., None] * u.mT)
+    sinv = where(large, 1 / where(large, s, 1), 0).astype(s.dtype)
+    return matmul(vt.mT, sinv[..., None] * u.mT)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
@@ -443,40 +451,38 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     --------
     numpy.linalg.matrix_rank
     """
-    ga = _ga()
     if rtol is not None and tol is not None:
         raise ValueError("matrix_rank: `tol` and `rtol` can't be both set.")
     A = as_array(A, "A")
     check_device(A, "matrix_rank")
     if A.ndim < 2:
-        return int(not bool(ga.all(A == 0)))
+        return int(not bool(_all(A == 0)))
     S = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * numpy.finfo(S.dtype).eps
         else:
-            rtol = ga.asarray(rtol, device=A.device)[..., None]
-        smax = (ga.max(S, axis=-1, keepdims=True) if S.shape[-1]
-                else ga.zeros(S.shape[:-1] + (1,), dtype=S.dtype, device=A.device))
+            rtol = asarray(rtol, device=A.device)[..., None]
+        smax = (_max(S, axis=-1, keepdims=True) if S.shape[-1]
+                else zeros(S.shape[:-1] + (1,), dtype=S.dtype, device=A.device))
         tol = smax * rtol
     else:
-        tol = ga.asarray(tol, device=A.device)[..., None]
-    return ga.count_nonzero(S > tol, axis=-1)
+        tol = asarray(tol, device=A.device)[..., None]
+    return count_nonzero(S > tol, axis=-1)
 
 
 def _matrix_norm(x, p):
     """NumPy's ``norm(x, p, axis=(-2, -1))`` for cond's orders, by garray reductions."""
-    ga = _ga()
     if p == "fro":
-        return ga.sqrt(ga.sum(ga.abs(x) ** 2, axis=(-2, -1)))
+        return sqrt(_sum(_abs(x) ** 2, axis=(-2, -1)))
     if p == "nuc":
-        return ga.sum(svd(x, compute_uv=False), axis=-1)
+        return _sum(svd(x, compute_uv=False), axis=-1)
     if p in (1, -1):
-        col = ga.sum(ga.abs(x), axis=-2)
-        return ga.max(col, axis=-1) if p == 1 else ga.min(col, axis=-1)
+        col = _sum(_abs(x), axis=-2)
+        return _max(col, axis=-1) if p == 1 else _min(col, axis=-1)
     if p in (numpy.inf, -numpy.inf):
-        row = ga.sum(ga.abs(x), axis=-1)
-        return ga.max(row, axis=-1) if p > 0 else ga.min(row, axis=-1)
+        row = _sum(_abs(x), axis=-1)
+        return _max(row, axis=-1) if p > 0 else _min(row, axis=-1)
     raise ValueError("Invalid norm order for matrices.")
 
 
@@ -506,7 +512,6 @@ def cond(x, p=None):
     --------
     numpy.linalg.cond
     """
-    ga = _ga()
     x = as_array(x, "x")
     check_device(x, "cond")
     if x.size == 0 and x.ndim >= 2 and x.shape[-1] * x.shape[-2] == 0:
@@ -521,5 +526,5 @@ def cond(x, p=None):
         invx = _inv(a, t, nan_on_error=True)
         r = (_matrix_norm(a, p) * _matrix_norm(invx, p)).astype(real_of(rt))
     # NaN from a singular matrix means infinitely ill-conditioned, unless x had NaN
-    nan_mask = ga.isnan(r) & ~ga.any(ga.isnan(x), axis=(-2, -1))
-    return ga.where(nan_mask, numpy.inf, r).astype(r.dtype)
+    nan_mask = isnan(r) & ~_any(isnan(x), axis=(-2, -1))
+    return where(nan_mask, numpy.inf, r).astype(r.dtype)

@@ -6,11 +6,13 @@ Every method draws with one ``rng_dist`` launch: parameters are Python floats or
 garray arrays broadcast to the result (NumPy's rules), checked as NumPy checks them
 (``scale < 0``, ``a <= 0`` ...; an array check reads one bool back).  Results are
 float64, or float32 (the float64 value rounded) where NumPy has ``dtype=``.
+``dirichlet`` draws kind ``log_standard_gamma`` from ``_multivariate.py``.
 """
 
 import numpy
 
 from .._core import ndarray
+from .._reduce import reductions
 from . import _draw
 from ._generator_base import (_F64, _broadcast_shape, _check_nonneg, _float_dtype, _param,
                               _shape, _target)
@@ -26,8 +28,7 @@ KINDS = {
 
 def _check_positive(x, name):
     """NumPy's ``name <= 0`` ValueError (NaN passes, as in NumPy)."""
-    import garray
-    bad = x <= 0 if isinstance(x, float) else bool(garray.any(x <= 0))
+    bad = x <= 0 if isinstance(x, float) else bool(reductions.any(x <= 0))
     if bad:
         raise ValueError(f"{name} <= 0")
 
@@ -541,7 +542,6 @@ class _ContinuousMethods:
         --------
         numpy.random.Generator.triangular
         """
-        import garray
         vals = [_param(v, n) for v, n in ((left, "left"), (mode, "mode"), (right, "right"))]
         lo, mo, hi = vals
         # NumPy's checks, in its order (NaN passes, as there)
@@ -549,7 +549,7 @@ class _ContinuousMethods:
                              (lambda: mo > hi, "mode > right"),
                              (lambda: lo == hi, "left == right")):
             b = bad()
-            if b if isinstance(b, bool) else bool(garray.any(b)):
+            if b if isinstance(b, bool) else bool(reductions.any(b)):
                 raise ValueError(message)
         return self._continuous("triangular", size, ((lo, "left", None), (mo, "mode", None),
                                                      (hi, "right", None)))
@@ -582,63 +582,3 @@ class _ContinuousMethods:
         """
         return self._continuous("wald", size, ((mean, "mean", "positive"),
                                                (scale, "scale", "positive")))
-
-    # ---- dirichlet -------------------------------------------------------------------
-
-    def dirichlet(self, alpha, size=None):
-        """Dirichlet variates over the last axis: gammas G(alpha_j) normalised to sum 1.
-
-        The kernel draws log G (no underflow for tiny alpha, where NumPy switches to
-        stick-breaking), and garray's reductions normalise: ``exp(l - max l) / sum``.
-        A row whose alphas are all 0 is all 0, as in NumPy.
-
-        Parameters
-        ----------
-        alpha : sequence of floats
-            Concentration parameters, positive; the last axis of the result.
-        size : int or tuple of int, optional
-            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
-            array for scalar parameters (NumPy returns a Python scalar there).
-
-        Returns
-        -------
-        ndarray
-            float64, of shape size + (len(alpha),).
-
-        See Also
-        --------
-        numpy.random.Generator.dirichlet
-        """
-        import garray
-        a = _alpha(alpha)
-        _check_nonneg(a, "alpha")
-        shape = _shape(size) + a.shape
-        if 0 in shape:
-            return garray.empty(shape, dtype=_F64)
-        logs = _draw.dist(self._bit_generator, KINDS["log_standard_gamma"], shape, _F64, a)
-        top = garray.max(logs, axis=-1, keepdims=True)
-        # All-zero alphas: every log is -inf; shifting by 0 instead gives 0 / 0 -> 0 below.
-        top = garray.where(garray.isneginf(top), 0.0, top)
-        e = garray.exp(logs - top)
-        total = garray.sum(e, axis=-1, keepdims=True)
-        return e / garray.where(total == 0.0, 1.0, total)
-
-
-def _alpha(alpha):
-    """dirichlet's alpha as a 1-d float64 garray array (NumPy's TypeError for a scalar,
-    ValueError for more dimensions)."""
-    import garray
-    if not isinstance(alpha, (ndarray, numpy.ndarray)):
-        try:
-            len(alpha)
-        except TypeError:
-            raise TypeError(f"alpha: expected a 1-d sequence, got {type(alpha).__name__}"
-                            ) from None
-    a = garray.asarray(alpha)
-    if a.ndim == 0:
-        raise TypeError("alpha: expected a 1-d sequence, got a 0-d array")
-    if a.ndim != 1:
-        raise ValueError(f"alpha: expected a 1-d sequence, got {a.ndim} dimensions")
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"alpha: expected real numbers, got {a.dtype}")
-    return a.astype("float64")

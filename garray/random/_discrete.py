@@ -11,7 +11,11 @@ import numbers
 
 import numpy
 
-from .._core import ndarray
+from .._args import as_array
+from .._array_utils import ascontiguousarray
+from .._core import broadcast_to, empty, ndarray
+from .._elementwise.ufuncs import isnan, sqrt
+from .._reduce import reductions
 from .._tables.random import R_MULTINOMIAL
 from . import _draw
 from ._generator_base import _broadcast_shape, _param
@@ -29,15 +33,13 @@ _LAM_MAX = 9.223372006484771e18
 
 def _any(x, test):
     """``test`` (a predicate on floats / garray arrays) holds somewhere in x."""
-    import garray
     if isinstance(x, float):
         return bool(test(x))
-    return bool(garray.any(test(x)))
+    return bool(reductions.any(test(x)))
 
 
 def _isnan(x):
-    import garray
-    return x != x if isinstance(x, float) else garray.isnan(x)
+    return x != x if isinstance(x, float) else isnan(x)
 
 
 def _check(x, name, bad, message):
@@ -67,7 +69,6 @@ def _count(x, name):
     or NumPy scalar truncates (NaN, infinity and values past int64 raise as Python's
     int() and NumPy's C long conversion do); an array must have an integer or bool
     dtype (NumPy refuses to cast float arrays).  Returns a float or a float64 array."""
-    import garray
     if isinstance(x, (numbers.Real, numpy.generic)) and not isinstance(x, ndarray) or (
             isinstance(x, numpy.ndarray) and x.ndim == 0):
         v = float(x) if not isinstance(x, (int, numpy.integer)) else None
@@ -79,7 +80,7 @@ def _count(x, name):
         if not -2**63 <= i < 2**63:
             raise OverflowError("Python int too large to convert to C long")
         return float(i)
-    a = garray.asarray(x)
+    a = as_array(x, name)
     if a.dtype.kind not in "biu":
         raise TypeError(f"{name}: Cannot cast array data from dtype({str(a.dtype)!r}) to "
                         "dtype('int64') according to the rule 'safe'")
@@ -216,8 +217,7 @@ class _DiscreteMethods:
         _check(n, "n", _isnan, "n must not be NaN")
         _check(n, "n", lambda v: v <= 0, "n <= 0")
         _p_gt0(p, "p")
-        import garray
-        sq = math.sqrt if isinstance(n, float) else garray.sqrt
+        sq = math.sqrt if isinstance(n, float) else sqrt
         # The largest mean the poisson step may see (NumPy's bound, mean + 10 sd).
         max_lam = (1 - p) / p * (n + 10 * sq(n))
         _check(max_lam, "n", lambda v: v > _LAM_MAX,
@@ -420,36 +420,35 @@ class _DiscreteMethods:
         --------
         numpy.random.Generator.multinomial
         """
-        import garray
         n = _count(n, "n")
-        pv = garray.asarray(pvals)
+        pv = as_array(pvals, "pvals")
         if pv.ndim == 0 or pv.shape[-1] == 0:
             raise ValueError("pvals must have at least 1 dimension and the last "
                              "dimension of pvals must be greater than 0.")
         if pv.dtype.kind not in "biuf":
             raise TypeError(f"pvals: expected real numbers, got {pv.dtype}")
         pv = pv.astype("float64")
-        _check(pv, "pvals", lambda v: (v < 0) | (v > 1) | garray.isnan(v),
+        _check(pv, "pvals", lambda v: (v < 0) | (v > 1) | isnan(v),
                "pvals < 0, pvals > 1 or pvals contains NaNs")
         k = pv.shape[-1]
-        if k > 1 and _any(garray.sum(pv[..., :-1], axis=-1), lambda v: v > 1.0 + 1e-12):
+        if k > 1 and _any(reductions.sum(pv[..., :-1], axis=-1), lambda v: v > 1.0 + 1e-12):
             raise ValueError("sum(pvals[:-1]) > 1.0" if pv.ndim == 1 else
                              "sum(pvals[...,:-1]) > 1.0")
         _check(n, "n", lambda v: v < 0, "n < 0")
-        prow = garray.empty(pv.shape[:-1], dtype="float64", device=pv.device)
+        prow = empty(pv.shape[:-1], dtype="float64", device=pv.device)
         rows = _broadcast_shape(size, n, prow)
-        out = garray.empty(rows + (k,), dtype=_I64, device=pv.device)
+        out = empty(rows + (k,), dtype=_I64, device=pv.device)
         nrows = out.size // k
         if nrows == 0:
             return out
         if isinstance(n, ndarray):
-            n = garray.ascontiguousarray(garray.broadcast_to(n, rows), dtype="float64")
+            n = ascontiguousarray(broadcast_to(n, rows), dtype="float64")
             args = (n, 0.0)
         else:
             args = (None, n)
         if pv.ndim == 1:        # one vector for every row
-            args += (garray.ascontiguousarray(pv), 0)
+            args += (ascontiguousarray(pv), 0)
         else:
-            args += (garray.ascontiguousarray(garray.broadcast_to(pv, rows + (k,))), k)
+            args += (ascontiguousarray(broadcast_to(pv, rows + (k,))), k)
         return _draw._launch(out, R_MULTINOMIAL, nrows, (self._bit_generator, nrows),
                              (k,) + args)

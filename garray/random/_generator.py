@@ -10,17 +10,23 @@ import operator
 
 import numpy
 
-from .._core import ndarray
+from .._args import as_array
+from .._array_utils import ascontiguousarray
+from .._core import asarray, broadcast_to, ndarray
+from .._reduce import reductions
 from . import _draw
 from ._continuous import _ContinuousMethods
 from ._discrete import _DiscreteMethods
 from ._generator_base import (_F32, _F64, _broadcast_shape, _check_nonneg, _float_dtype,
                               _param, _shape, _target)
+from ._multivariate import _MultivariateMethods
+from ._philox import Philox
 from ._sampling import _SamplingMethods
 
 __all__ = ["Generator", "default_rng"]
 
-class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods):
+class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods,
+                _MultivariateMethods):
     """Container for garray's Philox stream, with NumPy's ``Generator`` methods.
 
     ``Generator(bit_generator)``; usually made by :func:`default_rng`.  The same seed
@@ -284,38 +290,37 @@ def _integers_array(bitgen, low, high, size, dt, endpoint):
     """``integers`` with array bounds: NumPy's checks (one bool read each), then
     Lemire's method per element on its own stream (``rng_int_arr``), the bounds as
     uint64 low and span arrays (span 0 stands for 2**64)."""
-    import garray
     wide = numpy.dtype("uint64") if dt == numpy.uint64 else numpy.dtype("int64")
 
     def conv(x, name):
-        a = garray.asarray(x)
+        a = as_array(x, name)
         if a.dtype.kind not in "biuf":
             raise TypeError(f"{name}: expected integers, got {a.dtype}")
         # the cast to uint64 would wrap negative bounds: NumPy's errors first
-        if wide.kind == "u" and a.dtype.kind in "if" and bool(garray.any(a < 0)):
+        if wide.kind == "u" and a.dtype.kind in "if" and bool(reductions.any(a < 0)):
             raise ValueError(f"low is out of bounds for {dt}" if name == "low" else
                              "high <= 0")
         return a.astype(wide)   # floats truncate, as NumPy's cast
 
     lo, hi = conv(low, "low"), conv(high, "high")
     shape = _broadcast_shape(size, lo, hi)
-    lo, hi = garray.broadcast_to(lo, shape), garray.broadcast_to(hi, shape)
+    lo, hi = broadcast_to(lo, shape), broadcast_to(hi, shape)
     info_min, info_max = (0, 1) if dt.kind == "b" else (
         int(numpy.iinfo(dt).min), int(numpy.iinfo(dt).max))
     wide_max = int(numpy.iinfo(wide).max)
-    if info_min > int(numpy.iinfo(wide).min) and bool(garray.any(lo < info_min)):
+    if info_min > int(numpy.iinfo(wide).min) and bool(reductions.any(lo < info_min)):
         raise ValueError(f"low is out of bounds for {dt}")
     top = info_max if endpoint else info_max + 1
-    if top <= wide_max and bool(garray.any(hi > top)):
+    if top <= wide_max and bool(reductions.any(hi > top)):
         raise ValueError(f"high is out of bounds for {dt}")
-    if bool(garray.any(lo > hi if endpoint else lo >= hi)):
+    if bool(reductions.any(lo > hi if endpoint else lo >= hi)):
         raise ValueError("low > high" if endpoint else "low >= high")
     u64 = numpy.dtype("uint64")
-    lo_u = garray.ascontiguousarray(lo.astype(u64))
+    lo_u = ascontiguousarray(lo.astype(u64))
     span = hi.astype(u64) - lo_u
     if endpoint:
-        span = span + garray.asarray(1, dtype=u64, device=span.device)   # wraps to 0
-    return _draw.integers_array(bitgen, lo_u, garray.ascontiguousarray(span), dt)
+        span = span + asarray(1, dtype=u64, device=span.device)   # wraps to 0
+    return _draw.integers_array(bitgen, lo_u, ascontiguousarray(span), dt)
 
 
 def _bound(x, name):
@@ -353,5 +358,4 @@ def default_rng(seed=None):
         return seed
     if hasattr(seed, "_reserve"):
         return Generator(seed)
-    from ._philox import Philox
     return Generator(Philox(seed))

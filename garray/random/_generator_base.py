@@ -6,7 +6,9 @@ import operator
 
 import numpy
 
-from .._core import ndarray
+from .._args import as_array
+from .._core import broadcast_shapes, ndarray
+from .._reduce import reductions
 
 _F32, _F64 = numpy.dtype("float32"), numpy.dtype("float64")
 
@@ -57,21 +59,19 @@ def _param(x, name):
         return float(x)
     if isinstance(x, numpy.ndarray) and x.ndim == 0:
         return float(x)
-    import garray
-    a = garray.asarray(x)
+    a = as_array(x, name)
     if a.dtype.kind not in "biuf":
         raise TypeError(f"{name}: expected real numbers, got {a.dtype}")
     return a.astype("float64")
 
 
 def _broadcast_shape(size, *params):
-    import garray
     shapes = [p.shape for p in params if isinstance(p, ndarray)]
-    full = garray.broadcast_shapes(*shapes) if shapes else ()
+    full = broadcast_shapes(*shapes) if shapes else ()
     if size is None:
         return full
     shape = _shape(size)
-    if garray.broadcast_shapes(shape, full) != shape:
+    if broadcast_shapes(shape, full) != shape:
         raise ValueError(f"size: shape {shape} does not hold the parameters' broadcast "
                          f"shape {full}")
     return shape
@@ -80,7 +80,6 @@ def _broadcast_shape(size, *params):
 def _check_nonneg(x, name):
     """NumPy's ``name < 0`` ValueError, for a float or a garray array (NaN passes, as in
     NumPy; the array check reads one bool back)."""
-    import garray
-    bad = x < 0 if isinstance(x, float) else bool(garray.any(x < 0))
+    bad = x < 0 if isinstance(x, float) else bool(reductions.any(x < 0))
     if bad:
         raise ValueError(f"{name} < 0")

@@ -24,6 +24,8 @@ import threading
 
 import numpy
 
+from . import _draw
+from ._generator_base import _shape
 from ._seed import SeedSequence
 
 __all__ = ["Philox"]
@@ -229,8 +231,6 @@ class Philox:
         --------
         numpy.random.BitGenerator.random_raw
         """
-        from . import _draw
-        from ._generator_base import _shape
         shape = _shape(size)
         if not output:
             n = 1

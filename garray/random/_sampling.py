@@ -1,5 +1,4 @@
-"""Sampling and permutations of ``Generator``: choice, permutation, permuted, shuffle,
-multivariate_normal.
+"""Sampling and permutations of ``Generator``: choice, permutation, permuted, shuffle.
 
 Note [Permutations by sorted keys]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -20,20 +19,24 @@ Note [Permutations by sorted keys]
 5. ``choice`` with replacement and ``p``: ``searchsorted(cumsum(p) / sum, u,
    side='right')`` for uniforms u in [0, 1), NumPy's inversion, on the device.
 6. The host does shapes, argument checks, and reads back the few scalars NumPy's
-   errors need (p's sum, a negative entry, the count of non-zero entries, the PSD test
-   of ``multivariate_normal``).  ``shuffle`` of a Python list reads the permutation
-   back, since the list itself lives on the host.
+   errors need (p's sum, a negative entry, the count of non-zero entries).
+   ``shuffle`` of a Python list reads the permutation back, since the list itself
+   lives on the host.
 """
 
 import math
 import numbers
 import operator
-import warnings
 
 import numpy
-from numpy.exceptions import AxisError
 
-from .._core import ndarray
+from .._args import as_array, normalize_axis, refuse_numpy
+from .._core import asnumpy, ndarray
+from .._index.routines import take_along_axis
+from .._manip.shaping import copyto
+from .._reduce import reductions
+from .._reduce.scans import cumsum
+from .._sort.sorting import argsort, searchsorted
 from . import _draw
 from ._continuous import KINDS
 from ._generator_base import _F64, _shape
@@ -41,35 +44,10 @@ from ._generator_base import _F64, _shape
 _U64 = numpy.dtype("uint64")
 
 
-def _ga():
-    import garray
-    return garray
-
-
-def _device_array(x, name, device=None):
-    """x as a garray array (host data is copied to ``device``, default: the current
-    device); garray arrays stay where they are."""
-    if isinstance(x, ndarray):
-        return x
-    if isinstance(x, (str, bytes)):
-        raise TypeError(f"{name}: expected an array_like, got {type(x).__name__}")
-    return _ga().asarray(x, device=device)
-
-
-def _axis(axis, ndim):
-    try:
-        a = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"axis: expected an integer, got {type(axis).__name__}") from None
-    if not -ndim <= a < ndim:
-        raise AxisError(f"axis {a} is out of bounds for array of dimension {ndim}")
-    return a % ndim
-
-
 def _order(bitgen, n, device):
     """A uniformly random permutation of range(n) as int64 indices (note 1)."""
     keys = _draw.bits(bitgen, (n,), _U64, device=device)
-    return _ga().argsort(keys)
+    return argsort(keys)
 
 
 def _gather(x, idx, axis):
@@ -109,8 +87,8 @@ class _SamplingMethods:
         """
         if isinstance(x, (int, numpy.integer)):
             return _order(self._bit_generator, max(int(x), 0), None)
-        arr = _device_array(x, "x")
-        ax = _axis(axis, arr.ndim)
+        arr = as_array(x, "x")
+        ax = normalize_axis(axis, arr.ndim)
         return _gather(arr, _order(self._bit_generator, arr.shape[ax], arr.device), ax)
 
     def permuted(self, x, axis=None, out=None):
@@ -139,9 +117,8 @@ class _SamplingMethods:
         --------
         numpy.random.Generator.permuted
         """
-        ga = _ga()
-        arr = _device_array(x, "x")
-        ax = None if axis is None else _axis(axis, arr.ndim)
+        arr = as_array(x, "x")
+        ax = None if axis is None else normalize_axis(axis, arr.ndim)
         if out is not None:
             if not isinstance(out, ndarray):
                 raise TypeError(f"out: expected a garray array, got {type(out).__name__}")
@@ -158,11 +135,11 @@ class _SamplingMethods:
             res = flat[_order(bitgen, flat.size, arr.device)].reshape(arr.shape)
         else:
             keys = _draw.bits(bitgen, arr.shape, _U64, device=arr.device)
-            res = ga.take_along_axis(arr, ga.argsort(keys, axis=ax), axis=ax)
+            res = take_along_axis(arr, argsort(keys, axis=ax), axis=ax)
         if out is None:
             return res
         # res is a new array, so out may alias x
-        ga.copyto(out, res, casting="safe")
+        copyto(out, res, casting="safe")
         return out
 
     def shuffle(self, x, axis=0):
@@ -170,9 +147,9 @@ class _SamplingMethods:
 
         ``x``: a writable garray array, or a mutable Python sequence (a list; only
         ``axis=0``), whose items are reordered on the host by a permutation drawn on
-        the device.  A NumPy array raises NotImplementedError (garray cannot write host
-        memory from the device: use ``garray.asarray`` first); a tuple raises
-        TypeError, as in NumPy.  Returns None.
+        the device.  A NumPy array raises TypeError (garray does not write host memory
+        from the device: use ``garray.asarray`` first); a tuple raises TypeError, as in
+        NumPy.  Returns None.
 
         Parameters
         ----------
@@ -195,7 +172,7 @@ class _SamplingMethods:
             if x.ndim == 0:
                 raise TypeError("x: len() of unsized object (shuffle needs an array of "
                                 "at least 1 dimension)")
-            ax = _axis(axis, x.ndim)
+            ax = normalize_axis(axis, x.ndim)
             if x.size == 0:
                 return None
             idx = _order(self._bit_generator, x.shape[ax], x.device)
@@ -203,9 +180,7 @@ class _SamplingMethods:
             x[...] = _gather(x, idx, ax)
             return None
         if isinstance(x, numpy.ndarray):
-            raise NotImplementedError(
-                "shuffle: in-place shuffle of a numpy.ndarray (host memory) is not "
-                "supported; shuffle garray.asarray(x), or a Python list")
+            raise refuse_numpy("shuffle: x")
         if operator.index(axis) != 0:
             raise NotImplementedError("Axis argument is only supported on ndarray objects")
         n = len(x)
@@ -213,7 +188,7 @@ class _SamplingMethods:
             return None
         if not hasattr(x, "__setitem__"):
             raise TypeError(f"'{type(x).__name__}' object does not support item assignment")
-        perm = _ga().asnumpy(_order(self._bit_generator, n, None)).tolist()
+        perm = asnumpy(_order(self._bit_generator, n, None)).tolist()
         items = list(x)
         for i, j in enumerate(perm):
             x[i] = items[j]
@@ -259,7 +234,6 @@ class _SamplingMethods:
         --------
         numpy.random.Generator.choice
         """
-        ga = _ga()
         pool, pop = _population(a, axis, size)
         device = pool.device if pool is not None else None
         pa = None
@@ -272,10 +246,10 @@ class _SamplingMethods:
         bitgen = self._bit_generator
         if replace:
             if pa is not None:
-                cdf = ga.cumsum(pa)
+                cdf = cumsum(pa)
                 cdf = cdf / cdf[-1]
                 u = _draw.uniform(bitgen, shape, _F64, device=device)
-                idx = ga.searchsorted(cdf, u, side="right")
+                idx = searchsorted(cdf, u, side="right")
             else:
                 idx = _draw.integers(bitgen, 0, max(pop, 1), shape, numpy.dtype("int64"),
                                      device=device)
@@ -284,105 +258,18 @@ class _SamplingMethods:
                 raise ValueError("Cannot take a larger sample than population when "
                                  "replace is False")
             if pa is not None:
-                if int(ga.count_nonzero(pa > 0)) < count:
+                if int(reductions.count_nonzero(pa > 0)) < count:
                     raise ValueError("Fewer non-zero entries in p than size")
                 e = _draw.dist(bitgen, KINDS["standard_exponential"], (pop,), _F64,
                                device=device)
-                order = ga.argsort(e / pa)
+                order = argsort(e / pa)
             else:
                 order = _order(bitgen, pop, device)
             # a copy, so the full-length order can be freed
             idx = order[:count].reshape(shape).copy()
         if pool is None:
             return idx
-        return _gather(pool, idx, _axis(axis, pool.ndim))
-
-    # ---- multivariate normal -----------------------------------------------------------
-
-    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *,
-                            method="svd"):
-        """Draws from the multivariate normal N(mean, cov): standard normals times a
-        factor F of ``cov`` (F F^T = cov) from garray.linalg's ``svd``, ``eigh`` or
-        ``cholesky`` (``method``), plus ``mean``.  Shape ``size + (len(mean),)``.
-
-        ``check_valid`` ('warn', 'raise', 'ignore'; not used by 'cholesky', which fails
-        on its own): NumPy's test that ``cov`` is symmetric positive-semidefinite within
-        ``tol``.  On a GPU device the decomposition is the vendor solver's
-        (cuSOLVER / hipSOLVER), whose factor may differ from the CPU device's by column
-        signs: the law is the same, the draws for one seed are not.
-
-        Parameters
-        ----------
-        mean : array_like
-            Mean vector (1-d, of length N).
-        cov : array_like
-            Covariance matrix, symmetric positive semi-definite.
-        size : int or tuple of int, optional
-            Output shape.  None (default): the parameters' broadcast shape, a 0-d garray
-            array for scalar parameters (NumPy returns a Python scalar there).
-        check_valid : {'warn', 'raise', 'ignore'}, optional
-            What to do when cov is not positive semi-definite.
-        tol : float, optional
-            Tolerance of that check.
-        method : str, optional
-            Accepted for NumPy's signature.
-
-        Returns
-        -------
-        ndarray
-            float64, of shape size + (N,).
-
-        See Also
-        --------
-        numpy.random.Generator.multivariate_normal
-        """
-        ga = _ga()
-        if method not in ("eigh", "svd", "cholesky"):
-            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
-        mu = _device_array(mean, "mean")
-        c = _device_array(cov, "cov", mu.device)
-        if mu.dtype.kind == "c" or c.dtype.kind == "c":
-            raise TypeError("mean and cov must not be complex")
-        if mu.ndim != 1:
-            raise ValueError("mean must be 1 dimensional")
-        if c.ndim != 2 or c.shape[0] != c.shape[1]:
-            raise ValueError("cov must be 2 dimensional and square")
-        if mu.shape[0] != c.shape[0]:
-            raise ValueError("mean and cov must have same length")
-        if c.device != mu.device:
-            raise ValueError(f"cov: on {c.device}, mean is on {mu.device}")
-        if mu.shape[0] == 0:
-            # NumPy fails here too (reshaping the draws to (-1, 0))
-            raise ValueError("mean and cov: cannot draw from a 0-dimensional distribution")
-        final = _shape(size) + (mu.shape[0],)
-        c = c.astype("float64")
-        z = _draw.normal(self._bit_generator, final, _F64, device=c.device)
-        z = z.reshape((-1, mu.shape[0]))
-        if method == "svd":
-            u, s, vh = ga.linalg.svd(c)
-        elif method == "eigh":
-            s, u = ga.linalg.eigh(c)
-        else:
-            factor = ga.linalg.cholesky(c)
-        if check_valid != "ignore" and method != "cholesky":
-            if check_valid not in ("warn", "raise"):
-                raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
-            if method == "svd":
-                psd = bool(ga.allclose(ga.matmul(vh.T * s, vh), c, rtol=tol, atol=tol))
-            else:
-                psd = not bool(ga.any(s < -tol))
-            if not psd:
-                msg = "covariance is not symmetric positive-semidefinite."
-                if check_valid == "warn":
-                    warnings.warn(msg, RuntimeWarning, stacklevel=2)
-                else:
-                    raise ValueError(msg)
-        if method == "eigh":
-            # |s|: tiny negative eigenvalues of a PSD matrix must not make NaNs
-            factor = u * ga.sqrt(ga.abs(s))
-        elif method == "svd":
-            factor = u * ga.sqrt(s)
-        return (mu + ga.matmul(z, factor.T)).reshape(final)
+        return _gather(pool, idx, normalize_axis(axis, pool.ndim))
 
 
 def _population(a, axis, size):
@@ -403,7 +290,7 @@ def _population(a, axis, size):
         if pop <= 0 and not none_taken:
             raise ValueError("a must be a positive integer unless no samples are taken")
         return None, max(pop, 0)
-    pool = _device_array(a, "a")
+    pool = as_array(a, "a")
     pop = pool.shape[axis]   # an IndexError for a bad axis, as NumPy's
     if pop == 0 and not none_taken:
         raise ValueError("a cannot be empty unless no samples are taken")
@@ -412,12 +299,11 @@ def _population(a, axis, size):
 
 def _probabilities(p, pop, device):
     """p as a float64 garray array after NumPy's checks (one sum and one bool read)."""
-    ga = _ga()
     len(p)   # NumPy's TypeError for a scalar p
     atol = math.sqrt(numpy.finfo(numpy.float64).eps)
     if isinstance(p, (ndarray, numpy.ndarray)) and p.dtype.kind == "f":
         atol = max(atol, math.sqrt(numpy.finfo(p.dtype).eps))
-    pa = _device_array(p, "p", device)
+    pa = as_array(p, "p", device)
     if pa.dtype.kind not in "biuf":
         raise TypeError(f"p: expected real numbers, got {pa.dtype}")
     pa = pa.astype("float64")
@@ -425,10 +311,10 @@ def _probabilities(p, pop, device):
         raise ValueError("p must be 1-dimensional")
     if pa.size != pop:
         raise ValueError("a and p must have same size")
-    total = float(ga.sum(pa))
+    total = float(reductions.sum(pa))
     if math.isnan(total):
         raise ValueError("Probabilities contain NaN")
-    if bool(ga.any(pa < 0)):
+    if bool(reductions.any(pa < 0)):
         raise ValueError("Probabilities are not non-negative")
     if abs(total - 1.0) > atol:
         raise ValueError("Probabilities do not sum to 1. See Notes section of docstring "

@@ -307,7 +307,7 @@ def test_lstsq_from_the_svd(dtype, case):
         a[:, 3] = a[:, 0] + 1e-3 * a[:, 2]
     rcond = {"rcond": 1e-2, "negative_rcond": -1}.get(case)
     b = data((a.shape[0], 2), dtype, seed=32, square_boost=False)
-    t, rt = garray.linalg._decompositions.linalg_types(a.dtype)
+    t, rt = garray.linalg._common.linalg_types(a.dtype)
     if rcond is None:
         rcond = numpy.finfo(t).eps * max(a.shape)
     x, s, rank = garray.linalg._svd._lstsq_svd(garray.asarray(a), garray.asarray(b), t, rcond)
@@ -315,7 +315,7 @@ def test_lstsq_from_the_svd(dtype, case):
     assert rank == exp[2], (rank, exp[2])
     assert x.dtype == t and x.shape == exp[0].shape
     close(x.astype(rt), exp[0].astype(rt), dtype, scale=1000)
-    real = garray.linalg._decompositions.real_of(rt)
+    real = garray.linalg._common.real_of(rt)
     close(s.astype(real), exp[3].astype(real), dtype, scale=100)
     got = LA.lstsq(garray.asarray(a), garray.asarray(b), rcond=rcond)
     exp = numpy.linalg.lstsq(a, b, rcond=rcond)
@@ -537,8 +537,8 @@ def test_device_error_message():
     # with the message naming the function and the device
     fake = types.SimpleNamespace(device=_FakeXpuDevice())
     with pytest.raises(NotImplementedError, match=r"garray.linalg.eig on xpu:0: the xpu "):
-        garray.linalg._decompositions.check_device(fake, "eig")
-    assert garray.linalg._decompositions.GPU_FUNCTIONS >= {"eig", "eigvals", "lstsq", "svd"}
+        garray.linalg._common.check_device(fake, "eig")
+    assert garray.linalg._common.GPU_FUNCTIONS >= {"eig", "eigvals", "lstsq", "svd"}
 
 
 def _solver_stats():

@@ -12,7 +12,7 @@ INF = float("inf")
 # hipSOLVER on GPUs): skipped only where the device has no SVD
 NEEDS_SVD = pytest.mark.skipif(
     garray.default_device().kind != "cpu"
-    and "svdvals" not in garray.linalg._decompositions.GPU_FUNCTIONS,
+    and "svdvals" not in garray.linalg._common.GPU_FUNCTIONS,
     reason="ord 2, -2 and 'nuc' use garray.linalg.svdvals, which has no path on this "
            "device")
 
