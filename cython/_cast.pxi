@@ -69,5 +69,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
     numpy.ndarray.astype
     """
     if not isinstance(x, ndarray):
+        if isinstance(x, numpy.ndarray):
+            raise _numpy_input_error("astype: x")
         raise TypeError(f"astype: x must be a garray.ndarray, got {type(x).__name__}")
     return _astype(<ndarray>x, _norm_dtype(dtype), copy, device)

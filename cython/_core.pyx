@@ -3,19 +3,25 @@
 
 One extension module made of one included file per concern (docs/architecture.md draws
 how a call travels through them):
-  _memory.pxi           per-device memory pools (size classes, statistics, limit, retry)
-  _methods.pxi          the ndarray reduction methods (x.sum() ...), forwarded by name
+  _memory.pxi           per-device memory pools (statistics, limit, retry); the size
+                        classes and allocators in _memory_sizes.pxi, mmap in _memory_map.pxi
+  _shape_methods.pxi    ndarray's shape and copy methods (reshape, transpose, copy, astype)
+  _methods.pxi          ndarray's methods that are also functions (x.sum() ...), forwarded
   _operators.pxi        the ndarray operators, generated from the op table
-  _ndarray.pxi          the ndarray cdef class (metadata as C arrays, views, dunders)
+  _ndarray.pxi          the ndarray cdef class (metadata as C arrays, properties, dunders)
+  _ndarray_new.pxi      making arrays and views (_new_array, _view, flags)
   _array_methods.pxi    NumPy's longer ndarray methods (view, item, tobytes, astype), subclasses
   _indexing.pxi         basic indexing (ints, slices, ..., None) -> views
   _shape.pxi            reshape / permute_dims / broadcast as views where possible
   _copy.pxi             strided copies between layouts, host <-> device transfers
+  _order.pxi            NumPy's order= (memory layouts) and zero-copy wrapping of host buffers
   _creation.pxi         empty / asarray / fills, the hot creation paths
   _dlpack.pxi           DLPack export and import
   _launch.pxi           kernel tables, CPU calls, GPU module loading and launches
   _iter.pxi             the iterator: broadcast, axis collapse, layout, index width
-  _ufunc.pxi            ufuncs: operands, promotion, scalars, out=, unary/binary launchers
+  _ufunc_operands.pxi   elementwise operands: scalars, promotion tables, out= checks
+  _ufunc.pxi            the unary, binary and two-output launchers
+  _ufunc_object.pxi     the ufunc type
   _cast.pxi             casts and astype
   _where.pxi            where
   _reduce.pxi           reductions and scans: axis collapse, schedules, launches
@@ -23,7 +29,6 @@ how a call travels through them):
   _raw_kernels.pxi      the launch primitive under RawKernel
   _gather.pxi           advanced indexing: offsets, gathers, scatters, mask compaction
   _strided.pxi          views with caller-given strides (as_strided, diagonal), checked
-  _sort.pxi             the sort family's launch primitive
   _gemm.pxi             the GEMM family's kernel launch and OpenBLAS call
 
 Why one module and not cimported .pxd modules: the launchers call small cdef helpers
@@ -49,29 +54,63 @@ from garray import _env
 from garray import _protocols as _protomod
 from garray._device import Device
 
-# garray's dtype codes: the 13 Array API dtypes, then float16 (garray/_dtypes.py).
+# garray's dtype codes: the 13 Array API dtypes, then float16 (garray/_dtypes.py's
+# RECORDS).  C array sizes and the hot paths' comparisons need them at compile time, so
+# the ones the core names are written here and checked against RECORDS at import.
 cdef enum:
     _NCODES = 14
-    _F16 = 13
+    _BOOL = 0
+    _I8 = 1
+    _I16 = 2
+    _I32 = 3
+    _I64 = 4
+    _U8 = 5
+    _U16 = 6
+    _U32 = 7
+    _U64 = 8
     _F32 = 9
+    _F64 = 10
+    _C64 = 11
+    _C128 = 12
+    _F16 = 13
+
+
+cdef int _check_dtype_codes() except -1:
+    names = {"bool": _BOOL, "int8": _I8, "int16": _I16, "int32": _I32, "int64": _I64,
+             "uint8": _U8, "uint16": _U16, "uint32": _U32, "uint64": _U64,
+             "float32": _F32, "float64": _F64, "complex64": _C64, "complex128": _C128,
+             "float16": _F16}
+    codes = {r.name: r.code for r in _dtypes.RECORDS}
+    if len(_dtypes.RECORDS) != _NCODES or any(codes[n] != c for n, c in names.items()):
+        raise ImportError("garray._core was compiled for other dtype codes than "
+                          "garray/_dtypes.py's RECORDS: rebuild it")
+    return 0
+
+
+_check_dtype_codes()
 
 
 cdef inline bint _is_complex_code(int code) noexcept:
-    return code == 11 or code == 12
+    return code == _C64 or code == _C128
 
 include "_memory.pxi"
 include "_copy.pxi"
+include "_shape_methods.pxi"
 include "_methods.pxi"
 include "_operators.pxi"
 include "_ndarray.pxi"
+include "_ndarray_new.pxi"
 include "_array_methods.pxi"
 include "_indexing.pxi"
 include "_shape.pxi"
+include "_order.pxi"
 include "_creation.pxi"
 include "_dlpack.pxi"
 include "_launch.pxi"
 include "_iter.pxi"
+include "_ufunc_operands.pxi"
 include "_ufunc.pxi"
+include "_ufunc_object.pxi"
 include "_cast.pxi"
 include "_where.pxi"
 include "_reduce.pxi"
@@ -79,7 +118,6 @@ include "_creation_kernels.pxi"
 include "_raw_kernels.pxi"
 include "_gather.pxi"
 include "_strided.pxi"
-include "_sort.pxi"
 include "_gemm.pxi"
 
 _init_launch()

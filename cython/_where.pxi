@@ -28,9 +28,10 @@ def where(condition, x1, x2, /):
     # sequences become arrays, as NumPy's array-likes; of two Python scalars the first
     # takes its default dtype and the second promotes with it (numpy.where(c, 1, 0.5)
     # is float64)
-    if isinstance(x1, (list, tuple, numpy.ndarray)):
+    # NumPy scalars are strong (NEP 50): 0-d arrays of their dtype
+    if isinstance(x1, (list, tuple, numpy.ndarray, numpy.generic)):
         x1 = _array_input(x1, "where: x1").to_device(c._device)
-    if isinstance(x2, (list, tuple, numpy.ndarray)):
+    if isinstance(x2, (list, tuple, numpy.ndarray, numpy.generic)):
         x2 = _array_input(x2, "where: x2").to_device(c._device)
     if not isinstance(x1, ndarray) and not isinstance(x2, ndarray):
         if not _is_pyscalar(x1):

@@ -42,15 +42,16 @@ from ._elementwise.bessel import i0, kaiser  # noqa: F401
 from ._elementwise.bits import packbits, unpackbits  # noqa: F401
 from ._manip.functional import (apply_along_axis, apply_over_axes, fromfunction,  # noqa: F401
                           piecewise, broadcast)
-from ._manip.manipulation import (flip, moveaxis, unstack, broadcast_arrays, concat,  # noqa: F401
+from ._manip.axes import moveaxis  # noqa: F401
+from ._manip.manipulation import (flip, unstack, broadcast_arrays, concat,  # noqa: F401
                             stack, roll)
 # NumPy's manipulation functions (branch manip)
 from ._manip.joining import (concatenate, vstack, row_stack, hstack, dstack,  # noqa: F401
                        column_stack, block, append, insert, delete)
 from ._manip.shaping import (tile, resize, atleast_1d, atleast_2d, atleast_3d,  # noqa: F401
-                       ravel, swapaxes, rollaxis, rot90, fliplr, flipud, split,
-                       array_split, hsplit, vsplit, dsplit, trim_zeros, copyto,
+                       ravel, swapaxes, rollaxis, rot90, fliplr, flipud, trim_zeros, copyto,
                        matrix_transpose)
+from ._manip.splitting import split, array_split, hsplit, vsplit, dsplit  # noqa: F401
 from ._manip.pad import pad  # noqa: F401
 from ._manip.diagonal import (diagonal, diag, diagflat, trace, fill_diagonal,  # noqa: F401
                         vander, tri, mask_indices)
@@ -63,19 +64,23 @@ from ._sort.interp import interp, sort_complex  # noqa: F401
 from ._sort.sets import (unique, unique_all, unique_counts, unique_inverse,  # noqa: F401
                     unique_values, isin, intersect1d, union1d, setdiff1d, setxor1d)
 from ._index.routines import (take, take_along_axis, put, put_along_axis, place,  # noqa: F401
-                                  putmask, compress, extract, choose, select, flatnonzero,
-                                  argwhere, where, ix_, unravel_index, ravel_multi_index,
-                                  indices, diag_indices, diag_indices_from, tril_indices,
-                                  tril_indices_from, triu_indices, triu_indices_from, repeat,
-                                  ndindex, ndenumerate, flatiter)
+                              putmask, compress, extract, choose, select, repeat)
+from ._index.where import flatnonzero, argwhere, where  # noqa: F401
+from ._index.index_arrays import (ix_, unravel_index, ravel_multi_index, indices,  # noqa: F401
+                                  diag_indices, diag_indices_from, tril_indices,
+                                  tril_indices_from, triu_indices, triu_indices_from)
+from ._index.iterators import ndindex, ndenumerate, flatiter  # noqa: F401
 from ._core import ufunc, astype  # noqa: F401
 from .kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: F401
 from ._reduce.reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004
-                          count_nonzero, all, any, cumulative_sum, cumulative_prod, cumsum,
-                          cumprod, nancumsum, nancumprod)
-from ._reduce.statistics import (mean, var, std, nansum, nanprod, nanmin, nanmax,  # noqa: F401
-                          nanargmin, nanargmax, nanmean, nanvar, nanstd, ptp, average, diff,
-                          allclose, array_equal, array_equiv)
+                                 count_nonzero, all, any)
+from ._reduce.scans import (cumulative_sum, cumulative_prod, cumsum, cumprod,  # noqa: F401
+                            nancumsum, nancumprod)
+from ._reduce.moments import mean, var, std  # noqa: F401
+from ._reduce.nan import (nansum, nanprod, nanmin, nanmax, nanargmin, nanargmax,  # noqa: F401
+                          nanmean, nanvar, nanstd)
+from ._reduce.statistics import ptp, average, diff  # noqa: F401
+from ._reduce.comparisons import allclose, array_equal, array_equiv  # noqa: F401
 from ._sort.sorting import (sort, argsort, searchsorted, lexsort, partition,  # noqa: F401
                        argpartition)
 from ._sort.quantiles import (median, quantile, percentile, nanmedian, nanquantile,  # noqa: F401
@@ -90,9 +95,9 @@ from . import random  # noqa: F401,E402  (garray.random, as numpy.random)
 from . import nn  # noqa: F401,E402  (garray.nn: conv1d/2d/3d, gradients, pooling)
 from ._gemm.covariance import cov, corrcoef  # noqa: F401
 from .signal._direct import convolve, correlate  # noqa: F401
-from ._polynomial.fit import poly, roots, polyfit  # noqa: F401
-from ._polynomial.poly1d import (polyint, polyder, polyadd, polysub, polymul,  # noqa: F401
-                          polydiv, polyval, poly1d)
+from ._polynomial.fit import polyfit  # noqa: F401
+from ._polynomial.poly1d import (poly, roots, polyint, polyder, polyadd, polysub,  # noqa: F401
+                                 polymul, polydiv, polyval, poly1d)
 from . import signal  # noqa: F401,E402  (garray.signal, as scipy.signal: convolutions)
 from . import fft  # noqa: F401,E402  (garray.fft, as numpy.fft)
 from . import special  # noqa: F401,E402  (garray.special: scipy.special's erf, gammaln ...)
@@ -149,6 +154,6 @@ def transpose(x, axes=None):
     --------
     numpy.transpose
     """
-    from ._manip.common import as_array
+    from ._args import as_array
     x = as_array(x, "x")
     return x.transpose() if axes is None else permute_dims(x, axes)

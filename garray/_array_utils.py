@@ -11,6 +11,7 @@ import operator
 import numpy
 
 from . import _core
+from ._args import as_array
 from ._core import asarray, ndarray
 
 __all__ = ["array", "asanyarray", "copy", "ascontiguousarray", "asfortranarray", "isscalar",
@@ -119,8 +120,7 @@ def copy(a, order="K", subok=False):
     --------
     numpy.copy
     """
-    if not isinstance(a, ndarray):
-        return array(a, order=order, copy=True)
+    a = as_array(a, "a")
     r = _core._copy_with_order(a, order)
     if subok and type(a) is not ndarray:
         r = r.view(type(a))

@@ -10,6 +10,7 @@ import math
 
 import numpy
 
+from ._args import as_array, check_array
 from ._elementwise import ufuncs as _ufuncs
 from . import _dtypes
 from ._core import asarray, ndarray, ones, zeros
@@ -37,7 +38,7 @@ def iscomplex(x):
     --------
     numpy.iscomplex
     """
-    a = asarray(x)
+    a = as_array(x, "x")
     if a.dtype.kind == "c":
         return _ufuncs.not_equal(a.imag, 0)
     return zeros(a.shape, bool, device=a.device)
@@ -60,7 +61,7 @@ def isreal(x):
     --------
     numpy.isreal
     """
-    a = asarray(x)
+    a = as_array(x, "x")
     if a.dtype.kind == "c":
         return _ufuncs.equal(a.imag, 0)
     return ones(a.shape, bool, device=a.device)
@@ -127,13 +128,12 @@ def isfortran(a):
     --------
     numpy.isfortran
     """
-    if not isinstance(a, ndarray):
-        raise TypeError(f"a: expected a garray.ndarray, got {type(a).__name__}")
+    check_array(a, "a")
     return a.flags.f_contiguous and not a.flags.c_contiguous
 
 
 def _signed_inf(x, negative, out, name):
-    a = asarray(x)
+    a = as_array(x, "x")
     if a.dtype.kind == "c":
         raise TypeError(f"{name}: not supported for {a.dtype} values because it would be "
                         "ambiguous")

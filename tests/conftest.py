@@ -9,7 +9,11 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))   # the xp helper module
+# The shared helpers (xp.py, isolated.py, nn_reference.py) and the family directories:
+# some test modules reuse another family's cases (test_ufunc_at imports test_elementwise).
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [_HERE] + sorted(os.path.join(_HERE, d) for d in os.listdir(_HERE)
+                                if os.path.isdir(os.path.join(_HERE, d)) and d.isidentifier())
 
 _stub_kind = None
 

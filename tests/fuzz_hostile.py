@@ -19,6 +19,7 @@ import numpy
 from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "elementwise"))   # test_elementwise
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import garray  # noqa: E402

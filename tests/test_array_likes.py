@@ -34,10 +34,10 @@ cases = [
  ("linalg.svd",([[1,2],[3,4]],)),("linalg.eigh",([[2,1],[1,2]],)),("linalg.qr",([[1,2],[3,4]],)),("linalg.matrix_rank",([[1,2],[3,4]],)),("linalg.pinv",([[1,2],[3,4]],)),
 ]
 
-# garray.linalg's solvers outside garray.linalg._decompositions.GPU_FUNCTIONS (none today) run
+# garray.linalg's solvers outside garray.linalg._common.GPU_FUNCTIONS (none today) run
 # on the CPU device only: elsewhere they raise a NotImplementedError naming the function
 _SOLVERS = {c[0] for c in cases if c[0].split(".")[-1] in ("eig", "eigvals", "lstsq")}
-assert not {n.split(".")[1] for n in _SOLVERS} & garray.linalg._decompositions.GPU_FUNCTIONS
+assert not {n.split(".")[1] for n in _SOLVERS} & garray.linalg._common.GPU_FUNCTIONS
 _ON_GPU = garray.default_device().kind != "cpu"
 
 # where NumPy's own function does not convert a list (so there is nothing to compare)

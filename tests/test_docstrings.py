@@ -129,8 +129,28 @@ def _signature_params(obj):
     return names
 
 
+def _referred_function(obj, parsed):
+    """For an ndarray method documented by reference (NumPy's style: ``x.sum`` refers to
+    ``numpy.sum``), the garray function its See Also names first, else None."""
+    qual = getattr(obj, "__qualname__", "")
+    if "." not in qual or not parsed["See Also"]:
+        return None
+    first = parsed["See Also"][0][0][0][0]
+    if not first.startswith("garray."):
+        return None
+    obj = importlib.import_module("garray")
+    for part in first.split(".")[1:]:
+        obj = getattr(obj, part, None)
+    return obj if callable(obj) else None
+
+
 def problems(obj):
-    """What the docstring of ``obj`` lacks, as a list of short strings (empty: fine)."""
+    """What the docstring of ``obj`` lacks, as a list of short strings (empty: fine).
+
+    A method whose docstring is a summary and a See Also naming a garray function first
+    is documented by that function: the function's docstring must then document every
+    parameter of the method and have a Returns section.
+    """
     doc = inspect.getdoc(obj)
     if not doc:
         return ["no docstring"]
@@ -146,6 +166,12 @@ def problems(obj):
     if not "".join(parsed["Summary"]).strip():
         found.append("no summary line")
     params = _signature_params(obj)
+    referred = _referred_function(obj, parsed) if not parsed["Parameters"] else None
+    if referred is not None:
+        parsed = numpydoc_docscrape.NumpyDocString(inspect.getdoc(referred) or "")
+        if params is not None:
+            # the method's own leading array is the function's first parameter
+            params = [p for p in params if p not in ("a", "x")]
     documented = set()
     for p in parsed["Parameters"]:
         for n in p.name.split(","):
@@ -201,6 +227,17 @@ def test_checker_finds_defects():
         pass
     assert problems(f) == ["Parameters lacks b", "no Returns section"]
     assert problems(g) == ["no docstring"]
+
+    class K:
+        def m(self, axis=None, bogus=None):
+            """Summary (``garray.sum``).
+
+            See Also
+            --------
+            garray.sum : documents the parameters.
+            """
+    # documented by reference: garray.sum's docstring has axis but no bogus
+    assert problems(K.m) == ["Parameters lacks bogus"]
 
 
 if __name__ == "__main__":

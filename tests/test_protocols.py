@@ -171,12 +171,12 @@ _CALLS = [
 ]
 
 
-# garray.linalg's functions outside garray.linalg._decompositions.GPU_FUNCTIONS run on the CPU
+# garray.linalg's functions outside garray.linalg._common.GPU_FUNCTIONS run on the CPU
 # device only so far (a NotImplementedError naming the function elsewhere, tested here
 # through dispatch); the others run on cuSOLVER / hipSOLVER on GPUs.
 _SOLVERS = {"linalg.inv", "linalg.det", "linalg.solve", "linalg.eigvalsh", "linalg.cholesky"}
 _SOLVERS = {n for n in _SOLVERS
-            if n.split(".")[1] not in garray.linalg._decompositions.GPU_FUNCTIONS}
+            if n.split(".")[1] not in garray.linalg._common.GPU_FUNCTIONS}
 _ON_GPU = garray.default_device().kind != "cpu"
 
 

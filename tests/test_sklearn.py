@@ -54,12 +54,12 @@ TOL = {"float32": dict(rtol=2e-4, atol=2e-5), "float64": dict(rtol=1e-9, atol=1e
 
 
 ON_CPU = garray.default_device().kind == "cpu"
-GPU_FUNCTIONS = garray.linalg._decompositions.GPU_FUNCTIONS
+GPU_FUNCTIONS = garray.linalg._common.GPU_FUNCTIONS
 
 
 def lapack(fn):
     """The test fits through garray.linalg's decompositions (svd, eigh, qr, cholesky ...).
-    GPU devices compute some of them (cuSOLVER / hipSOLVER: garray.linalg._decompositions.
+    GPU devices compute some of them (cuSOLVER / hipSOLVER: garray.linalg._common.
     GPU_FUNCTIONS) and raise NotImplementedError naming the function and the device for
     the rest (none today): off the CPU device the test either runs
     through, or stops on that error for a function outside GPU_FUNCTIONS."""

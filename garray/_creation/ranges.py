@@ -11,7 +11,8 @@ import numpy
 from .._elementwise import ufuncs as _ufuncs
 from .. import _core, _dtypes
 from .._core import asarray, empty, ndarray, zeros
-from .._manip.common import as_array
+from .._args import as_array, check_array, refuse_numpy
+from .._manip.axes import moveaxis
 
 __all__ = ["arange", "linspace", "eye", "meshgrid", "tril", "triu", "identity"]
 
@@ -125,7 +126,10 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
     --------
     numpy.linspace
     """
-    if any(v.ndim > 0 if isinstance(v, (ndarray, numpy.ndarray)) else
+    for name, v in (("start", start), ("stop", stop)):
+        if isinstance(v, numpy.ndarray) and v.ndim:
+            raise refuse_numpy(name)
+    if any(v.ndim > 0 if isinstance(v, ndarray) else
            isinstance(v, (list, tuple)) for v in (start, stop)):
         return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
     if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
@@ -148,7 +152,6 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
     """linspace with array bounds, NumPy's algorithm; every sample computed on the
     device: y = arange(num) * step + start along a new first axis, the last row exactly
     ``stop`` with ``endpoint``."""
-    from .._manip.manipulation import moveaxis
     if isinstance(num, bool) or not hasattr(type(num), "__index__"):
         raise TypeError(f"num: expected an integer, got {type(num).__name__}")
     num = operator.index(num)
@@ -348,8 +351,7 @@ def meshgrid(*arrays, indexing="xy"):
 
 
 def _check_tri(x, k, argname="x"):
-    if not isinstance(x, ndarray):
-        raise TypeError(f"{argname}: expected a garray.ndarray, got {type(x).__name__}")
+    check_array(x, argname)
     if x.ndim < 2:
         raise ValueError(f"{argname}: must have at least 2 dimensions, got {x.ndim}")
     if isinstance(k, bool) or not hasattr(type(k), "__index__"):

@@ -10,9 +10,10 @@ import math
 
 import numpy
 
+from .._args import as_array
 from .._elementwise import ufuncs as _ufuncs
 from .. import _dtypes
-from .._core import asarray, empty, ndarray, ones
+from .._core import empty, ndarray, ones
 from .ranges import arange, linspace
 from .._manip.manipulation import concat
 
@@ -256,12 +257,12 @@ def ediff1d(ary, to_end=None, to_begin=None):
     --------
     numpy.ediff1d
     """
-    a = asarray(ary).reshape(-1)
+    a = as_array(ary, "ary").reshape(-1)
     parts = [_ufuncs.subtract(a[1:], a[:-1])]
     for name, extra in (("to_begin", to_begin), ("to_end", to_end)):
         if extra is None:
             continue
-        e = asarray(extra, device=a.device).reshape(-1)
+        e = as_array(extra, name, a.device).reshape(-1)
         if not _dtypes.can_cast(e.dtype, a.dtype, casting="same_kind"):
             raise TypeError(f"ediff1d: dtype of `{name}` must be compatible with input "
                             "`ary` under the `same_kind` rule.")

@@ -6,9 +6,10 @@ sqrt(x) beyond.  Both series are evaluated elementwise on the device and ``where
 picks one per element.
 """
 
+from .._args import as_array
 from . import ufuncs as _ufuncs
 from .. import _dtypes
-from .._core import asarray, ones
+from .._core import ones
 from .._creation.ranges import arange
 from .functions import where
 
@@ -71,7 +72,7 @@ def i0(x):
     --------
     numpy.i0
     """
-    a = asarray(x)
+    a = as_array(x, "x")
     if a.dtype.kind == "c":
         raise TypeError("i0 not supported for complex values")
     if a.dtype.kind != "f":

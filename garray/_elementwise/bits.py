@@ -5,11 +5,13 @@ import operator
 
 import numpy
 
+from .._args import as_array
 from . import ufuncs as _ufuncs
 from .. import _dtypes
-from .._core import asarray, zeros
+from .._core import zeros
 from .._creation.ranges import arange
-from .._manip.manipulation import concat, moveaxis
+from .._manip.axes import moveaxis
+from .._manip.manipulation import concat
 from .._reduce.reductions import sum as _sum
 
 __all__ = ["packbits", "unpackbits"]
@@ -59,7 +61,7 @@ def packbits(a, /, axis=None, bitorder="big"):
     --------
     numpy.packbits
     """
-    x = asarray(a)
+    x = as_array(a, "a")
     if x.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
     big = _bitorder(bitorder)
@@ -105,7 +107,7 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     --------
     numpy.unpackbits
     """
-    x = asarray(a)
+    x = as_array(a, "a")
     if x.dtype != numpy.dtype(numpy.uint8):
         raise TypeError("Expected an input array of unsigned byte data type")
     big = _bitorder(bitorder)

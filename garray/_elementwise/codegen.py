@@ -25,7 +25,7 @@ def ufuncs_py():
     lines = [f"# {_HEADER}",
              '"""The public elementwise functions: one ``garray.ufunc`` per op-table row, and',
              'NumPy\'s other spellings of them.  See garray/_tables/ops.py."""', "",
-             "from ._core import ufunc", ""]
+             "from .._core import ufunc", ""]
     lines += [f'{op.name} = ufunc("{op.name}")' for op in ops]
     lines += ["", "# NumPy spellings of the same functions."]
     aliases = [(a, op.name) for op in ops for a in op.aliases]

@@ -5,7 +5,7 @@ op table): clip, isclose, nan_to_num; and where (cython/_where.pxi).
 import numpy
 
 from .._core import asarray, ndarray, where  # noqa: F401
-from .._manip.common import as_array
+from .._args import as_array
 from .ufuncs import (abs, add, equal, greater, imag, isfinite, isinf, isnan, less,
                       less_equal, logical_and, logical_or, maximum, minimum, multiply, real,
                       subtract)
@@ -33,7 +33,7 @@ def clip(x, /, min=None, max=None, *, out=None):
     --------
     numpy.clip
     """
-    r = x
+    x = r = as_array(x, "x")
     if min is not None:
         r = maximum(r, min)
     if max is not None:
@@ -46,14 +46,13 @@ def clip(x, /, min=None, max=None, *, out=None):
     return r
 
 
-def _inexact(v, weak=False):
+def _inexact(v, name, weak=False):
     """Bool and integer operands as float64 (NumPy's isclose: no integer wrap-around in
     a - b, e.g. int8 -128 and 127); a Python float or complex stays a weak scalar, as in
     NumPy (isclose(float16 [1.3], 1.3) compares 1.3 rounded to float16) when ``weak``."""
     if weak and isinstance(v, (float, complex)) and not isinstance(v, numpy.generic):
         return v
-    if not isinstance(v, ndarray):
-        v = asarray(v)
+    v = as_array(v, name)
     return v.astype("float64") if v.dtype.kind in "biu" else v
 
 
@@ -80,7 +79,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     --------
     numpy.isclose
     """
-    a, b = _inexact(a), _inexact(b, weak=True)
+    a, b = _inexact(a, "a"), _inexact(b, "b", weak=True)
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
     close = logical_or(logical_and(close, isfinite(b)), equal(a, b))
     if equal_nan:

@@ -5,6 +5,7 @@ on the device.
 
 import operator
 
+from .._args import as_array
 from . import ufuncs as _ufuncs
 from .. import _dtypes
 from .._core import asarray, empty_like, ndarray
@@ -12,7 +13,8 @@ import math
 
 from .functions import where
 from .._reduce.statistics import diff
-from .._reduce.reductions import all as _all, cumsum, sum as _sum
+from .._reduce.reductions import all as _all, sum as _sum
+from .._reduce.scans import cumsum
 
 __all__ = ["around", "round", "fix", "real_if_close", "trapezoid", "unwrap", "gradient"]
 
@@ -47,7 +49,7 @@ def around(a, decimals=0, out=None):
     if isinstance(decimals, bool) or not hasattr(type(decimals), "__index__"):
         raise TypeError(f"decimals: expected an integer, got {type(decimals).__name__}")
     d = operator.index(decimals)
-    x = asarray(a)
+    x = as_array(a, "a")
     kind = x.dtype.kind
     if kind == "b":
         # NumPy: float16 (its round loop for bool) at 0 decimals, else a casting error
@@ -126,7 +128,7 @@ def fix(x, out=None):
     --------
     numpy.fix
     """
-    a = asarray(x)
+    a = as_array(x, "x")
     if a.dtype.kind in "biu":
         if out is None:
             return a.copy()
@@ -155,7 +157,7 @@ def real_if_close(a, tol=100):
     --------
     numpy.real_if_close
     """
-    x = asarray(a)
+    x = as_array(a, "a")
     if x.dtype.kind != "c":
         return x
     if tol > 1:
@@ -192,7 +194,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     --------
     numpy.trapezoid
     """
-    y = asarray(y)
+    y = as_array(y, "y")
     nd = y.ndim
     if nd == 0:
         raise ValueError("trapezoid: y must have at least one dimension")
@@ -205,7 +207,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     if x is None:
         d = dx
     else:
-        xa = x if isinstance(x, ndarray) else asarray(x, device=y.device)
+        xa = as_array(x, "x", y.device)
         if xa.ndim == 1:
             d = diff(xa)
             d = d.reshape(tuple(d.shape[0] if i == axis else 1 for i in range(nd)))
@@ -241,7 +243,7 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     --------
     numpy.unwrap
     """
-    a = asarray(p)
+    a = as_array(p, "p")
     nd = a.ndim
     dd = diff(a, axis=axis)
     axis = operator.index(axis) % nd
@@ -325,7 +327,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     --------
     numpy.gradient
     """
-    f = asarray(f)
+    f = as_array(f, "f")
     nd = f.ndim
     if axis is None:
         axes = tuple(range(nd))

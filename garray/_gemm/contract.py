@@ -21,7 +21,8 @@ import warnings
 
 from .._core import broadcast_to, ndarray
 from .._dtypes import result_type
-from .._manip.common import as_array, axis_error, norm_axis
+from .._args import as_array, check_array, normalize_axis
+from .._manip.common import axis_error
 from .matmul import matmul
 from .._elementwise.ufuncs import multiply
 from .einsum import einsum, einsum_path
@@ -62,7 +63,7 @@ def _axes_list(v, ndim, argname):
         seq = list(v)
     except TypeError:
         seq = [v]
-    return [norm_axis(x, ndim, argname) for x in seq]
+    return [normalize_axis(x, ndim, argname) for x in seq]
 
 
 def tensordot(x1, x2, /, axes=2):
@@ -152,8 +153,8 @@ def vecdot(x1, x2, /, *, axis=-1):
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"vecdot: x1 (shape {a.shape}) and x2 (shape {b.shape}) need at "
                          "least one dimension")
-    ia = norm_axis(axis, a.ndim, "axis")
-    ib = norm_axis(axis, b.ndim, "axis")
+    ia = normalize_axis(axis, a.ndim, "axis")
+    ib = normalize_axis(axis, b.ndim, "axis")
     if a.shape[ia] != b.shape[ib]:
         raise ValueError(f"vecdot: x1 has shape {a.shape} and x2 has shape {b.shape}: "
                          f"sizes {a.shape[ia]} and {b.shape[ib]} along axis {axis} differ")
@@ -269,8 +270,7 @@ def vecmat(x1, x2, /, out=None, *, dtype=None, axes=None):
 
 def _check_out(out, r, fname):
     """NumPy's rule for dot's ``out=``: exactly the result's dtype and shape, C order."""
-    if not isinstance(out, ndarray):
-        raise TypeError(f"out: expected a garray.ndarray, got {type(out).__name__}")
+    check_array(out, "out")
     if out.dtype != r.dtype or out.shape != r.shape or not out.flags.c_contiguous:
         raise ValueError(f"out: {fname} output array is not acceptable: it has dtype "
                          f"{out.dtype}, shape {out.shape} and must be C-contiguous; the "
@@ -486,8 +486,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if a.ndim == 0 or b.ndim == 0:
         raise axis_error(f"cross: a (shape {a.shape}) and b (shape {b.shape}) need at "
                          "least one dimension")
-    a = _move_to_last(a, norm_axis(axisa, a.ndim, "axisa"))
-    b = _move_to_last(b, norm_axis(axisb, b.ndim, "axisb"))
+    a = _move_to_last(a, normalize_axis(axisa, a.ndim, "axisa"))
+    b = _move_to_last(b, normalize_axis(axisb, b.ndim, "axisb"))
     na, nb = a.shape[-1], b.shape[-1]
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be "
@@ -515,7 +515,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     from .._manip.manipulation import stack
     shape = _broadcast_shape(c0.shape, c1.shape, c2.shape)
     c = stack([broadcast_to(c, shape) for c in (c0, c1, c2)], axis=-1)
-    return _move_from_last(c, norm_axis(axisc, c.ndim, "axisc"))
+    return _move_from_last(c, normalize_axis(axisc, c.ndim, "axisc"))
 
 
 def _broadcast_shape(*shapes):

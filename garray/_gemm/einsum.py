@@ -26,7 +26,8 @@ import string
 
 from .._core import broadcast_to, ndarray
 from .._dtypes import result_type
-from .._manip.common import as_array, check_cast
+from .._args import as_array, check_array
+from .._manip.common import check_cast
 
 __all__ = ["einsum", "einsum_path"]
 
@@ -393,8 +394,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         r = broadcast_to(r, shape)
     if out is None:
         return r
-    if not isinstance(out, ndarray):
-        raise TypeError(f"out: expected a garray.ndarray, got {type(out).__name__}")
+    check_array(out, "out")
     if out.shape != r.shape:
         raise ValueError(f"out: einsum output has shape {out.shape}, the result has shape "
                          f"{r.shape}")

@@ -9,7 +9,7 @@ product itself is garray._gemm.engine.gemm (Note [GEMM dispatch] there, docs/gem
 from .._core import broadcast_shapes, broadcast_to, empty, ndarray
 from .._dtypes import can_cast, normalize_dtype, result_type
 from .._inquiry import may_share_memory
-from .._manip.common import as_array
+from .._args import as_array
 from .engine import gemm
 
 __all__ = ["matmul"]

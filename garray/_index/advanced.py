@@ -29,7 +29,7 @@ import numpy
 
 from .. import _core
 from .._core import ndarray
-from .._manip.common import as_array
+from .._args import as_array
 
 __all__ = ["getitem", "setitem", "nonzero"]
 
@@ -256,8 +256,6 @@ def nonzero(x, /):
     numpy.nonzero
     """
     x = as_array(x, "x")
-    if not isinstance(x, ndarray):
-        raise TypeError(f"nonzero: expected a garray.ndarray, got {type(x).__name__}")
     if x.ndim == 0:
         raise ValueError("nonzero: calling nonzero on 0d arrays is not allowed; use "
                          "atleast_1d(x).nonzero() instead")

@@ -1,11 +1,12 @@
-"""NumPy's indexing routines on garray's advanced indexing (garray/_index/advanced.py).
+"""NumPy's take/put family on garray's advanced indexing (garray/_index/advanced.py):
+``take``, ``take_along_axis``, ``put``, ``put_along_axis``, ``place``, ``putmask``,
+``compress``, ``extract``, ``choose``, ``select`` and ``repeat``.
 
 Each is a composition of gathers, scatters, nonzero and elementwise kernels on the
 array's device; the host handles only shapes, axes and the few counts that size a
 result (the number of set elements of a mask, the total of ``repeat``'s counts).
 """
 
-import itertools
 import operator
 
 import numpy
@@ -13,52 +14,18 @@ import numpy
 from .. import _core
 from .._core import ndarray
 from .advanced import nonzero
-from .._manip.common import as_array, norm_axis as _norm_axis
+from .common import _apply_mode, _arange, _index_array
+from .index_arrays import unravel_index
+from .._args import as_array, normalize_axis, refuse_numpy
 
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "putmask",
-           "compress", "extract", "choose", "select", "flatnonzero", "argwhere", "where",
-           "ix_", "unravel_index", "ravel_multi_index", "indices", "diag_indices",
-           "diag_indices_from", "tril_indices", "tril_indices_from", "triu_indices",
-           "triu_indices_from", "repeat", "ndindex", "ndenumerate", "flatiter"]
-
-
-def _array(x, name):
-    return as_array(x, name)
-
-
-def _index_array(indices, like, name="indices"):
-    """indices as an integer garray array on like's device."""
-    if isinstance(indices, ndarray):
-        if indices.dtype.kind not in "iu":
-            raise IndexError(f"{name}: arrays used as indices must be of integer type, "
-                             f"got {indices.dtype}")
-        return indices
-    h = numpy.asarray(indices)
-    if h.size == 0 and h.dtype.kind not in "iu":
-        h = h.astype(numpy.int64)
-    if h.dtype.kind not in "iu":
-        raise IndexError(f"{name}: arrays used as indices must be of integer type, got "
-                         f"{h.dtype}")
-    return _core.asarray(h, device=like.device)
-
-
-def _apply_mode(idx, n, mode, name="mode"):
-    if mode == "raise":
-        return idx
-    if n == 0:
-        raise IndexError("cannot do a non-empty take from an empty axes.")
-    if mode == "wrap":
-        return idx % n
-    if mode == "clip":
-        from .._elementwise.functions import clip
-        return clip(idx, 0, n - 1)
-    raise ValueError(f"{name}: must be one of 'raise', 'wrap' or 'clip', got {mode!r}")
+           "compress", "extract", "choose", "select", "repeat"]
 
 
 def _write_out(result, out, name):
     if out is None:
         return result
-    _array(out, "out")
+    as_array(out, "out")
     if out.shape != result.shape:
         raise ValueError(f"{name}: out has shape {out.shape}, the result {result.shape}")
     out[...] = result
@@ -91,23 +58,23 @@ def take(a, indices, /, axis=None, out=None, mode="raise"):
     --------
     numpy.take
     """
-    a = _array(a, "take")
+    a = as_array(a, "take: a")
     if axis is None:
         a, ax = a.reshape(-1), 0
     else:
-        ax = _norm_axis(axis, a.ndim)
+        ax = normalize_axis(axis, a.ndim)
     idx = _apply_mode(_index_array(indices, a), a.shape[ax], mode)
     return _write_out(a[(slice(None),) * ax + (idx,)], out, "take")
 
 
 def _along_axis_key(arr, indices, axis, name):
-    arr = _array(arr, name)
+    arr = as_array(arr, f"{name}: arr")
     indices = _index_array(indices, arr)
     if axis is None:
         if indices.ndim != 1:
             raise ValueError(f"{name}: indices must be 1-d when axis is None")
         return arr.reshape(-1), (indices,)
-    ax = _norm_axis(axis, arr.ndim)
+    ax = normalize_axis(axis, arr.ndim)
     if indices.ndim != arr.ndim:
         raise ValueError(f"{name}: `indices` and `arr` must have the same number of "
                          f"dimensions")
@@ -120,11 +87,6 @@ def _along_axis_key(arr, indices, axis, name):
             shape[d] = arr.shape[d]
             key.append(_arange(arr.shape[d], arr.device).reshape(shape))
     return arr, tuple(key)
-
-
-def _arange(n, device):
-    from .._creation.ranges import arange
-    return arange(n, dtype=numpy.int64, device=device)
 
 
 def take_along_axis(arr, indices, /, axis=-1):
@@ -183,6 +145,8 @@ def put_along_axis(arr, indices, values, axis):
 
 def _cycled(values, n, like):
     """values flattened and repeated cyclically to n elements (NumPy's put/place)."""
+    if isinstance(values, numpy.ndarray):
+        raise refuse_numpy("values")
     v = values if isinstance(values, ndarray) else _core.asarray(
         numpy.asarray(values, dtype=like.dtype), device=like.device)
     v = v.reshape(-1)
@@ -217,7 +181,7 @@ def put(a, ind, v, mode="raise"):
     --------
     numpy.put
     """
-    a = _array(a, "put")
+    a = as_array(a, "put: a")
     idx = _apply_mode(_index_array(ind, a, "ind"), a.size, mode).reshape(-1)
     vals = _cycled(v, idx.size, a)
     if a.flags.c_contiguous:
@@ -249,7 +213,7 @@ def place(arr, mask, vals):
     --------
     numpy.place
     """
-    arr = _array(arr, "place")
+    arr = as_array(arr, "place: arr")
     m = _as_bool(mask, arr, "mask")
     if m.shape != arr.shape:
         m = m.reshape(arr.shape)
@@ -281,15 +245,14 @@ def putmask(a, mask, values):
     numpy.putmask
     """
     from .._elementwise.functions import where as _where3
-    a = _array(a, "putmask")
+    a = as_array(a, "putmask: a")
     m = _as_bool(mask, a, "mask")
     vals = _cycled(values, a.size, a).reshape(a.shape)
     a[...] = _where3(m, vals, a)
 
 
 def _as_bool(mask, like, name):
-    m = mask if isinstance(mask, ndarray) else _core.asarray(
-        numpy.asarray(mask), device=like.device)
+    m = as_array(mask, name, like.device)
     return m if m.dtype == numpy.bool_ else (m != 0)
 
 
@@ -316,12 +279,12 @@ def compress(condition, a, /, axis=None, out=None):
     --------
     numpy.compress
     """
-    a = _array(a, "compress")
+    a = as_array(a, "compress: a")
     c = _as_bool(condition, a, "condition").reshape(-1)
     if axis is None:
         a, ax = a.reshape(-1), 0
     else:
-        ax = _norm_axis(axis, a.ndim)
+        ax = normalize_axis(axis, a.ndim)
     if c.size > a.shape[ax]:
         raise IndexError(f"index {a.shape[ax]} is out of bounds for axis {ax} with size "
                          f"{a.shape[ax]}")
@@ -347,7 +310,7 @@ def extract(condition, arr):
     --------
     numpy.extract
     """
-    arr = _array(arr, "extract")
+    arr = as_array(arr, "extract: arr")
     c = _as_bool(condition, arr, "condition").reshape(-1)
     return take(arr.reshape(-1), nonzero(c)[0])
 
@@ -381,8 +344,7 @@ def choose(a, choices, out=None, mode="raise"):
     like = next((c for c in (a, *choices) if isinstance(c, ndarray)), None)
     like = like if like is not None else _core.asarray(0)
     a = _index_array(a, like, "a")
-    chs = [c if isinstance(c, ndarray) else _core.asarray(c, device=like.device)
-           for c in choices]
+    chs = [as_array(c, f"choices[{i}]", like.device) for i, c in enumerate(choices)]
     from .._dtypes import result_type
     dt = result_type(*chs)
     bs = broadcast_arrays(a, *chs)
@@ -422,423 +384,20 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if not condlist:
         raise ValueError("select with an empty condition list is not possible")
-    conds = [c if isinstance(c, ndarray) else _core.asarray(c) for c in condlist]
+    conds = [as_array(c, f"condlist[{i}]") for i, c in enumerate(condlist)]
     for i, c in enumerate(conds):
         if c.dtype != numpy.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    chs = [c if isinstance(c, ndarray) else _core.asarray(c, device=conds[0].device)
-           for c in choicelist]
+    chs = [as_array(c, f"choicelist[{i}]", conds[0].device) for i, c in enumerate(choicelist)]
     dt = result_type(*chs, default)
+    if isinstance(default, numpy.ndarray):
+        raise refuse_numpy("default")
     out = default if isinstance(default, ndarray) else _core.asarray(
         numpy.asarray(default, dtype=dt), device=conds[0].device)
     out = out.astype(dt, copy=False)
     for c, v in zip(reversed(conds), reversed(chs)):
         out = _where3(c, v.astype(dt, copy=False), out)
     return out
-
-
-def flatnonzero(a):
-    """Indices of the nonzero elements of the flattened ``a``.
-
-    Parameters
-    ----------
-    a : ndarray
-        Input array (a garray array).
-
-    Returns
-    -------
-    ndarray
-        1-d int64 indices.
-
-    See Also
-    --------
-    numpy.flatnonzero
-    """
-    return nonzero(_array(a, "flatnonzero").reshape(-1))[0]
-
-
-def argwhere(a):
-    """Indices of the nonzero elements, one row per element.
-
-    Parameters
-    ----------
-    a : ndarray
-        Input array (a garray array).
-
-    Returns
-    -------
-    ndarray
-        int64, of shape (number of nonzero elements, a.ndim).
-
-    See Also
-    --------
-    numpy.argwhere
-    """
-    from .._manip.manipulation import stack
-    a = _array(a, "argwhere")
-    if a.ndim == 0:
-        return _core.zeros((int(bool(a != 0)), 0), dtype=numpy.int64, device=a.device)
-    return stack(nonzero(a), axis=-1)
-
-
-def where(condition, x=None, y=None, /):
-    """``where(condition, x, y)``: elements of x where condition else of y; with one
-    argument, ``nonzero(condition)``.
-
-    Parameters
-    ----------
-    condition : array_like
-        Booleans (a garray array, or a sequence converted onto the default device).
-    x : array_like or scalar, optional
-        Values where condition holds.
-    y : array_like or scalar, optional
-        Values elsewhere.  Two Python scalars promote as NumPy's (``where(c, 1, 0.5)``
-        is float64).  A NumPy array is refused (TypeError): copy it with asarray.
-
-    Returns
-    -------
-    ndarray or tuple of ndarray
-        The selected values (x and y's result_type, broadcast), or nonzero(condition)
-        for one argument.
-
-    See Also
-    --------
-    numpy.where
-    """
-    if x is None and y is None:
-        return nonzero(condition if isinstance(condition, ndarray)
-                       else _core.asarray(condition))
-    if x is None or y is None:
-        raise ValueError("either both or neither of x and y should be given")
-    from .._elementwise.functions import where as _where3
-    return _where3(condition, x, y)
-
-
-def ix_(*args):
-    """Open meshes from 1-d index sequences (booleans as their nonzero indices).
-
-    Parameters
-    ----------
-    *args : ndarray or sequence
-        1-d integer or boolean index sequences.
-
-    Returns
-    -------
-    tuple of ndarray
-        One array per input, of ``len(args)`` dimensions, each of length 1 but along its
-        own axis.
-
-    See Also
-    --------
-    numpy.ix_
-    """
-    out = []
-    nd = len(args)
-    for k, s in enumerate(args):
-        a = s if isinstance(s, ndarray) else _core.asarray(
-            numpy.asarray(s) if numpy.asarray(s).size else numpy.asarray(s, numpy.intp))
-        if a.ndim != 1:
-            raise ValueError("Cross index must be 1 dimensional")
-        if a.dtype == numpy.bool_:
-            a = nonzero(a)[0]
-        out.append(a.reshape((1,) * k + (a.size,) + (1,) * (nd - k - 1)))
-    return tuple(out)
-
-
-def _shape_arg(shape, name):
-    if isinstance(shape, (int, numpy.integer)):
-        shape = (shape,)
-    shape = tuple(operator.index(s) for s in shape)
-    if any(s < 0 for s in shape):
-        raise ValueError(f"{name}: dimensions must be non-negative, got {shape}")
-    return shape
-
-
-def unravel_index(indices, shape, order="C"):
-    """Flat indices into a tuple of coordinate arrays for ``shape``.
-
-    Parameters
-    ----------
-    indices : int or array_like
-        Flat indices.
-    shape : tuple of int
-        The shape.
-    order : {'C', 'F'}, optional
-        Index order.
-
-    Returns
-    -------
-    tuple of ndarray
-        One int64 array per dimension.
-
-    See Also
-    --------
-    numpy.unravel_index
-    """
-    from .._reduce.reductions import any as _any
-    shape = _shape_arg(shape, "shape")
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
-    idx = indices if isinstance(indices, ndarray) else _core.asarray(
-        numpy.asarray(indices))
-    if idx.dtype.kind not in "iu":
-        raise TypeError("only int indices permitted")
-    size = 1
-    for s in shape:
-        size *= s
-    if idx.size and bool(_any((idx < 0) | (idx >= size))):
-        raise ValueError(f"index out of bounds for array with size {size}")
-    idx = idx.astype(numpy.int64, copy=False)
-    dims = shape if order == "C" else shape[::-1]
-    out, rest = [], idx
-    for s in reversed(dims[1:]):
-        out.append(rest % s)
-        rest = rest // s
-    out.append(rest)
-    out.reverse()
-    return tuple(out if order == "C" else out[::-1])
-
-
-def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
-    """Coordinate arrays into flat indices for ``dims``.
-
-    Parameters
-    ----------
-    multi_index : tuple of array_like
-        One integer array per dimension.
-    dims : tuple of int
-        The shape.
-    mode : str or tuple of str, optional
-        'raise', 'wrap' or 'clip' (per dimension).
-    order : {'C', 'F'}, optional
-        Index order.
-
-    Returns
-    -------
-    ndarray
-        int64 flat indices.
-
-    See Also
-    --------
-    numpy.ravel_multi_index
-    """
-    from .._reduce.reductions import any as _any
-    dims = _shape_arg(dims, "dims")
-    if len(multi_index) != len(dims):
-        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
-    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
-    coords = [_index_array(c, c if isinstance(c, ndarray) else _core.asarray(0),
-                           "multi_index").astype(numpy.int64, copy=False)
-              for c in multi_index]
-    strides, acc = [], 1
-    for s in (reversed(dims) if order == "C" else dims):
-        strides.append(acc)
-        acc *= s
-    if order == "C":
-        strides.reverse()
-    flat = None
-    for c, n, st, m in zip(coords, dims, strides, modes):
-        if m == "raise":
-            if c.size and bool(_any((c < 0) | (c >= n))):
-                raise ValueError("invalid entry in coordinates array")
-        else:
-            c = _apply_mode(c, n, m)
-        term = c * st
-        flat = term if flat is None else flat + term
-    return flat
-
-
-def indices(dimensions, dtype=int, sparse=False):
-    """A grid of the indices of an array of shape ``dimensions``.
-
-    Parameters
-    ----------
-    dimensions : sequence of int
-        The grid's shape.
-    dtype : dtype, optional
-        The integer dtype (int64 by default).
-    sparse : bool, optional
-        Return broadcastable arrays instead of a dense grid.
-
-    Returns
-    -------
-    ndarray or tuple of ndarray
-        An array of shape ``(len(dimensions), *dimensions)``, or one array per
-        axis when sparse.
-
-    See Also
-    --------
-    numpy.indices
-    """
-    from .._creation.ranges import arange
-    dimensions = _shape_arg(dimensions, "dimensions")
-    nd = len(dimensions)
-    parts = []
-    for k, n in enumerate(dimensions):
-        a = arange(n, dtype=dtype).reshape((1,) * k + (n,) + (1,) * (nd - k - 1))
-        parts.append(a)
-    if sparse:
-        return tuple(parts)
-    from .._manip.manipulation import stack
-    from .._core import broadcast_to
-    if nd == 0:
-        return _core.empty((0,), dtype=dtype)
-    return stack([broadcast_to(p, dimensions) for p in parts], axis=0)
-
-
-def diag_indices(n, ndim=2):
-    """Indices of the main diagonal of an ``ndim``-d array of side ``n``.
-
-    Parameters
-    ----------
-    n : int
-        The side of the array.
-    ndim : int, optional
-        Its number of axes.
-
-    Returns
-    -------
-    tuple of ndarray
-        ndim int64 index arrays.
-
-    See Also
-    --------
-    numpy.diag_indices
-    """
-    idx = _arange(operator.index(n), None)
-    return (idx,) * ndim
-
-
-def diag_indices_from(arr):
-    """diag_indices for ``arr`` (every side equal).
-
-    Parameters
-    ----------
-    arr : ndarray
-        An array of at least 2 axes, all of one length.
-
-    Returns
-    -------
-    tuple of ndarray
-        arr.ndim int64 index arrays.
-
-    See Also
-    --------
-    numpy.diag_indices_from
-    """
-    arr = _array(arr, "diag_indices_from")
-    if arr.ndim < 2:
-        raise ValueError("input array must be at least 2-d")
-    if len(set(arr.shape)) != 1:
-        raise ValueError("All dimensions of input must be of equal length")
-    idx = _arange(arr.shape[0], arr.device)
-    return (idx,) * arr.ndim
-
-
-def _tri_mask(n, k, m, lower, device=None):
-    from .._creation.ranges import tril, triu
-    ones = _core.ones((n, n if m is None else m), dtype=numpy.bool_, device=device)
-    return tril(ones, k=k) if lower else triu(ones, k=k)
-
-
-def tril_indices(n, k=0, m=None):
-    """Indices of the lower triangle of an (n, m) array.
-
-    Parameters
-    ----------
-    n : int
-        Number of rows.
-    k : int, optional
-        Diagonal offset.
-    m : int, optional
-        Number of columns (n by default).
-
-    Returns
-    -------
-    tuple of ndarray
-        Row and column int64 indices.
-
-    See Also
-    --------
-    numpy.tril_indices
-    """
-    return nonzero(_tri_mask(operator.index(n), operator.index(k),
-                             None if m is None else operator.index(m), True))
-
-
-def triu_indices(n, k=0, m=None):
-    """Indices of the upper triangle of an (n, m) array.
-
-    Parameters
-    ----------
-    n : int
-        Number of rows.
-    k : int, optional
-        Diagonal offset.
-    m : int, optional
-        Number of columns (n by default).
-
-    Returns
-    -------
-    tuple of ndarray
-        Row and column int64 indices.
-
-    See Also
-    --------
-    numpy.triu_indices
-    """
-    return nonzero(_tri_mask(operator.index(n), operator.index(k),
-                             None if m is None else operator.index(m), False))
-
-
-def tril_indices_from(arr, k=0):
-    """tril_indices for a 2-d ``arr``.
-
-    Parameters
-    ----------
-    arr : ndarray
-        A 2-d array.
-    k : int, optional
-        Diagonal offset.
-
-    Returns
-    -------
-    tuple of ndarray
-        Row and column int64 indices.
-
-    See Also
-    --------
-    numpy.tril_indices_from
-    """
-    arr = _array(arr, "tril_indices_from")
-    if arr.ndim != 2:
-        raise ValueError("input array must be 2-d")
-    return nonzero(_tri_mask(arr.shape[0], k, arr.shape[1], True, arr.device))
-
-
-def triu_indices_from(arr, k=0):
-    """triu_indices for a 2-d ``arr``.
-
-    Parameters
-    ----------
-    arr : ndarray
-        A 2-d array.
-    k : int, optional
-        Diagonal offset.
-
-    Returns
-    -------
-    tuple of ndarray
-        Row and column int64 indices.
-
-    See Also
-    --------
-    numpy.triu_indices_from
-    """
-    arr = _array(arr, "triu_indices_from")
-    if arr.ndim != 2:
-        raise ValueError("input array must be 2-d")
-    return nonzero(_tri_mask(arr.shape[0], k, arr.shape[1], False, arr.device))
 
 
 def repeat(a, repeats, /, axis=None):
@@ -865,11 +424,11 @@ def repeat(a, repeats, /, axis=None):
     """
     from .._core import broadcast_to
     from .._elementwise.ufuncs import maximum
-    a = _array(a, "repeat")
+    a = as_array(a, "repeat: a")
     if axis is None:
         a, ax = a.reshape(-1), 0
     else:
-        ax = _norm_axis(axis, a.ndim)
+        ax = normalize_axis(axis, a.ndim)
     n = a.shape[ax]
     if isinstance(repeats, (int, numpy.integer)) and not isinstance(repeats, bool):
         r = operator.index(repeats)
@@ -888,7 +447,8 @@ def repeat(a, repeats, /, axis=None):
     if rep.size != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) "
                          f"({rep.size},)")
-    from .._reduce.reductions import any as _any, cumsum
+    from .._reduce.reductions import any as _any
+    from .._reduce.scans import cumsum
     rep = rep.astype(numpy.int64, copy=False)
     if n and bool(_any(rep < 0)):
         raise ValueError("repeats may not contain negative values")
@@ -902,102 +462,3 @@ def repeat(a, repeats, /, axis=None):
         src[(ends - rep)[used]] = used
         src = maximum.accumulate(src)
     return a[(slice(None),) * ax + (src,)]
-
-
-def ndindex(*shape):
-    """An iterator over the index tuples of an array of ``shape`` (C order).
-
-    Parameters
-    ----------
-    *shape : int
-        The shape (or one tuple).
-
-    Returns
-    -------
-    iterator
-        Of index tuples.
-
-    See Also
-    --------
-    numpy.ndindex
-    """
-    if len(shape) == 1 and not isinstance(shape[0], (int, numpy.integer)):
-        shape = tuple(shape[0])
-    return itertools.product(*(range(operator.index(s)) for s in shape))
-
-
-def ndenumerate(arr):
-    """(index, value) pairs of ``arr`` in C order; the values come to the host in one
-    copy, as NumPy scalars.
-
-    Parameters
-    ----------
-    arr : ndarray
-        Input array.
-
-    Returns
-    -------
-    iterator
-        Of (index tuple, NumPy scalar) pairs.
-
-    See Also
-    --------
-    numpy.ndenumerate
-    """
-    h = _core.asnumpy(_array(arr, "ndenumerate"))
-    return numpy.ndenumerate(h)
-
-
-class flatiter:
-    """``x.flat``: a 1-d view of x in C order for reading, writing and iterating.
-    Indexing reads or writes x's elements through garray's indexing (a flattened copy
-    is taken for reads of a non-contiguous x); iteration brings the values to the host
-    once.
-
-    Parameters
-    ----------
-    base : ndarray
-        The array to iterate over.
-
-    See Also
-    --------
-    numpy.flatiter
-    """
-
-    def __init__(self, base):
-        self.base = base
-
-    def __len__(self):
-        return self.base.size
-
-    def _flat(self):
-        return self.base.reshape(-1)
-
-    def __getitem__(self, key):
-        return self._flat()[key]
-
-    def __setitem__(self, key, value):
-        b = self.base
-        if b.flags.c_contiguous:
-            b.reshape(-1)[key] = value
-            return
-        idx = _arange(b.size, b.device)[key]
-        if not isinstance(idx, ndarray) or idx.ndim == 0:
-            idx = idx.reshape((1,))
-        b[unravel_index(idx, b.shape)] = value
-
-    def __iter__(self):
-        return iter(_core.asnumpy(self._flat()))
-
-    def copy(self):
-        """A 1-d copy of the array's elements in C order (``x.flatten()``).
-
-        Returns
-        -------
-        ndarray
-            A new 1-d array on the array's device.
-        """
-        return self._flat().copy()
-
-    def __array__(self, dtype=None, copy=None):
-        return numpy.asarray(_core.asnumpy(self._flat()), dtype=dtype)

@@ -13,7 +13,7 @@ import numpy
 
 from .. import _core, _dtypes
 from .._core import broadcast_to, ndarray, zeros
-from .common import as_array, norm_axis
+from .._args import as_array, check_array, normalize_axis
 
 __all__ = ["diagonal", "diag", "diagflat", "trace", "fill_diagonal", "vander", "tri",
            "mask_indices"]
@@ -29,8 +29,8 @@ def _diagonal_view(a, offset, axis1, axis2, writeable):
     if a.ndim < 2:
         raise ValueError("a: diag requires an array of at least two dimensions")
     offset = _int(offset, "offset")
-    i = norm_axis(axis1, a.ndim, "axis1")
-    j = norm_axis(axis2, a.ndim, "axis2")
+    i = normalize_axis(axis1, a.ndim, "axis1")
+    j = normalize_axis(axis2, a.ndim, "axis2")
     if i == j:
         raise ValueError("axis1 and axis2 cannot be the same")
     rest = [d for d in range(a.ndim) if d not in (i, j)]
@@ -187,8 +187,7 @@ def fill_diagonal(a, val, wrap=False):
     numpy.fill_diagonal
     """
     from .shaping import resize
-    if not isinstance(a, ndarray):
-        raise TypeError(f"a: expected a garray.ndarray, got {type(a).__name__}")
+    check_array(a, "a")
     if a.ndim < 2:
         raise ValueError("a: array must be at least 2-d")
     if a.ndim > 2 and len(set(a.shape)) != 1:
@@ -246,7 +245,7 @@ def vander(x, N=None, increasing=False):
     --------
     numpy.vander
     """
-    from .._reduce.reductions import cumprod
+    from .._reduce.scans import cumprod
     x = as_array(x, "x")
     if x.ndim != 1:
         raise ValueError("x: x must be a one-dimensional array or sequence.")

@@ -10,21 +10,11 @@ import inspect
 import itertools
 import operator
 
+from .._args import as_array, normalize_axis
 from .._core import asarray, expand_dims, ndarray, permute_dims
 from .manipulation import stack
 
 __all__ = ["apply_along_axis", "apply_over_axes", "fromfunction", "piecewise", "broadcast"]
-
-
-def _axis(axis, nd, name="axis"):
-    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
-        raise TypeError(f"{name}: expected an integer, got {type(axis).__name__}")
-    a = operator.index(axis)
-    if not -nd <= a < nd:
-        import numpy
-        raise numpy.exceptions.AxisError(
-            f"{name}: axis {a} is out of bounds for array of dimension {nd}")
-    return a % nd
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
@@ -57,13 +47,13 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     --------
     numpy.apply_along_axis
     """
-    a = asarray(arr)
+    a = as_array(arr, "arr")
     nd = a.ndim
     if nd == 0:
         import numpy
         raise numpy.exceptions.AxisError("axis: apply_along_axis needs an array with "
                                          "at least one dimension")
-    axis = _axis(axis, nd)
+    axis = normalize_axis(axis, nd)
     outer = a.shape[:axis] + a.shape[axis + 1:]
     if 0 in outer:
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
@@ -124,10 +114,10 @@ def apply_over_axes(func, a, axes):
     --------
     numpy.apply_over_axes
     """
-    val = asarray(a)
+    val = as_array(a, "a")
     nd = val.ndim
     for axis in ([axes] if not isinstance(axes, (list, tuple)) else axes):
-        ax = _axis(axis, nd, "axes")
+        ax = normalize_axis(axis, nd, "axes")
         res = _call_with_axis(func, val, ax)
         if not isinstance(res, ndarray):
             res = asarray(res, device=val.device)
@@ -189,7 +179,6 @@ def _conditions(condlist, x):
     lone condition is promoted to a list of one)."""
     import numpy
     from .._array_utils import isscalar
-    from .common import as_array
     if isinstance(condlist, ndarray):
         # NumPy's test reads condlist[0]: a scalar for a 1-d array, an array beyond
         if condlist.ndim == 0 or (condlist.ndim == 1 and x.ndim != 0):
@@ -237,7 +226,6 @@ def piecewise(x, condlist, funclist, *args, **kw):
     numpy.piecewise
     """
     from .._core import zeros_like
-    from .common import as_array
     from .._reduce.reductions import any as any_
     from .manipulation import concat
     x = as_array(x, "x")
@@ -283,7 +271,7 @@ class broadcast:  # noqa: N801 - NumPy's name
 
     def __init__(self, *args):
         from .._core import broadcast_shapes
-        self._arrays = [a if isinstance(a, ndarray) else asarray(a) for a in args]
+        self._arrays = [as_array(a, f"args[{i}]") for i, a in enumerate(args)]
         try:
             self.shape = broadcast_shapes(*(a.shape for a in self._arrays))
         except ValueError as e:

@@ -13,7 +13,9 @@ import numpy
 
 from .. import _dtypes
 from .._core import empty, ndarray
-from .common import as_array, as_arrays, check_cast, norm_axis
+from .axes import moveaxis
+from .._args import as_array, as_arrays, check_array, normalize_axis
+from .common import check_cast
 
 __all__ = ["concatenate", "vstack", "row_stack", "hstack", "dstack", "column_stack", "block",
            "append", "insert", "delete"]
@@ -32,7 +34,7 @@ def join(arrays, axis, out=None, dtype=None, casting="same_kind"):
     nd = first.ndim
     if nd == 0:
         raise ValueError("arrays: zero-dimensional arrays cannot be concatenated")
-    ax = norm_axis(axis, nd)
+    ax = normalize_axis(axis, nd)
     for i, a in enumerate(arrays):
         if a.ndim != nd:
             raise ValueError(f"arrays[{i}]: all the input arrays must have same number of "
@@ -44,8 +46,7 @@ def join(arrays, axis, out=None, dtype=None, casting="same_kind"):
     shape = list(first.shape)
     shape[ax] = sum(a.shape[ax] for a in arrays)
     if out is not None:
-        if not isinstance(out, ndarray):
-            raise TypeError(f"out: expected a garray.ndarray, got {type(out).__name__}")
+        check_array(out, "out")
         if out.shape != tuple(shape):
             raise ValueError(f"out: Output array is the wrong shape: {out.shape}, the "
                              f"result has shape {tuple(shape)}")
@@ -332,7 +333,7 @@ def _flat_axis(arr, axis):
     """(arr, axis) as NumPy's insert/delete take them: axis None flattens."""
     if axis is None:
         return (arr.reshape(-1) if arr.ndim != 1 else arr), 0
-    return arr, norm_axis(axis, arr.ndim)
+    return arr, normalize_axis(axis, arr.ndim)
 
 
 def append(arr, values, axis=None):
@@ -526,7 +527,6 @@ def insert(arr, obj, values, axis=None):
             vals = vals[(None,) * (arr.ndim - vals.ndim)]
         if idx.ndim == 0:
             # NumPy: a scalar position inserts values[...] as a[:, i:i+1] = values would
-            from .manipulation import moveaxis
             vals = moveaxis(vals, 0, axis)
         numnew = vals.shape[axis]
         shape = list(arr.shape)

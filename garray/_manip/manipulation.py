@@ -1,33 +1,20 @@
 """Array manipulation: views where the layout allows, garray's copies otherwise.
 
-``flip``, ``moveaxis``, ``unstack`` and ``broadcast_arrays`` are views; ``concat``,
+``flip``, ``unstack`` and ``broadcast_arrays`` are views; ``concat``,
 ``stack`` and ``roll`` allocate the result and fill it slice by slice with garray's
 strided copies (and casts, when the inputs' dtypes differ).  NumPy's other manipulation
-functions live beside this module: _joining (concatenate, the stacks, block, insert,
-delete), _shaping (tile, splits, ravel, flips, copyto ...), _pad, _diagonal and
-garray.lib.stride_tricks.
+functions live beside this module: joining (concatenate, the stacks, block, insert,
+delete), shaping (tile, ravel, flips, copyto ...), splitting (the splits), pad, diagonal
+and garray.lib.stride_tricks.
 """
 
 import operator
 
+from .._args import as_array, as_arrays, normalize_axis
 from .._core import broadcast_shapes, broadcast_to, ndarray, permute_dims
 from .joining import join
-from .common import as_array, norm_axis
 
-__all__ = ["flip", "moveaxis", "unstack", "broadcast_arrays", "concat", "stack", "roll"]
-
-
-def _arrays(arrays, argname):
-    arrays = tuple(as_array(a, f"{argname}[{i}]") for i, a in enumerate(arrays))
-    if not arrays:
-        raise ValueError(f"{argname}: need at least one array")
-    devs = {a.device for a in arrays}
-    if len(devs) > 1:
-        raise ValueError(f"{argname}: arrays are on different devices {sorted(map(str, devs))}")
-    return arrays
-
-
-_axis = norm_axis
+__all__ = ["flip", "unstack", "broadcast_arrays", "concat", "stack", "roll"]
 
 
 def flip(x, /, axis=None):
@@ -53,44 +40,8 @@ def flip(x, /, axis=None):
     x = as_array(x, "x")
     axes = range(x.ndim) if axis is None else (
         axis if isinstance(axis, tuple) else (axis,))
-    axes = {_axis(a, x.ndim) for a in axes}
+    axes = {normalize_axis(a, x.ndim) for a in axes}
     return x[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))]
-
-
-def moveaxis(x, source, destination, /):
-    """Move axes to new positions (a view).
-
-    Parameters
-    ----------
-    x : ndarray
-        Input array.
-    source : int or sequence of int
-        The axes to move.
-    destination : int or sequence of int
-        Their new positions.
-
-    Returns
-    -------
-    ndarray
-        A view.
-
-    See Also
-    --------
-    numpy.moveaxis
-    """
-    x = as_array(x, "x")
-    src = source if isinstance(source, tuple) else (source,)
-    dst = destination if isinstance(destination, tuple) else (destination,)
-    if len(src) != len(dst):
-        raise ValueError("source and destination must have the same number of axes")
-    src = [_axis(a, x.ndim, "source") for a in src]
-    dst = [_axis(a, x.ndim, "destination") for a in dst]
-    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
-        raise ValueError("repeated axis in source or destination")
-    order = [i for i in range(x.ndim) if i not in src]
-    for d, s in sorted(zip(dst, src)):
-        order.insert(d, s)
-    return permute_dims(x, tuple(order))
 
 
 def unstack(x, /, *, axis=0):
@@ -108,7 +59,8 @@ def unstack(x, /, *, axis=0):
     tuple of ndarray
         Views, one per index along axis.
     """
-    a = _axis(axis, x.ndim)
+    x = as_array(x, "x")
+    a = normalize_axis(axis, x.ndim)
     return tuple(x[(slice(None),) * a + (i,)] for i in range(x.shape[a]))
 
 
@@ -126,7 +78,7 @@ def broadcast_arrays(*arrays):
         Read-only views of the broadcast shape (NumPy returns a tuple since 2.0 as
         well).
     """
-    arrays = _arrays(arrays, "arrays")
+    arrays = as_arrays(arrays, "arrays")
     shape = broadcast_shapes(*[a.shape for a in arrays])
     return tuple(broadcast_to(a, shape) for a in arrays)
 
@@ -151,7 +103,7 @@ def concat(arrays, /, *, axis=0):
     --------
     garray.concatenate
     """
-    return join(_arrays(arrays, "arrays"), axis)
+    return join(as_arrays(arrays, "arrays"), axis)
 
 
 def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -183,12 +135,12 @@ def stack(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if out is not None and dtype is not None:
         raise TypeError("stack() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
-    arrays = _arrays(arrays, "arrays")
+    arrays = as_arrays(arrays, "arrays")
     shape = arrays[0].shape
     for i, a in enumerate(arrays):
         if a.shape != shape:
             raise ValueError(f"arrays[{i}]: shape {a.shape} differs from {shape}")
-    ax = _axis(axis, len(shape) + 1)
+    ax = normalize_axis(axis, len(shape) + 1)
     expanded = [a[(slice(None),) * ax + (None,)] for a in arrays]
     return join(expanded, ax, out, dtype, casting)
 
@@ -225,7 +177,7 @@ def roll(x, /, shift, axis=None):
             raise ValueError("shift and axis must have the same length")
     out = x
     for s, a in zip(shifts, axes):
-        a = _axis(a, x.ndim)
+        a = normalize_axis(a, x.ndim)
         n = out.shape[a]
         if n == 0:
             continue

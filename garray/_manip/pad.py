@@ -19,7 +19,8 @@ Note [pad]
 import numpy
 
 from .._core import empty, ndarray
-from .common import as_array
+from .axes import moveaxis
+from .._args import as_array
 
 __all__ = ["pad"]
 
@@ -213,7 +214,6 @@ def _call_mode(function, padded, pad_width, kwargs):
     1-d view along each axis, which it modifies in place (one call per line: slow for
     large arrays, as in NumPy)."""
     import itertools
-    from .manipulation import moveaxis
     for axis in range(padded.ndim):
         view = moveaxis(padded, axis, -1)
         for ind in itertools.product(*(range(n) for n in view.shape[:-1])):

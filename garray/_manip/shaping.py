@@ -1,20 +1,21 @@
 """NumPy's shape functions: views where NumPy gives views (ravel of contiguous arrays,
-swapaxes, rollaxis, rot90, flips, atleast_*d, the splits, trim_zeros), garray's strided
-copies where it copies (tile and resize copy a stride-0 broadcast view), and the
-in-place ``copyto``.  Host work is on shapes only; ``trim_zeros`` brings one index per
-axis to the host, found on the device by reductions.
+swapaxes, rollaxis, rot90, flips, atleast_*d, trim_zeros), garray's strided copies
+where it copies (tile and resize copy a stride-0 broadcast view), and the in-place
+``copyto``.  Host work is on shapes only; ``trim_zeros`` brings one index per axis to
+the host, found on the device by reductions.  The splits are in
+garray/_manip/splitting.py.
 """
 
 import operator
 
 from .. import _dtypes
 from .._core import broadcast_shapes, broadcast_to, ndarray, permute_dims, zeros
-from .common import (as_array, axis_error, check_cast, int_tuple, norm_axis,
-                            norm_axis_tuple)
+from .._args import as_array, check_array, normalize_axis, normalize_axis_tuple
+from .common import axis_error, check_cast, int_tuple
 
 __all__ = ["tile", "resize", "atleast_1d", "atleast_2d", "atleast_3d", "ravel", "swapaxes",
-           "rollaxis", "rot90", "fliplr", "flipud", "split", "array_split", "hsplit",
-           "vsplit", "dsplit", "trim_zeros", "copyto", "matrix_transpose"]
+           "rollaxis", "rot90", "fliplr", "flipud", "trim_zeros", "copyto",
+           "matrix_transpose"]
 
 
 def tile(A, reps, /):
@@ -226,8 +227,8 @@ def swapaxes(a, axis1, axis2):
     numpy.swapaxes
     """
     a = as_array(a, "a")
-    i = norm_axis(axis1, a.ndim, "axis1")
-    j = norm_axis(axis2, a.ndim, "axis2")
+    i = normalize_axis(axis1, a.ndim, "axis1")
+    j = normalize_axis(axis2, a.ndim, "axis2")
     perm = list(range(a.ndim))
     perm[i], perm[j] = j, i
     return permute_dims(a, tuple(perm))
@@ -257,7 +258,7 @@ def rollaxis(a, axis, start=0):
     """
     a = as_array(a, "a")
     n = a.ndim
-    axis = norm_axis(axis, n)
+    axis = normalize_axis(axis, n)
     start = operator.index(start)
     if start < 0:
         start += n
@@ -366,161 +367,6 @@ def flipud(m):
     return _flip(m, 0)
 
 
-# ---- splits ------------------------------------------------------------------------
-
-
-def array_split(ary, indices_or_sections, axis=0):
-    """Split into sub-arrays (views) along ``axis``: ``indices_or_sections`` is a count
-    (the first ``len % count`` parts get one extra element) or the split positions.
-
-    Parameters
-    ----------
-    ary : ndarray or array_like
-        The array to split.
-    indices_or_sections : int or sequence of int
-        A number of equal parts, or the positions to split at.
-    axis : int, optional
-        The axis to split along.
-
-    Returns
-    -------
-    list of ndarray
-        Views of ary.
-
-    See Also
-    --------
-    numpy.array_split
-    """
-    ary = as_array(ary, "ary")
-    try:
-        total = ary.shape[axis]
-    except IndexError:
-        raise axis_error(f"axis: axis {axis} is out of bounds for array of dimension "
-                         f"{ary.ndim}") from None
-    ax = norm_axis(axis, ary.ndim)
-    try:
-        points = [0] + [operator.index(i) for i in indices_or_sections] + [total]
-    except TypeError:
-        n = operator.index(indices_or_sections)
-        if n <= 0:
-            raise ValueError("indices_or_sections: number sections must be larger than "
-                             "0.") from None
-        each, extras = divmod(total, n)
-        points = [0]
-        for i in range(n):
-            points.append(points[-1] + each + (1 if i < extras else 0))
-    pre = (_S,) * ax
-    return [ary[pre + (slice(points[i], points[i + 1]),)] for i in range(len(points) - 1)]
-
-
-def split(ary, indices_or_sections, axis=0):
-    """Split into equal sub-arrays (a count that divides the axis) or at positions
-    (views).
-
-    Parameters
-    ----------
-    ary : ndarray or array_like
-        The array to split.
-    indices_or_sections : int or sequence of int
-        A number of equal parts, or the positions to split at.
-    axis : int, optional
-        The axis to split along.
-
-    Returns
-    -------
-    list of ndarray
-        Views of ary.
-
-    See Also
-    --------
-    numpy.split
-    """
-    ary = as_array(ary, "ary")
-    try:
-        len(indices_or_sections)
-    except TypeError:
-        n = operator.index(indices_or_sections)
-        if n > 0 and ary.shape[norm_axis(axis, ary.ndim)] % n:
-            raise ValueError("indices_or_sections: array split does not result in an "
-                             "equal division") from None
-    return array_split(ary, indices_or_sections, axis)
-
-
-def hsplit(ary, indices_or_sections):
-    """split along axis 1 (axis 0 for 1-d arrays).
-
-    Parameters
-    ----------
-    ary : ndarray or array_like
-        The array to split.
-    indices_or_sections : int or sequence of int
-        A number of equal parts, or the positions to split at.
-
-    Returns
-    -------
-    list of ndarray
-        Views of ary.
-
-    See Also
-    --------
-    numpy.hsplit
-    """
-    ary = as_array(ary, "ary")
-    if ary.ndim == 0:
-        raise ValueError("ary: hsplit only works on arrays of 1 or more dimensions")
-    return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
-
-
-def vsplit(ary, indices_or_sections):
-    """split along axis 0 of an array with >= 2 axes.
-
-    Parameters
-    ----------
-    ary : ndarray or array_like
-        The array to split.
-    indices_or_sections : int or sequence of int
-        A number of equal parts, or the positions to split at.
-
-    Returns
-    -------
-    list of ndarray
-        Views of ary.
-
-    See Also
-    --------
-    numpy.vsplit
-    """
-    ary = as_array(ary, "ary")
-    if ary.ndim < 2:
-        raise ValueError("ary: vsplit only works on arrays of 2 or more dimensions")
-    return split(ary, indices_or_sections, 0)
-
-
-def dsplit(ary, indices_or_sections):
-    """split along axis 2 of an array with >= 3 axes.
-
-    Parameters
-    ----------
-    ary : ndarray or array_like
-        The array to split.
-    indices_or_sections : int or sequence of int
-        A number of equal parts, or the positions to split at.
-
-    Returns
-    -------
-    list of ndarray
-        Views of ary.
-
-    See Also
-    --------
-    numpy.dsplit
-    """
-    ary = as_array(ary, "ary")
-    if ary.ndim < 3:
-        raise ValueError("ary: dsplit only works on arrays of 3 or more dimensions")
-    return split(ary, indices_or_sections, 2)
-
-
 # ---- trim_zeros ------------------------------------------------------------------
 
 
@@ -555,7 +401,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     trim = str(trim).lower()
     if trim not in ("fb", "bf", "f", "b"):
         raise ValueError(f"trim: unexpected character(s) in `trim`: {trim!r}")
-    axes = tuple(range(x.ndim)) if axis is None else norm_axis_tuple(axis, x.ndim)
+    axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
     if not axes:
         return filt
     # a 1-d Python sequence is sliced itself (NumPy: list in, list out)
@@ -606,8 +452,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     numpy.copyto
     """
     from .._elementwise.functions import where as _where
-    if not isinstance(dst, ndarray):
-        raise TypeError(f"dst: expected a garray.ndarray, got {type(dst).__name__}")
+    check_array(dst, "dst")
     if not dst.flags.writeable:
         raise ValueError("dst: assignment destination is read-only")
     if isinstance(src, ndarray):
@@ -658,8 +503,6 @@ def matrix_transpose(x, /):
     numpy.matrix_transpose
     """
     x = as_array(x, "x")
-    if not isinstance(x, ndarray):
-        raise TypeError(f"matrix_transpose: expected a garray.ndarray, got {type(x).__name__}")
     if x.ndim < 2:
         raise ValueError(f"x: matrix_transpose needs at least 2 axes, got shape {x.shape}")
     return x.mT

@@ -1,4 +1,5 @@
-"""Reductions and scans: the Array API and NumPy signatures over the reduction family.
+"""Reductions: the Array API and NumPy signatures over the reduction family, and the
+argument parsing and ``out=`` handling the scans (garray/_reduce/scans.py) share.
 
 The kernels and their schedules are in ``_kernels/reduce.hip`` and
 ``cython/_reduce.pxi``; the rows (reducer, accepted dtypes, accumulator dtype, identity)
@@ -8,56 +9,12 @@ in ``garray/_tables/reduce.py``.  This module parses arguments the way NumPy doe
 cast into it), ``initial=`` and ``where=``.
 """
 
-import operator
-
-from numpy.exceptions import AxisError
-
+from .._args import as_array, reduction_axes
 from .. import _core, _dtypes
 from .._core import ndarray
 from .._tables.reduce import ROWS
 
 _builtin_sum = sum
-
-
-def _array(x, name):
-    if isinstance(x, ndarray):
-        return x
-    if isinstance(x, (bool, int, float, complex, list, tuple)) or hasattr(x, "__array__") \
-            or hasattr(x, "__array_interface__") or hasattr(x, "dtype"):
-        return _core.asarray(x)
-    raise TypeError(f"{name}: x must be an array, got {type(x).__name__}")
-
-
-def normalize_axes(axis, ndim, name):
-    """``axis`` (None, an integer or a tuple of them) as a sorted tuple of distinct
-    non-negative axes; AxisError (a ValueError and an IndexError) when out of range or
-    repeated, TypeError for non-integers and for lists (as NumPy)."""
-    if axis is None:
-        return tuple(range(ndim))
-    if isinstance(axis, list):
-        raise TypeError(f"{name}: axis must be an integer, a tuple of integers or None, "
-                        f"not a list")
-    if ndim == 0 and not isinstance(axis, tuple):
-        try:        # NumPy reduces a 0-d array over axis 0 or -1 as over ()
-            if operator.index(axis) in (0, -1):
-                return ()
-        except TypeError:
-            pass
-    seq = axis if isinstance(axis, tuple) else (axis,)
-    out = []
-    for a in seq:
-        try:
-            i = operator.index(a)
-        except TypeError:
-            raise TypeError(f"{name}: axis must be an integer or a tuple of integers, got "
-                            f"{type(a).__name__}") from None
-        if not -ndim <= i < ndim:
-            raise AxisError(f"{name}: axis {i} is out of bounds for array of dimension {ndim}")
-        i = i + ndim if i < 0 else i
-        if i in out:
-            raise AxisError(f"{name}: repeated axis {a} in axis={axis!r}")
-        out.append(i)
-    return tuple(sorted(out))
 
 
 def _norm_dtype(dtype, name):
@@ -101,17 +58,18 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
     public name for messages.
     """
     api = api or name
-    x, dt = _with_dtype(_array(x, api), dtype, api)
+    x, dt = _with_dtype(as_array(x, f"{api}: x"), dtype, api)
     row = ROWS[name]
     code = _code(x.dtype)   # (an unsupported dtype: the launch layer's TypeError)
-    axes = normalize_axes(axis, x.ndim, api)
+    axes = reduction_axes(axis, x.ndim, api)
     if where is not True:
         if initial is None and row.nonempty:
             raise ValueError(f"{api}: a where= mask needs initial= (the reduction has no "
                              f"identity)")
         fill = row.identity(code)       # masked elements drop out; initial is added once
         from .._elementwise.functions import where as _where
-        x = _where(_array(where, api), x, _core.asarray(fill, dtype=x.dtype, device=x.device)
+        x = _where(as_array(where, f"{api}: where"), x,
+                   _core.asarray(fill, dtype=x.dtype, device=x.device)
                    if not isinstance(fill, ndarray) else fill)
         code = _code(x.dtype)
     if row.nonempty and initial is None:
@@ -126,44 +84,6 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
         if isinstance(combine, str):
             combine = _ufunc(combine)
         r = combine(r, _core.full((), initial, dtype=r.dtype, device=r.device))
-    if dt is not None and r.dtype != dt:
-        r = r.astype(dt)
-    return _store(r, out, api)
-
-
-def scan(name, x, axis, dtype=None, out=None, include_initial=False, api=None,
-         flatten_none=True):
-    """Inclusive scan of row ``name`` along one axis (None: of the flattened array)."""
-    api = api or name
-    x, dt = _with_dtype(_array(x, api), dtype, api)
-    if axis is None:
-        if not flatten_none and x.ndim > 1:
-            raise ValueError(f"{api}: axis must be given for arrays of more than one "
-                             f"dimension")
-        x = x.reshape(-1)
-        axis = 0
-    if x.ndim == 0:
-        if not flatten_none:
-            raise ValueError(f"{api}: x must have at least one dimension")
-        x = x.reshape(1)            # NumPy's cumsum of a 0-d array: as of shape (1,)
-    if isinstance(axis, (tuple, list)):
-        raise TypeError(f"{api}: axis must be an integer or None, got {type(axis).__name__}")
-    ax, = normalize_axes(axis, x.ndim, api)
-    row = ROWS[name]
-    code = _code(x.dtype)
-    acc = row.acc_code(code)
-    if acc < 0 or not row.scan:
-        raise TypeError(f"{api}: unsupported dtype {x.dtype}")
-    shape = list(x.shape)
-    if include_initial:
-        shape[ax] += 1
-    r = _core.empty(tuple(shape), dtype=_dtypes.RECORDS[acc].dtype, device=x.device)
-    if include_initial:
-        idx = (slice(None),) * ax
-        r[idx + (slice(0, 1),)] = row.identity(code)
-        _core._scan(name, x, ax, r[idx + (slice(1, None),)])
-    else:
-        _core._scan(name, x, ax, r)
     if dt is not None and r.dtype != dt:
         r = r.astype(dt)
     return _store(r, out, api)
@@ -336,7 +256,7 @@ amax, amin = max, min
 
 
 def _arg(name, x, axis, keepdims, out):
-    x = _array(x, name)
+    x = as_array(x, f"{name}: x")
     if axis is None:
         r = reduce(name, x.reshape(-1), None, False, api=name)
         if keepdims:
@@ -508,174 +428,3 @@ def any(x, /, axis=None, out=None, keepdims=False, *, where=True):
     numpy.any
     """
     return reduce("any", x, axis, keepdims, None, out, None, where, api="any")
-
-
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False, out=None):
-    """Inclusive running sum along ``axis`` (required for arrays of more than one
-    dimension); ``include_initial`` puts the zero first. Dtypes as ``sum``.
-
-    Parameters
-    ----------
-    x : ndarray
-        Input array.
-    axis : int, optional
-        The axis; may be omitted only for 0-d and 1-d input.
-    dtype : dtype, optional
-        The dtype to accumulate in and return; the input is cast to it first.
-    include_initial : bool, optional
-        Put the initial value (0 for sums, 1 for products) first, so the axis grows by
-        one.
-    out : ndarray, optional
-        A garray array of the result's shape that receives the result (cast to its
-        dtype); returned.
-
-    Returns
-    -------
-    ndarray
-        The running sums (dtypes as sum).
-
-    See Also
-    --------
-    numpy.cumulative_sum
-    """
-    return scan("sum", x, axis, dtype, out, include_initial, "cumulative_sum",
-                flatten_none=False)
-
-
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False, out=None):
-    """Inclusive running product along ``axis``.
-
-    Parameters
-    ----------
-    x : ndarray
-        Input array.
-    axis : int, optional
-        The axis; may be omitted only for 0-d and 1-d input.
-    dtype : dtype, optional
-        The dtype to accumulate in and return; the input is cast to it first.
-    include_initial : bool, optional
-        Put the initial value (0 for sums, 1 for products) first, so the axis grows by
-        one.
-    out : ndarray, optional
-        A garray array of the result's shape that receives the result (cast to its
-        dtype); returned.
-
-    Returns
-    -------
-    ndarray
-        The running products (dtypes as sum).
-
-    See Also
-    --------
-    numpy.cumulative_prod
-    """
-    return scan("prod", x, axis, dtype, out, include_initial, "cumulative_prod",
-                flatten_none=False)
-
-
-def cumsum(a, axis=None, dtype=None, out=None):
-    """Running sum along ``axis`` (of the flattened array when None).
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Input array (array-likes are converted on the current device).
-    axis : int or None, optional
-        The axis (None: the flattened array).
-    dtype : dtype, optional
-        The dtype to accumulate in and return; the input is cast to it first.
-    out : ndarray, optional
-        A garray array of the result's shape that receives the result (cast to its
-        dtype); returned.
-
-    Returns
-    -------
-    ndarray
-        The running sums (dtypes as sum), of the input's shape (1-d for axis=None).
-
-    See Also
-    --------
-    numpy.cumsum
-    """
-    return scan("sum", a, axis, dtype, out, api="cumsum")
-
-
-def cumprod(a, axis=None, dtype=None, out=None):
-    """Running product along ``axis`` (of the flattened array when None).
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Input array (array-likes are converted on the current device).
-    axis : int or None, optional
-        The axis (None: the flattened array).
-    dtype : dtype, optional
-        The dtype to accumulate in and return; the input is cast to it first.
-    out : ndarray, optional
-        A garray array of the result's shape that receives the result (cast to its
-        dtype); returned.
-
-    Returns
-    -------
-    ndarray
-        The running products (dtypes as sum), of the input's shape (1-d for axis=None).
-
-    See Also
-    --------
-    numpy.cumprod
-    """
-    return scan("prod", a, axis, dtype, out, api="cumprod")
-
-
-def nancumsum(a, axis=None, dtype=None, out=None):
-    """Running sum treating NaN as zero.
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Input array (array-likes are converted on the current device).
-    axis : int or None, optional
-        The axis (None: the flattened array).
-    dtype : dtype, optional
-        The dtype to accumulate in and return; the input is cast to it first.
-    out : ndarray, optional
-        A garray array of the result's shape that receives the result (cast to its
-        dtype); returned.
-
-    Returns
-    -------
-    ndarray
-        The running sums (dtypes as sum), of the input's shape (1-d for axis=None).
-
-    See Also
-    --------
-    numpy.nancumsum
-    """
-    return scan("nansum", a, axis, dtype, out, api="nancumsum")
-
-
-def nancumprod(a, axis=None, dtype=None, out=None):
-    """Running product treating NaN as one.
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Input array (array-likes are converted on the current device).
-    axis : int or None, optional
-        The axis (None: the flattened array).
-    dtype : dtype, optional
-        The dtype to accumulate in and return; the input is cast to it first.
-    out : ndarray, optional
-        A garray array of the result's shape that receives the result (cast to its
-        dtype); returned.
-
-    Returns
-    -------
-    ndarray
-        The running products (dtypes as sum), of the input's shape (1-d for axis=None).
-
-    See Also
-    --------
-    numpy.nancumprod
-    """
-    return scan("nanprod", a, axis, dtype, out, api="nancumprod")

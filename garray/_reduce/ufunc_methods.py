@@ -54,11 +54,13 @@ import math
 
 import numpy
 
+from .._args import as_array, reduction_axes
 from .._tables import ops as _optable
 from .. import _core, _dtypes
 from .._core import ndarray
 from .._tables.reduce import ROWS, UFUNC_REDUCTIONS
 from . import reductions as _red
+from .scans import scan
 
 _NoValue = numpy._NoValue
 
@@ -92,13 +94,6 @@ def _op(uf, method, what):
     if op.nout != 1 and method != "outer":
         raise ValueError(f"{what} only supported for functions returning a single value")
     return op
-
-
-def _as_array(x, like=None):
-    if isinstance(x, ndarray):
-        return x
-    dev = like.device if isinstance(like, ndarray) else None
-    return _core.asarray(x, device=dev)
 
 
 def _cat(dt):
@@ -167,7 +162,7 @@ def _identity_array(v, dtype, device):
 
 
 def _mask(where, x, api):
-    m = where if isinstance(where, ndarray) else _core.asarray(where, device=x.device)
+    m = as_array(where, f"{api}: where", x.device)
     if m.dtype != numpy.bool_:
         m = m.astype(numpy.bool_)
     return _core.broadcast_to(m, x.shape)
@@ -200,12 +195,12 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
     op = _op(uf, "reduce", "reduce")
     name = op.numpy_name
     api = f"{name}.reduce"
-    x = _as_array(array)
+    x = as_array(array, f"{api}: array")
     if op.in2 is not None and op.in2_ok(_optable.CODES[x.dtype]):
         # NumPy folds integer exponents into a float accumulator (ldexp.reduce of
         # [1, 2, 3] is ldexp(ldexp(1., 2), 3)): no reduction row does that yet
         raise NotImplementedError(f"{api} of an integer array is not implemented")
-    axes = _red.normalize_axes(axis, x.ndim, api)
+    axes = reduction_axes(axis, x.ndim, api)
     rname, x, dt = _plan(op, x, dtype, out, api)                 # NumPy: dtypes first
     row = ROWS[rname]
     if len(axes) > 1 and row.ordered:
@@ -292,7 +287,7 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
     op = _op(uf, "accumulate", "accumulate")
     name = op.numpy_name
     api = f"{name}.accumulate"
-    x = _as_array(array)
+    x = as_array(array, f"{api}: array")
     if x.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
     if isinstance(axis, list):
@@ -306,7 +301,7 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
             raise ValueError("accumulate does not allow multiple axes")
         axis = 0
     rname, x, dt = _plan(op, x, dtype, out, api)
-    ax, = _red.normalize_axes(axis, x.ndim, api)
+    ax, = reduction_axes(axis, x.ndim, api)
     if ROWS[rname].ordered:
         _check_exponents(op, x, ax, 1)
     if op.name == "hypot" and x.shape[ax]:
@@ -323,7 +318,7 @@ def _scan(op, rname, x, ax, dt, out, api):
     grid (``op.f16``: nextafter) steps with its garray._elementwise.f16 function, one launch per
     element of the axis, as its kernel's float32 steps would round differently."""
     if op.f16 is None or x.dtype != _dtypes.float16:
-        return _red.scan(rname, x, ax, dt, out, api=api)
+        return scan(rname, x, ax, dt, out, api=api)
     import garray as _ga
     from .._elementwise import f16 as _f16
     f = getattr(_f16, op.f16)
@@ -341,8 +336,8 @@ def _scan(op, rname, x, ax, dt, out, api):
 
 def outer(uf, A, B, out=None):
     op = _op(uf, "outer", "outer product")
-    a = _as_array(A, B)
-    b = _as_array(B, a)
+    a = as_array(A, f"{uf.__name__}.outer: A", B.device if isinstance(B, ndarray) else None)
+    b = as_array(B, f"{uf.__name__}.outer: B", a.device)
     a = a.reshape(a.shape + (1,) * b.ndim)
     if op.nout == 2:            # divmod: a tuple of two outputs, as for the call
         return uf(a, b, out=out)
@@ -397,7 +392,7 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     import garray as _ga
     op = _op(uf, "reduceat", "reduceat")
     api = f"{op.numpy_name}.reduceat"
-    x = _as_array(array)
+    x = as_array(array, f"{api}: array")
     if x.ndim == 0:
         raise TypeError(f"{api}: cannot reduceat on a scalar")
     if op.in2 is not None:          # as NumPy: no loop fits (exponents are integers)
@@ -410,7 +405,7 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     if idx.dtype.kind not in "biuf":
         raise TypeError(f"{api}: indices must be integers, got {idx.dtype}")
     idx = idx.astype(numpy.intp)
-    ax = _red.normalize_axes(axis, x.ndim, api)
+    ax = reduction_axes(axis, x.ndim, api)
     if len(ax) != 1:
         raise TypeError(f"{api}: axis must be an integer")
     ax = ax[0]

@@ -14,9 +14,10 @@ Note [Counting by sorting]
 import math
 import operator
 
+from .._args import as_array
 from .. import _core, _dtypes
 from .._creation.ranges import arange, linspace
-from .._reduce.reductions import _array, cumsum
+from .._reduce.scans import cumsum
 from .sorting import _sort_rows, searchsorted, take_rows
 from .._manip.manipulation import concat
 
@@ -76,7 +77,7 @@ def bincount(x, /, weights=None, minlength=0):
     --------
     numpy.bincount
     """
-    x = _array(x, "bincount")
+    x = as_array(x, "bincount: x")
     if x.ndim != 1:
         raise ValueError(f"bincount: x must be 1-d, got {x.ndim} dimensions")
     if x.dtype.kind not in "biu" or (x.dtype.kind == "u" and x.dtype.itemsize == 8):
@@ -86,7 +87,7 @@ def bincount(x, /, weights=None, minlength=0):
     if minlength < 0:
         raise ValueError("bincount: minlength must be non-negative")
     if weights is not None:
-        weights = _array(weights, "bincount")
+        weights = as_array(weights, "bincount: weights")
         if weights.shape != x.shape:
             raise ValueError("bincount: the weights and list don't have the same length.")
         if weights.dtype.kind == "c":
@@ -127,7 +128,7 @@ def _edges(a, bins, range_, dev):
         # NumPy: result_type(first_edge, last_edge, a), made a float
         dt = a.dtype if a.dtype.kind == "f" else _dtypes.float64
         return linspace(lo, hi, nb + 1, dtype=dt, device=dev)
-    e = _array(bins, "histogram")
+    e = as_array(bins, "histogram: bins")
     if e.ndim != 1:
         raise ValueError("histogram: `bins` must be 1d, when an array")
     if e.shape[0] > 1 and bool((e[1:] < e[:-1]).any()):
@@ -158,7 +159,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
     --------
     numpy.histogram_bin_edges
     """
-    a = _array(a, "histogram_bin_edges")
+    a = as_array(a, "histogram_bin_edges: a")
     return _edges(a.reshape(-1), bins, range, a.device)
 
 
@@ -195,12 +196,12 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     --------
     numpy.histogram
     """
-    a = _array(a, "histogram").reshape((-1,))
+    a = as_array(a, "histogram: a").reshape((-1,))
     if a.dtype.kind == "c":
         raise NotImplementedError("histogram: complex input is not supported")
     dev = a.device
     if weights is not None:
-        weights = _array(weights, "histogram").reshape((-1,))
+        weights = as_array(weights, "histogram: weights").reshape((-1,))
         if weights.shape != a.shape:
             raise ValueError("histogram: weights should have the same shape as a.")
     edges = _edges(a, bins, range, dev)
@@ -255,7 +256,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     elif isinstance(sample, _core.ndarray) and sample.ndim == 1:
         cols = [sample]
     else:
-        cols = [_array(c, "histogramdd").reshape((-1,)) for c in sample]
+        cols = [as_array(c, "histogramdd").reshape((-1,)) for c in sample]
     d = len(cols)
     n = cols[0].shape[0] if d else 0
     if any(c.shape != (n,) for c in cols):
@@ -289,7 +290,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
         flat = flat + idx * stride
         stride *= nb
     if weights is not None:
-        weights = _array(weights, "histogramdd").reshape((-1,))
+        weights = as_array(weights, "histogramdd: weights").reshape((-1,))
     hist = bincount(flat, weights, minlength=stride).astype(_dtypes.float64)
     hist = hist[:stride].reshape(tuple(nbin))
     hist = hist[(slice(1, -1),) * d].copy()

@@ -3,16 +3,9 @@ elementwise kernels."""
 
 import numpy
 
-from .. import _core
-from .._core import ndarray
+from .._args import as_array
 
 __all__ = ["interp", "sort_complex"]
-
-
-def _as(x, name, device=None):
-    if isinstance(x, ndarray):
-        return x
-    return _core.asarray(numpy.asarray(x), device=device)
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
@@ -47,10 +40,10 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     from .sorting import argsort, searchsorted
     from .._elementwise.functions import clip, where
     from .._manip.joining import concatenate
-    xp_ = _as(xp, "xp")
+    xp_ = as_array(xp, "xp")
     dev = xp_.device
-    x_ = _as(x, "x", dev)
-    fp_ = _as(fp, "fp", dev)
+    x_ = as_array(x, "x", dev)
+    fp_ = as_array(fp, "fp", dev)
     if xp_.ndim != 1 or fp_.ndim != 1:
         raise ValueError("interp: xp and fp must be 1-d sequences")
     if xp_.shape[0] != fp_.shape[0]:
@@ -112,7 +105,7 @@ def sort_complex(a):
     numpy.sort_complex
     """
     from .sorting import sort
-    a = _as(a, "a")
+    a = as_array(a, "a")
     s = sort(a, axis=-1) if a.ndim else a
     if s.dtype.kind == "c":
         return s

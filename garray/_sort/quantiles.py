@@ -17,11 +17,11 @@ Note [Quantiles]
 
 import warnings
 
+from .._args import as_array, reduction_axes
 from .. import _core, _dtypes
 from .._elementwise import ufuncs as _u
 from .._core import ndarray
 from .._elementwise.functions import where
-from .._reduce.reductions import _array, normalize_axes
 from .sorting import _sort_rows, searchsorted, take_rows
 
 __all__ = ["median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
@@ -37,7 +37,7 @@ def _rows(a, axis, name):
     """a's reduced axes moved last and flattened: (rows (C-contiguous 2-d), kept shape,
     the shape with the reduced axes as 1).  ``axis`` may be a list: NumPy's median and
     quantile family take any sequence of axes (its sum and mean do not)."""
-    axes = normalize_axes(tuple(axis) if isinstance(axis, list) else axis, a.ndim, name)
+    axes = reduction_axes(tuple(axis) if isinstance(axis, list) else axis, a.ndim, name)
     kept = tuple(i for i in range(a.ndim) if i not in axes)
     moved = _core.permute_dims(a, kept + axes) if a.ndim else a
     kshape = tuple(a.shape[i] for i in kept)
@@ -67,7 +67,7 @@ def _lerp(a, b, t):
 
 
 def _quantile(a, q, axis, method, keepdims, nan, name, scale=1):
-    a = _array(a, name)
+    a = as_array(a, f"{name}: a")
     if a.dtype == _dtypes.float16:
         # in float32, rounded once: NumPy's float16 quantiles keep float32's values
         # (its virtual index and weights are not rounded to float16)
@@ -84,7 +84,7 @@ def _quantile(a, q, axis, method, keepdims, nan, name, scale=1):
         raise ValueError(f"{name}: method must be one of {_METHODS + _OTHER_METHODS}, "
                          f"got {method!r}")
     weak = isinstance(q, (int, float)) and not isinstance(q, bool)
-    qa = q if isinstance(q, ndarray) else _core.asarray(q, device=a.device)
+    qa = as_array(q, f"{name}: q", a.device)
     if qa.dtype.kind not in "iuf":
         raise TypeError(f"{name}: q must be real numbers, got {qa.dtype}")
     # q's dtype as NumPy: a Python float takes a float array's dtype
@@ -312,7 +312,7 @@ def _unsupported(name, out, weights, interpolation):
 
 
 def _median(a, axis, keepdims, nan, name):
-    a = _array(a, name)
+    a = as_array(a, f"{name}: a")
     if a.dtype.kind == "c":
         raise NotImplementedError(f"{name}: complex input is not supported")
     x2, kshape, keep = _rows(a, axis, name)
@@ -429,8 +429,8 @@ def digitize(x, bins, right=False):
     --------
     numpy.digitize
     """
-    x = _array(x, "digitize")
-    bins = _array(bins, "digitize")
+    x = as_array(x, "digitize: x")
+    bins = as_array(bins, "digitize: bins")
     if x.dtype.kind == "c":
         raise TypeError("digitize: x may not be complex")
     if bins.ndim != 1:

@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy
 
 from .. import _core
-from .._core import ndarray
+from .._args import as_array, normalize_axis
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
            "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d"]
@@ -34,15 +34,6 @@ UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indi
 def _arange(n, device):
     from .._creation.ranges import arange
     return arange(n, dtype=numpy.int64, device=device)
-
-
-def _array(x, name):
-    if isinstance(x, ndarray):
-        return x
-    try:
-        return _core.asarray(numpy.asarray(x))
-    except Exception:
-        raise TypeError(f"{name}: expected an array, got {type(x).__name__}") from None
 
 
 def _runs(s, equal_nan):
@@ -79,7 +70,7 @@ def _unique(x, want_index, want_inverse, want_counts, equal_nan):
                                                    device=x.device)]) if n else starts
         out["counts"] = ends - starts
     if want_inverse:
-        from .._reduce.reductions import cumsum
+        from .._reduce.scans import cumsum
         group = cumsum(_runs(s, equal_nan).astype(numpy.int64)) - 1
         inv = _core.empty((n,), dtype=numpy.int64, device=x.device)
         inv[perm] = group
@@ -104,7 +95,7 @@ def unique_values(x, /):
     --------
     numpy.unique_values
     """
-    return _unique(_array(x, "unique_values"), False, False, False, False)["values"]
+    return _unique(as_array(x, "unique_values: x"), False, False, False, False)["values"]
 
 
 def unique_counts(x, /):
@@ -124,7 +115,7 @@ def unique_counts(x, /):
     --------
     numpy.unique_counts
     """
-    r = _unique(_array(x, "unique_counts"), False, False, True, False)
+    r = _unique(as_array(x, "unique_counts: x"), False, False, True, False)
     return UniqueCountsResult(r["values"], r["counts"])
 
 
@@ -145,7 +136,7 @@ def unique_inverse(x, /):
     --------
     numpy.unique_inverse
     """
-    r = _unique(_array(x, "unique_inverse"), False, True, False, False)
+    r = _unique(as_array(x, "unique_inverse: x"), False, True, False, False)
     return UniqueInverseResult(r["values"], r["inverse"])
 
 
@@ -166,7 +157,7 @@ def unique_all(x, /):
     --------
     numpy.unique_all
     """
-    r = _unique(_array(x, "unique_all"), True, True, True, False)
+    r = _unique(as_array(x, "unique_all: x"), True, True, True, False)
     return UniqueAllResult(r["values"], r["indices"],
                                                        r["inverse"], r["counts"])
 
@@ -202,7 +193,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     --------
     numpy.unique
     """
-    ar = _array(ar, "unique")
+    ar = as_array(ar, "unique: ar")
     # sorted=False lets NumPy return any order; the sorted result satisfies it
     if axis is not None:
         return _unique_axis(ar, axis, return_index, return_inverse, return_counts,
@@ -219,13 +210,13 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 
 def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_nan):
-    from .._manip.manipulation import moveaxis
+    from .._manip.axes import moveaxis
     from .sorting import lexsort
     from .._index.advanced import nonzero
-    from .._reduce.reductions import any as _any, cumsum
+    from .._reduce.reductions import any as _any
+    from .._reduce.scans import cumsum
     from .._manip.joining import concatenate
-    from .._manip.common import norm_axis
-    ax = norm_axis(axis, ar.ndim)
+    ax = normalize_axis(axis, ar.ndim)
     moved = moveaxis(ar, ax, 0)
     n = moved.shape[0]
     rows = moved.reshape(n, -1)
@@ -287,8 +278,8 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     from .._elementwise.functions import clip
     if kind not in (None, "sort", "table"):
         raise ValueError(f"kind: must be None, 'sort' or 'table', got {kind!r}")
-    e = _array(element, "element")
-    t = _array(test_elements, "test_elements").reshape(-1)
+    e = as_array(element, "element")
+    t = as_array(test_elements, "test_elements").reshape(-1)
     if t.size == 0 or e.size == 0:
         r = _core.zeros(e.shape, dtype=numpy.bool_, device=e.device)
         return ~r if invert else r
@@ -299,7 +290,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 
 def _flat_unique(a, assume_unique, name):
-    a = _array(a, name).reshape(-1)
+    a = as_array(a, f"{name}: a").reshape(-1)
     return a if assume_unique else unique(a)
 
 
@@ -327,8 +318,8 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     numpy.intersect1d
     """
     from .sorting import searchsorted
-    a = _array(ar1, "ar1").reshape(-1)
-    b = _array(ar2, "ar2").reshape(-1)
+    a = as_array(ar1, "ar1").reshape(-1)
+    b = as_array(ar2, "ar2").reshape(-1)
     if return_indices:
         u1, i1 = unique(a, return_index=True) if not assume_unique else (
             a, _arange(a.size, a.device))
@@ -371,8 +362,8 @@ def union1d(ar1, ar2):
     numpy.union1d
     """
     from .._manip.joining import concatenate
-    return unique(concatenate([_array(ar1, "ar1").reshape(-1),
-                               _array(ar2, "ar2").reshape(-1)]))
+    return unique(concatenate([as_array(ar1, "ar1").reshape(-1),
+                               as_array(ar2, "ar2").reshape(-1)]))
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
@@ -397,7 +388,7 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     numpy.setdiff1d
     """
     u1 = _flat_unique(ar1, assume_unique, "ar1")
-    return u1[isin(u1, _array(ar2, "ar2"), invert=True)]
+    return u1[isin(u1, as_array(ar2, "ar2"), invert=True)]
 
 
 def setxor1d(ar1, ar2, assume_unique=False):

@@ -1,8 +1,10 @@
-"""NumPy's ``numpy.fft`` functions (and the Array API fft extension) over garray's FFT
-engine (``_engine.py``; docs/fft.md) or the GPU vendor's (cuFFT, hipFFT:
-``garray/_vendor/gpufft.py``), as ``path`` picks.  Axes are moved last and made
+"""NumPy's ``numpy.fft`` complex transforms (``fft``, ``ifft``, ``fft2``, ``ifft2``,
+``fftn``, ``ifftn``; also the Array API fft extension's) over garray's FFT engine
+(``_engine.py``; docs/fft.md) or the GPU vendor's (cuFFT, hipFFT:
+``garray/_vendor/gpufft.py``), as ``path`` picks, and the axis, padding, dtype and norm
+handling the real transforms (``_real.py``) share.  Axes are moved last and made
 contiguous, padded, cropped and cast on the device by garray's own kernels; nothing goes
-through the host.
+through the host.  The frequencies and shifts are in ``_frequencies.py``.
 
 Note [FFT paths]
 ~~~~~~~~~~~~~~~~
@@ -31,10 +33,10 @@ import math
 import operator
 
 import numpy
-from numpy.lib.array_utils import normalize_axis_index
 
 from .. import _dtypes, _env
-from .._core import asarray, ndarray
+from .._args import as_array, normalize_axis
+from .._core import ndarray
 from .._vendor import gpufft as _gpufft
 from . import _engine
 
@@ -65,21 +67,12 @@ def _garray():
     return garray
 
 
-def _as(a):
-    return a if isinstance(a, ndarray) else asarray(a)
-
-
 def _complex_dtype(dt):
     if dt.kind == "c":
         return dt
     if dt in (_dtypes.float32, numpy.dtype(numpy.float16)):
         return numpy.dtype(_dtypes.complex64)
     return numpy.dtype(_dtypes.complex128)
-
-
-def _real_dtype(dt):
-    c = _complex_dtype(dt)
-    return numpy.dtype(_dtypes.float32 if c == _dtypes.complex64 else _dtypes.float64)
 
 
 _WIDE = {numpy.dtype(_dtypes.complex64): numpy.dtype(_dtypes.complex128),
@@ -105,14 +98,6 @@ def _scale(norm, n, inverse):
     if (norm == "forward") != bool(inverse):
         return 1.0 / n
     return 1.0
-
-
-def _swap_norm(norm):
-    if norm not in _NORMS:
-        raise ValueError(f'Invalid norm value {norm}; should be "backward",'
-                         f'"ortho" or "forward".')
-    return {None: "forward", "backward": "forward", "ortho": "ortho",
-            "forward": "backward"}[norm]
 
 
 def _points(n, default):
@@ -160,15 +145,11 @@ def _put(y, out, fname):
     return out
 
 
-def _axis(a, axis):
-    return normalize_axis_index(operator.index(axis), a.ndim)
-
-
 def _c2c(a, n, axis, norm, inverse, out, fname, wide=False):
     """The complex transform of ``a`` along ``axis``; ``wide``: the kernel path leaves a
     single-precision result in double (Note [FFT precision])."""
-    a = _as(a)
-    axis = _axis(a, axis)
+    a = as_array(a, "a")
+    axis = normalize_axis(axis, a.ndim)
     n = _points(n, a.shape[axis])
     cdt = _complex_dtype(a.dtype)
     scale = _scale(norm, n, inverse)
@@ -258,7 +239,7 @@ def _cook_nd(a, s, axes, invreal=False, fname="fftn"):
             s = list(a.shape)
         else:
             axes = [operator.index(ax) for ax in axes]
-            s = [a.shape[_axis(a, ax)] for ax in axes]
+            s = [a.shape[normalize_axis(ax, a.ndim)] for ax in axes]
     else:
         shapeless = False
         s = [None if v is None else operator.index(v) for v in s]
@@ -267,7 +248,7 @@ def _cook_nd(a, s, axes, invreal=False, fname="fftn"):
     axes = [operator.index(ax) for ax in axes]
     if len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
-    axes = [_axis(a, ax) for ax in axes]
+    axes = [normalize_axis(ax, a.ndim) for ax in axes]
     if invreal and shapeless and axes:
         s[-1] = (a.shape[axes[-1]] - 1) * 2
     # as NumPy 2: -1 is the input's whole length along that axis; None (deprecated
@@ -277,7 +258,7 @@ def _cook_nd(a, s, axes, invreal=False, fname="fftn"):
 
 
 def _c2cn(a, s, axes, norm, inverse, out, fname):
-    a = _as(a)
+    a = as_array(a, "a")
     s, axes = _cook_nd(a, s, axes, fname=fname)
     for n in s:
         if n is not None:
@@ -408,437 +389,3 @@ def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
         device.
     """
     return _c2cn(a, s, axes, norm, True, out, "ifft2")
-
-
-def _check_real(a, fname):
-    if a.dtype.kind == "c":
-        raise TypeError(f"{fname}: the input must be real, got {a.dtype}")
-
-
-def rfft(a, n=None, axis=-1, norm=None, out=None):
-    """One-dimensional discrete Fourier transform of a real input (``numpy.fft.rfft``):
-    the ``n//2 + 1`` non-negative frequency terms.
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Real input (complex raises TypeError); float32 gives complex64, other real
-        dtypes complex128.
-    n : int, optional
-        Length of the transformed axis: the input is cropped or zero-padded to n.
-    axis : int, optional
-        The axis to transform (the last by default).
-    norm : {None, "backward", "ortho", "forward"}, optional
-        Scaling, as fft.
-    out : ndarray, optional
-        A garray array of the result's shape and dtype to write into.
-
-    Returns
-    -------
-    ndarray
-        Complex (complex64 for float32/complex64 input, else complex128), on the input's
-        device.
-
-    Notes
-    -----
-    Even lengths transform the real rows read as n/2 complex values and untangle the
-    spectrum (half the work); odd lengths take the complex FFT of the input cast to
-    complex.
-    """
-    return _rfft(a, n, axis, norm, out)
-
-
-def _rfft(a, n, axis, norm, out, wide=False):
-    """rfft; ``wide`` as ``_c2c``."""
-    a = _as(a)
-    _check_real(a, "rfft")
-    axis = _axis(a, axis)
-    n = _points(n, a.shape[axis])
-    scale = _scale(norm, n, False)
-    rdt = _real_dtype(a.dtype)
-    cdt = _complex_dtype(rdt)
-    if path(a.device, n, _others(a, axis)) == "vendor":
-        xr, _ = _last(a, axis, n, rdt)
-        return _finish(_gpufft.r2c(xr, scale), axis, out, "rfft")
-    if n % 2 == 0:
-        xr, _ = _last(a, axis, n, _wide(rdt))
-        y = _engine.rfft_even(xr, scale)
-    else:
-        x, owned = _last(a, axis, n, _wide(cdt))
-        y = _engine.c2c(x, False, scale, owned)[..., :n // 2 + 1]
-    if not wide:
-        y = _narrow(y, cdt)
-    return _finish(y, axis, out, "rfft")
-
-
-def irfft(a, n=None, axis=-1, norm=None, out=None):
-    """Inverse of ``rfft`` (``numpy.fft.irfft``): a real output of length ``n``
-    (default ``2 * (m - 1)`` for ``m`` input values along ``axis``).
-
-    The input is cropped or zero-padded to ``n//2 + 1`` values; the imaginary parts of
-    the zero-frequency (and, for even n, the Nyquist) term are ignored, as NumPy.
-    Returns float32 for complex64/float32 inputs, float64 otherwise.
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Complex input (the non-negative frequency half of a Hermitian spectrum).
-    n : int, optional
-        Length of the real output (2 * (m - 1) by default).
-    axis : int, optional
-        The axis to transform (the last by default).
-    norm : {None, "backward", "ortho", "forward"}, optional
-        Scaling, as fft.
-    out : ndarray, optional
-        A garray array of the result's shape and dtype to write into.
-
-    Returns
-    -------
-    ndarray
-        Real (float32 for complex64/float32 input, else float64), on the input's device.
-    """
-    return _irfft(a, n, axis, norm, out)
-
-
-def _irfft(a, n, axis, norm, out, rdt=None):
-    """irfft, rounded to ``rdt`` (default: the real dtype of ``a``'s precision; irfftn's
-    wide intermediate passes the input's)."""
-    a = _as(a)
-    axis = _axis(a, axis)
-    n = _points(n, 2 * (a.shape[axis] - 1))
-    cdt = _complex_dtype(a.dtype)
-    rdt = _real_dtype(cdt) if rdt is None else rdt
-    scale = _scale(norm, n, True)
-    if path(a.device, n, _others(a, axis)) == "vendor":
-        x, _ = _last(a, axis, n // 2 + 1, cdt)
-        y = _gpufft.c2r(x, n, scale)
-    else:
-        x, _ = _last(a, axis, n // 2 + 1, _wide(cdt))
-        if n % 2 == 0:
-            y = _engine.irfft_even(x, n, scale)
-        else:
-            full = _engine.hermitian_full(x, n)
-            y = _garray().ascontiguousarray(_engine.c2c(full, True, scale, True).real)
-    return _finish(_narrow(y, rdt), axis, out, "irfft")
-
-
-def hfft(a, n=None, axis=-1, norm=None, out=None):
-    """The FFT of a signal with Hermitian symmetry (``numpy.fft.hfft``): a real spectrum
-    of length ``n`` (default ``2 * (m - 1)``); ``irfft(conj(a), n, axis, swapped norm)``.
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        The non-negative frequency half of a Hermitian signal.
-    n : int, optional
-        Length of the real output (2 * (m - 1) by default).
-    axis : int, optional
-        The axis to transform (the last by default).
-    norm : {None, "backward", "ortho", "forward"}, optional
-        Scaling, as fft.
-    out : ndarray, optional
-        A garray array of the result's shape and dtype to write into.
-
-    Returns
-    -------
-    ndarray
-        Real (float32 for complex64/float32 input, else float64), on the input's device.
-    """
-    a = _as(a)
-    nrm = _swap_norm(norm)
-    if a.dtype.kind == "c":
-        a = _garray().conj(a)
-    return irfft(a, n, axis, nrm, out)
-
-
-def ihfft(a, n=None, axis=-1, norm=None, out=None):
-    """Inverse of ``hfft`` (``numpy.fft.ihfft``): ``conj(rfft(a, n, axis, swapped
-    norm))`` for a real input.
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Real input.
-    n : int, optional
-        Length of the transformed axis: the input is cropped or zero-padded to n.
-    axis : int, optional
-        The axis to transform (the last by default).
-    norm : {None, "backward", "ortho", "forward"}, optional
-        Scaling, as fft.
-    out : ndarray, optional
-        A garray array of the result's shape and dtype to write into.
-
-    Returns
-    -------
-    ndarray
-        Complex (complex64 for float32/complex64 input, else complex128), on the input's
-        device.
-    """
-    a = _as(a)
-    nrm = _swap_norm(norm)
-    y = _garray().conj(rfft(a, n, axis, nrm))
-    if out is None:
-        return y
-    return _put(y, out, "ihfft")
-
-
-def rfftn(a, s=None, axes=None, norm=None, out=None):
-    """N-dimensional FFT of a real input (``numpy.fft.rfftn``): ``rfft`` over the last
-    axis of ``axes``, then ``fft`` over the others.
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Real input (complex raises TypeError); float32 gives complex64, other real
-        dtypes complex128.
-    s : sequence of int, optional
-        Output lengths along axes (crop or zero-pad); -1 or None entries keep the
-        input's length.
-    axes : sequence of int, optional
-        The axes to transform (all, or the last len(s), by default); repeated axes
-        transform repeatedly, as NumPy.
-    norm : {None, "backward", "ortho", "forward"}, optional
-        Scaling, as fft.
-    out : ndarray, optional
-        A garray array of the result's shape and dtype to write into.
-
-    Returns
-    -------
-    ndarray
-        Complex (complex64 for float32/complex64 input, else complex128), on the input's
-        device.
-    """
-    a = _as(a)
-    _check_real(a, "rfftn")
-    s, axes = _cook_nd(a, s, axes, fname="rfftn")
-    for n in s:
-        if n is not None:
-            _points(n, None)
-    if not axes:
-        raise IndexError("rfftn: axes is empty (at least one axis is needed)")
-    cdt = _complex_dtype(_real_dtype(a.dtype))
-    a = _rfft(a, s[-1], axes[-1], norm, None, wide=True)
-    for ii in reversed(range(len(axes) - 1)):     # NumPy's order (repeated axes)
-        a = _c2c(a, s[ii], axes[ii], norm, False, None, "rfftn", wide=True)
-    return _put(_narrow(a, cdt), out, "rfftn")
-
-
-def irfftn(a, s=None, axes=None, norm=None, out=None):
-    """Inverse of ``rfftn`` (``numpy.fft.irfftn``): ``ifft`` over all but the last axis of
-    ``axes``, then ``irfft`` (length ``s[-1]``, default ``2 * (m - 1)``).
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Complex input (the non-negative frequency half of a Hermitian spectrum).
-    s : sequence of int, optional
-        Output lengths (the last: of the real output, 2 * (m - 1) by default).
-    axes : sequence of int, optional
-        The axes to transform (all, or the last len(s), by default); repeated axes
-        transform repeatedly, as NumPy.
-    norm : {None, "backward", "ortho", "forward"}, optional
-        Scaling, as fft.
-    out : ndarray, optional
-        A garray array of the result's shape and dtype to write into.
-
-    Returns
-    -------
-    ndarray
-        Real (float32 for complex64/float32 input, else float64), on the input's device.
-    """
-    a = _as(a)
-    s, axes = _cook_nd(a, s, axes, invreal=True, fname="irfftn")
-    for n in s:
-        if n is not None:
-            _points(n, None)
-    if not axes:
-        raise IndexError("irfftn: axes is empty (at least one axis is needed)")
-    rdt = _real_dtype(a.dtype)
-    for ii in range(len(axes) - 1):
-        a = _c2c(a, s[ii], axes[ii], norm, True, None, "irfftn", wide=True)
-    return _irfft(a, s[-1], axes[-1], norm, out, rdt)
-
-
-def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """2-dimensional FFT of a real input (``numpy.fft.rfft2``).
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Real input (complex raises TypeError); float32 gives complex64, other real
-        dtypes complex128.
-    s : sequence of int, optional
-        Output lengths along axes (crop or zero-pad); -1 or None entries keep the
-        input's length.
-    axes : sequence of int, optional
-        The axes to transform (the last two by default).
-    norm : {None, "backward", "ortho", "forward"}, optional
-        Scaling, as fft.
-    out : ndarray, optional
-        A garray array of the result's shape and dtype to write into.
-
-    Returns
-    -------
-    ndarray
-        Complex (complex64 for float32/complex64 input, else complex128), on the input's
-        device.
-    """
-    return rfftn(a, s, axes, norm, out)
-
-
-def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """Inverse of ``rfft2`` (``numpy.fft.irfft2``).
-
-    Parameters
-    ----------
-    a : ndarray or array_like
-        Complex input (the non-negative frequency half of a Hermitian spectrum).
-    s : sequence of int, optional
-        Output lengths (the last: of the real output, 2 * (m - 1) by default).
-    axes : sequence of int, optional
-        The axes to transform (the last two by default).
-    norm : {None, "backward", "ortho", "forward"}, optional
-        Scaling, as fft.
-    out : ndarray, optional
-        A garray array of the result's shape and dtype to write into.
-
-    Returns
-    -------
-    ndarray
-        Real (float32 for complex64/float32 input, else float64), on the input's device.
-    """
-    return irfftn(a, s, axes, norm, out)
-
-
-def _freq_dtype(dtype):
-    if dtype is None:
-        return numpy.dtype(_dtypes.float64)
-    dt = numpy.dtype(dtype)
-    if dt.kind != "f":
-        raise ValueError(f"fftfreq: dtype must be a real floating-point dtype, got {dt}")
-    return dt
-
-
-def _freq_n(n, fname):
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise ValueError(f"{fname}: n should be an integer, got {n!r}") from None
-    if n < 1:
-        raise ValueError(f"{fname}: n must be positive, got {n}")
-    return n
-
-
-def fftfreq(n, d=1.0, *, dtype=None, device=None):
-    """Sample frequencies of a length-``n`` DFT (``numpy.fft.fftfreq``; the Array API's
-    ``dtype=`` and ``device=`` keywords): ``[0, 1, ..., (n-1)//2, -(n//2), ..., -1] /
-    (d n)``.
-
-    Parameters
-    ----------
-    n : int
-        The transform length.
-    d : float, optional
-        Sample spacing.
-    dtype : dtype, optional
-        A real floating dtype (float64 by default).
-    device : Device or str, optional
-        Where the result lives.
-
-    Returns
-    -------
-    ndarray
-        1-d of length n.
-
-    Raises
-    ------
-    ValueError
-        ``n`` not an integer, ``n < 1`` (NumPy divides by zero for n = 0); a dtype that
-        is not a real floating dtype.
-    """
-    g = _garray()
-    n = _freq_n(n, "fftfreq")
-    dt = _freq_dtype(dtype)
-    k = g.arange(n, dtype=_dtypes.int64, device=device)
-    k = g.where(k < (n - 1) // 2 + 1, k, k - n)
-    return (k * (1.0 / (n * d))).astype(dt)
-
-
-def rfftfreq(n, d=1.0, *, dtype=None, device=None):
-    """Sample frequencies of ``rfft`` (``numpy.fft.rfftfreq``): ``[0, 1, ..., n//2] /
-    (d n)``; ``dtype=`` and ``device=`` as the Array API.
-
-    Parameters
-    ----------
-    n : int
-        The transform length.
-    d : float, optional
-        Sample spacing.
-    dtype : dtype, optional
-        A real floating dtype (float64 by default).
-    device : Device or str, optional
-        Where the result lives.
-
-    Returns
-    -------
-    ndarray
-        1-d of length n//2 + 1.
-    """
-    g = _garray()
-    n = _freq_n(n, "rfftfreq")
-    dt = _freq_dtype(dtype)
-    k = g.arange(n // 2 + 1, dtype=_dtypes.int64, device=device)
-    return (k * (1.0 / (n * d))).astype(dt)
-
-
-def _shift(x, axes, sign):
-    g = _garray()
-    x = _as(x)
-    if axes is None:
-        axes = tuple(range(x.ndim))
-        shift = tuple(sign * (dim // 2) for dim in x.shape)
-    elif isinstance(axes, (int, numpy.integer)):
-        shift = sign * (x.shape[_axis(x, axes)] // 2)
-    else:
-        axes = tuple(axes)
-        shift = tuple(sign * (x.shape[_axis(x, ax)] // 2) for ax in axes)
-    if x.ndim == 0 or (isinstance(axes, tuple) and not axes):
-        return x.copy()           # a new array, as NumPy's roll gives
-    return g.roll(x, shift, axes)
-
-
-def fftshift(x, axes=None):
-    """Shift the zero-frequency term to the centre (``numpy.fft.fftshift``): a roll by
-    ``n//2`` along each of ``axes`` (all by default).
-
-    Parameters
-    ----------
-    x : ndarray or array_like
-        Input array.
-    axes : int or sequence of int, optional
-        The axes to shift (all by default).
-
-    Returns
-    -------
-    ndarray
-        A new array.
-    """
-    return _shift(x, axes, 1)
-
-
-def ifftshift(x, axes=None):
-    """Inverse of ``fftshift`` (``numpy.fft.ifftshift``): a roll by ``-(n//2)``.
-
-    Parameters
-    ----------
-    x : ndarray or array_like
-        Input array.
-    axes : int or sequence of int, optional
-        The axes to shift (all by default).
-
-    Returns
-    -------
-    ndarray
-        A new array.
-    """
-    return _shift(x, axes, -1)

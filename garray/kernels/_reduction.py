@@ -5,7 +5,7 @@ Note [ReductionKernel]
 1. Signatures and type placeholders are ElementwiseKernel's (Note [ElementwiseKernel]
    in kernels/_elementwise.py, shared through ``_UserKernel``).  ``raw`` parameters are not
    supported (NotImplementedError when the kernel is made).
-2. The inputs broadcast together to the loop shape; ``axis`` (normalize_axes) splits
+2. The inputs broadcast together to the loop shape; ``axis`` (garray._args.reduction_axes) splits
    it into kept axes and reduced axes.  The launch passes two ``ga::Strided``: ``po``
    over the kept axes (the byte strides of every array input, then of every output)
    and ``pr`` over the reduced axes (the inputs' strides), each collapsed like the
@@ -33,6 +33,7 @@ import math
 
 import numpy
 
+from .._args import reduction_axes
 from ._elementwise import (_BLOCK, _CTYPES, _MAX_GRID, _MAX_NDIM, _PRELUDE,
                             _UserKernel, _cast_scalar, _fill_strided, _is_scalar,
                             _kernel_dtype)
@@ -276,7 +277,6 @@ class ReductionKernel(_UserKernel):
     # ---- call ----------------------------------------------------------------------
     def __call__(self, *args, axis=None, keepdims=False, out=None, stream=None):
         from .._core import broadcast_shapes, broadcast_to, empty, ndarray
-        from .._reduce.reductions import normalize_axes
 
         if len(args) not in (self.nin, self.nargs):
             raise TypeError(f"Wrong number of arguments for {self.name!r}. It must be either "
@@ -303,7 +303,7 @@ class ReductionKernel(_UserKernel):
         ndim = len(shape)
         if ndim > _MAX_NDIM:
             raise ValueError(f"{self.name}: at most {_MAX_NDIM} dimensions, got {ndim}")
-        axes = normalize_axes(axis, ndim, self.name)
+        axes = reduction_axes(axis, ndim, self.name)
         kept = [d for d in range(ndim) if d not in axes]
         kept_shape = [shape[d] for d in kept]
         red_shape = [shape[d] for d in axes]

@@ -7,7 +7,8 @@ reading stray memory, and strides must be multiples of the itemsize.
 """
 
 from .. import _core
-from .._manip.common import as_array, int_tuple, norm_axis_tuple
+from .._args import as_array, normalize_axis_tuple
+from .._manip.common import int_tuple
 
 __all__ = ["as_strided", "sliding_window_view"]
 
@@ -87,7 +88,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
                              f"window_shape for all dimensions of `x`; got {len(window)} "
                              f"window_shape elements and `x.ndim` is {x.ndim}.")
     else:
-        axes = norm_axis_tuple(axis, x.ndim, allow_duplicate=True)
+        axes = normalize_axis_tuple(axis, x.ndim, allow_duplicate=True)
         if len(window) != len(axes):
             raise ValueError(f"window_shape: Must provide matching length window_shape "
                              f"and axis; got {len(window)} window_shape elements and "

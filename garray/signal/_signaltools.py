@@ -13,8 +13,9 @@ import warnings
 
 import numpy
 
+from .._args import as_array
 from .. import _dtypes
-from .._core import asarray, ndarray
+from .._core import ndarray
 from . import _direct as _s
 
 _MODES = ("valid", "same", "full")
@@ -26,8 +27,8 @@ _BOUNDARIES = {"fill": _s.BOUNDARY_FILL, "pad": _s.BOUNDARY_FILL,
 def _operands(in1, in2):
     dev = in1.device if isinstance(in1, ndarray) else (
         in2.device if isinstance(in2, ndarray) else None)
-    a = in1 if isinstance(in1, ndarray) else asarray(in1, device=dev)
-    b = in2 if isinstance(in2, ndarray) else asarray(in2, device=a.device)
+    a = as_array(in1, "in1", dev)
+    b = as_array(in2, "in2", a.device)
     if a.device != b.device:
         raise ValueError(f"in1 on {a.device}, in2 on {b.device}: the inputs must be on "
                          "one device")

@@ -19,6 +19,7 @@ device and kept in the kernel cache.  Accuracy: within a few ulps of SciPy's (th
 ``erf``/``erfc``/``lgamma`` against Cephes).
 """
 
+from .._args import as_array
 from .._core import asarray, ndarray
 from ..kernels._elementwise import ElementwiseKernel
 
@@ -71,8 +72,7 @@ def _kernel(name):
 
 
 def _apply(name, x):
-    if not isinstance(x, ndarray):
-        x = asarray(x)
+    x = as_array(x, f"{name}: x")
     kind = x.dtype.kind
     if kind == "c":
         if name in _COMPLEX_IN_SCIPY:

@@ -1,4 +1,5 @@
-"""NumPy's indexing routines (garray/_index/routines.py) against NumPy."""
+"""NumPy's indexing routines (garray/_index/routines.py, where.py, index_arrays.py,
+iterators.py) against NumPy."""
 
 import numpy
 import pytest

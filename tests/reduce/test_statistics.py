@@ -1,5 +1,6 @@
-"""Statistics (garray/_reduce/statistics.py) against NumPy: mean, var, std, the nan* functions,
-ptp, average, diff, allclose, array_equal, array_equiv."""
+"""Statistics (garray/_reduce/moments.py, nan.py, statistics.py, comparisons.py) against
+NumPy: mean, var, std, the nan* functions, ptp, average, diff, allclose, array_equal,
+array_equiv."""
 
 import warnings
 

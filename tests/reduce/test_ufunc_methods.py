@@ -100,8 +100,8 @@ def check(name, method, n_arr, g_arr, *args, rtol=None, atol=None, g_kw=None, **
     """garray's ``name.method(g_arr, ...)`` against NumPy on the same data (``g_kw``:
     garray's keyword arguments where they differ, e.g. a where= mask as a garray array)."""
     g = getattr(getattr(garray, name), method)
-    if g_kw is not None:
-        g = functools.partial(g, **g_kw)
+    if g_kw is not None:        # over kw's NumPy values (a NumPy where= mask is refused)
+        g = functools.partial(lambda f, *a, **k: f(*a, **{**k, **g_kw}), g)
     reason = DIFFERENCES.get((name, n_arr.dtype.kind))
     try:
         expected = reference(name, method, n_arr, *args, **kw)

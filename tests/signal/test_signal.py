@@ -36,6 +36,22 @@ def both(fn_np, fn_g, **kw):
     same_or_raises_alike(fn_np, fn_g, **kw)
 
 
+class _Copying:
+    """A garray module whose functions get NumPy array arguments as garray arrays, so one
+    call written for SciPy runs on both (garray refuses NumPy arrays)."""
+
+    def __init__(self, mod):
+        self._mod = mod
+
+    def __getattr__(self, name):
+        f = getattr(self._mod, name)
+
+        def dev(v):
+            return garray.asarray(v) if isinstance(v, numpy.ndarray) else v
+
+        return lambda *a, **k: f(*map(dev, a), **{n: dev(v) for n, v in k.items()})
+
+
 # ---- numpy.convolve / numpy.correlate --------------------------------------------------
 
 PAIRS_1D = ((5, 3), (3, 5), (4, 4), (1, 1), (1, 6), (6, 1), (7, 2), (2, 7), (8, 5))
@@ -101,7 +117,7 @@ def test_numpy_floats_random():
 def test_numpy_lists_scalars_and_modes():
     assert_xp_close(garray.convolve(3, 4), numpy.convolve(3, 4))
     assert_xp_close(garray.convolve([1, 2, 3], [0, 1, 0.5]), numpy.convolve([1, 2, 3], [0, 1, 0.5]))
-    assert_xp_close(garray.convolve(numpy.array([1, 2], numpy.float32), 2.0),
+    assert_xp_close(garray.convolve(garray.asarray(numpy.array([1, 2], numpy.float32)), 2.0),
                     numpy.convolve(numpy.array([1, 2], numpy.float32), 2.0))
     for mode in (0, 1, 2, numpy.int64(1)):
         assert_xp_close(garray.convolve([1, 2, 3], [1, 1], mode),
@@ -216,7 +232,7 @@ def test_scipy_nd_views_and_0d():
     lambda m: m.convolve(numpy.ones((0, 2)), numpy.ones((2, 2))),
 ])
 def test_scipy_nd_errors(call):
-    both(lambda: call(scipy.signal), lambda: call(garray.signal))
+    both(lambda: call(scipy.signal), lambda: call(_Copying(garray.signal)))
 
 
 def test_scipy_bool_1d_goes_through_numpy():
@@ -356,7 +372,7 @@ def test_scipy_2d_large_filter_boundaries():
     lambda m: m.correlate2d(numpy.ones((2, 2), bool), numpy.ones((2, 2), bool)),
 ])
 def test_scipy_2d_errors(call):
-    both(lambda: call(scipy.signal), lambda: call(garray.signal))
+    both(lambda: call(scipy.signal), lambda: call(_Copying(garray.signal)))
 
 
 def test_empty_2d_raises():
