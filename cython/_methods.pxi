@@ -1,19 +1,22 @@
-# The reduction methods of ndarray (x.sum(), x.argmax(axis=1), x.cumsum() ...): NumPy's
-# method signatures, forwarded to the module-level functions (garray.sum ...), looked up
-# by name at call time (garray.mean, var, std and ptp live in garray/_reduce/statistics.py).
+# The ndarray methods that NumPy also offers as functions (x.sum(), x.argmax(axis=1),
+# x.take(...), x.sort() ...): NumPy's method signatures, calling garray's function of the
+# same name, bound once per name (_array_function).  The docstrings are short and name the
+# function, which documents the parameters (as NumPy's method docs refer to numpy.sum).
 # A base class of _ArrayOperators, so of ndarray, to keep _ndarray.pxi about the type.
 
-cdef object _garray_namespace = None
+cdef dict _method_impls = {}
 
 
 cdef object _array_function(str name):
-    global _garray_namespace
-    if _garray_namespace is None:
-        import garray
-        _garray_namespace = garray
-    f = getattr(_garray_namespace, name, None)
+    """garray.<name>, looked up in the namespace once per name and kept: the methods call
+    their family's function directly after the first call."""
+    f = _method_impls.get(name)
     if f is None:
-        raise NotImplementedError(f"ndarray.{name}: garray.{name} is not available")
+        import garray   # the namespace imports this module: resolved on first call
+        f = getattr(garray, name, None)
+        if f is None:
+            raise NotImplementedError(f"ndarray.{name}: garray.{name} is not available")
+        _method_impls[name] = f
     return f
 
 
@@ -42,270 +45,147 @@ cdef dict _given(dict kw):
     return {k: v for k, v in kw.items() if v is not numpy._NoValue}
 
 
-cdef class _ArrayMethods:
-    """The reduction methods of ndarray: NumPy's signatures, garray's functions."""
+cdef class _ArrayMethods(_ArrayShapeMethods):
+    """The ndarray methods that forward to garray's functions."""
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=numpy._NoValue,
             where=True):
-        """Sum over ``axis``. See garray.sum and numpy.ndarray.sum.
+        """Sum over ``axis`` (``garray.sum``).
 
-        Parameters
-        ----------
-        axis : int, tuple of int or None, optional
-            Axes to reduce (all axes by default).
-        dtype : dtype, optional
-            The dtype to accumulate in and return; the input is cast to it first.
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-        initial : scalar, optional
-            Starting value of the reduction, included in every slice.
-        where : array_like of bool, optional
-            Elements to include (broadcast against the input); NumPy's rule.
-
-        Returns
-        -------
-        ndarray
-            The sums (int64 for bool and signed integers, uint64 for unsigned, the input's
-            dtype otherwise, or dtype), on the input's device; 0-d when every axis is
-            reduced.
+        See Also
+        --------
+        garray.sum : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.sum
         """
+        if (axis is None and dtype is None and out is None and keepdims is False and
+                initial is numpy._NoValue and where is True):
+            return _array_function("sum")(self)   # no keyword dict to build
         return _array_function("sum")(self, axis=axis, dtype=dtype, out=out,
                                       keepdims=keepdims, initial=_initial_arg(initial),
                                       where=where)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=numpy._NoValue,
              where=True):
-        """Product over ``axis``. See garray.prod and numpy.ndarray.prod.
+        """Product over ``axis`` (``garray.prod``).
 
-        Parameters
-        ----------
-        axis : int, tuple of int or None, optional
-            Axes to reduce (all axes by default).
-        dtype : dtype, optional
-            The dtype to accumulate in and return; the input is cast to it first.
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-        initial : scalar, optional
-            Starting value of the reduction, included in every slice.
-        where : array_like of bool, optional
-            Elements to include (broadcast against the input); NumPy's rule.
-
-        Returns
-        -------
-        ndarray
-            The products (dtypes as sum), on the input's device; 0-d when every axis is
-            reduced.
+        See Also
+        --------
+        garray.prod : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.prod
         """
+        if (axis is None and dtype is None and out is None and keepdims is False and
+                initial is numpy._NoValue and where is True):
+            return _array_function("prod")(self)   # no keyword dict to build
         return _array_function("prod")(self, axis=axis, dtype=dtype, out=out,
                                        keepdims=keepdims, initial=_initial_arg(initial),
                                        where=where)
 
     def max(self, axis=None, out=None, keepdims=False, initial=numpy._NoValue, where=True):
-        """Largest element over ``axis``. See garray.max and numpy.ndarray.max.
+        """Largest element over ``axis`` (``garray.max``).
 
-        Parameters
-        ----------
-        axis : int, tuple of int or None, optional
-            Axes to reduce (all axes by default).
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-        initial : scalar, optional
-            Starting value of the reduction, included in every slice.
-        where : array_like of bool, optional
-            Elements to include (broadcast against the input); NumPy's rule.
-
-        Returns
-        -------
-        ndarray
-            The maxima, in the input's dtype, on its device; 0-d when every axis is reduced.
+        See Also
+        --------
+        garray.max : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.max
         """
+        if (axis is None and out is None and keepdims is False and
+                initial is numpy._NoValue and where is True):
+            return _array_function("max")(self)   # no keyword dict to build
         return _array_function("max")(self, axis=axis, out=out, keepdims=keepdims,
                                       initial=_initial_arg(initial), where=where)
 
     def min(self, axis=None, out=None, keepdims=False, initial=numpy._NoValue, where=True):
-        """Smallest element over ``axis``. See garray.min and numpy.ndarray.min.
+        """Smallest element over ``axis`` (``garray.min``).
 
-        Parameters
-        ----------
-        axis : int, tuple of int or None, optional
-            Axes to reduce (all axes by default).
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-        initial : scalar, optional
-            Starting value of the reduction, included in every slice.
-        where : array_like of bool, optional
-            Elements to include (broadcast against the input); NumPy's rule.
-
-        Returns
-        -------
-        ndarray
-            The minima, in the input's dtype, on its device; 0-d when every axis is reduced.
+        See Also
+        --------
+        garray.min : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.min
         """
+        if (axis is None and out is None and keepdims is False and
+                initial is numpy._NoValue and where is True):
+            return _array_function("min")(self)   # no keyword dict to build
         return _array_function("min")(self, axis=axis, out=out, keepdims=keepdims,
                                       initial=_initial_arg(initial), where=where)
 
     def argmax(self, axis=None, out=None, *, keepdims=False):
-        """Index of the first largest element. See numpy.ndarray.argmax.
+        """Index of the first largest element (``garray.argmax``).
 
-        Parameters
-        ----------
-        axis : int or None, optional
-            The axis (None: the flattened array); may be given by position.
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-
-        Returns
-        -------
-        ndarray
-            int64 indices, on the input's device; 0-d for axis=None.
+        See Also
+        --------
+        garray.argmax : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.argmax
         """
+        if axis is None and out is None and keepdims is False:
+            return _array_function("argmax")(self)   # no keyword dict to build
         return _array_function("argmax")(self, axis=axis, out=out, keepdims=keepdims)
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
-        """Index of the first smallest element. See numpy.ndarray.argmin.
+        """Index of the first smallest element (``garray.argmin``).
 
-        Parameters
-        ----------
-        axis : int or None, optional
-            The axis (None: the flattened array); may be given by position.
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-
-        Returns
-        -------
-        ndarray
-            int64 indices, on the input's device; 0-d for axis=None.
+        See Also
+        --------
+        garray.argmin : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.argmin
         """
+        if axis is None and out is None and keepdims is False:
+            return _array_function("argmin")(self)   # no keyword dict to build
         return _array_function("argmin")(self, axis=axis, out=out, keepdims=keepdims)
 
     def all(self, axis=None, out=None, keepdims=False, *, where=True):
-        """True where every element over ``axis`` is nonzero. See numpy.ndarray.all.
+        """True where every element over ``axis`` is nonzero (``garray.all``).
 
-        Parameters
-        ----------
-        axis : int, tuple of int or None, optional
-            Axes to reduce (all axes by default).
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-        where : array_like of bool, optional
-            Elements to include (broadcast against the input); NumPy's rule.
-
-        Returns
-        -------
-        ndarray
-            bool, on the input's device; 0-d when every axis is reduced.
+        See Also
+        --------
+        garray.all : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.all
         """
+        if axis is None and out is None and keepdims is False and where is True:
+            return _array_function("all")(self)   # no keyword dict to build
         return _array_function("all")(self, axis=axis, out=out, keepdims=keepdims,
                                       where=where)
 
     def any(self, axis=None, out=None, keepdims=False, *, where=True):
-        """True where some element over ``axis`` is nonzero. See numpy.ndarray.any.
+        """True where some element over ``axis`` is nonzero (``garray.any``).
 
-        Parameters
-        ----------
-        axis : int, tuple of int or None, optional
-            Axes to reduce (all axes by default).
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-        where : array_like of bool, optional
-            Elements to include (broadcast against the input); NumPy's rule.
-
-        Returns
-        -------
-        ndarray
-            bool, on the input's device; 0-d when every axis is reduced.
+        See Also
+        --------
+        garray.any : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.any
         """
+        if axis is None and out is None and keepdims is False and where is True:
+            return _array_function("any")(self)   # no keyword dict to build
         return _array_function("any")(self, axis=axis, out=out, keepdims=keepdims,
                                       where=where)
 
     def cumsum(self, axis=None, dtype=None, out=None):
-        """Running sum (of the flattened array when ``axis`` is None). See
-        numpy.ndarray.cumsum.
+        """Running sum (of the flattened array when ``axis`` is None) (``garray.cumsum``).
 
-        Parameters
-        ----------
-        axis : int or None, optional
-            The axis (None: the flattened array).
-        dtype : dtype, optional
-            The dtype to accumulate in and return; the input is cast to it first.
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-
-        Returns
-        -------
-        ndarray
-            The running sums (dtypes as sum), of the input's shape (1-d for axis=None).
+        See Also
+        --------
+        garray.cumsum : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.cumsum
         """
         return _array_function("cumsum")(self, axis=axis, dtype=dtype, out=out)
 
     def cumprod(self, axis=None, dtype=None, out=None):
-        """Running product. See numpy.ndarray.cumprod.
+        """Running product (``garray.cumprod``).
 
-        Parameters
-        ----------
-        axis : int or None, optional
-            The axis (None: the flattened array).
-        dtype : dtype, optional
-            The dtype to accumulate in and return; the input is cast to it first.
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-
-        Returns
-        -------
-        ndarray
-            The running products (dtypes as sum), of the input's shape (1-d for axis=None).
+        See Also
+        --------
+        garray.cumprod : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.cumprod
         """
         return _array_function("cumprod")(self, axis=axis, dtype=dtype, out=out)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, *,
              where=numpy._NoValue):
-        """Arithmetic mean over ``axis``. See garray.mean and numpy.ndarray.mean.
+        """Arithmetic mean over ``axis`` (``garray.mean``).
 
-        Parameters
-        ----------
-        axis : int, tuple of int or None, optional
-            Axes to reduce (all axes by default).
-        dtype : dtype, optional
-            The dtype to accumulate in and return; the input is cast to it first.
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-        where : array_like of bool, optional
-            Elements to include (broadcast against the input); NumPy's rule.
-
-        Returns
-        -------
-        ndarray
-            float64 for bool and integer input, the input's (or dtype's) dtype otherwise;
-            0-d when every axis is reduced.
+        See Also
+        --------
+        garray.mean : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.mean
         """
         return _array_function("mean")(self, **_given(dict(
             axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)))
@@ -379,27 +259,15 @@ cdef class _ArrayMethods:
             mean=mean, correction=correction)))
 
     def ptp(self, axis=None, out=None, keepdims=False):
-        """Range (maximum - minimum) over ``axis``. See garray.ptp and numpy.ptp (NumPy 2
-        dropped the method; garray keeps NumPy 1's).
+        """Range (maximum - minimum) over ``axis`` (``garray.ptp``).
 
-        Parameters
-        ----------
-        axis : int, tuple of int or None, optional
-            Axes to reduce (all axes by default).
-        out : ndarray, optional
-            A garray array of the result's shape that receives the result (cast to its
-            dtype); returned.
-        keepdims : bool, optional
-            Keep the reduced axes as axes of length one.
-
-        Returns
-        -------
-        ndarray
-            In a's dtype.
+        See Also
+        --------
+        garray.ptp : the parameters, the result and where garray differs from NumPy.
+        numpy.ptp : NumPy 2 dropped the method; garray keeps NumPy 1's.
         """
         return _array_function("ptp")(self, axis=axis, out=out, keepdims=keepdims)
 
-    # ---- indexing methods (garray/_index/routines.py) ----------------------------
     # ---- linear algebra (garray/_gemm/matmul.py, garray/_gemm/contract.py) -------------------
     def __matmul__(self, other):
         return _matmul_operator(self, other)
@@ -412,50 +280,32 @@ cdef class _ArrayMethods:
         return _array_function("_matmul_inplace")(self, other)
 
     def dot(self, b, out=None):
-        """Dot product. See garray.dot and numpy.ndarray.dot.
+        """Dot product (``garray.dot``).
 
-        Parameters
-        ----------
-        b : ndarray or array_like
-            Second operand.
-        out : ndarray, optional
-            A garray array of exactly the result's dtype and shape.
-
-        Returns
-        -------
-        ndarray
-            The product (out when given).
+        See Also
+        --------
+        garray.dot : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.dot
         """
         return _array_function("dot")(self, b, out=out)
 
     def nonzero(self):
-        """Indices of the nonzero elements. See garray.nonzero and numpy.ndarray.nonzero.
+        """Indices of the nonzero elements (``garray.nonzero``).
 
-        Returns
-        -------
-        tuple of ndarray
-            One 1-d int64 array per axis.
+        See Also
+        --------
+        garray.nonzero : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.nonzero
         """
         return _array_function("nonzero")(self)
 
     def take(self, indices, axis=None, out=None, mode="raise"):
-        """Elements at ``indices``. See garray.take and numpy.ndarray.take.
+        """Elements at ``indices`` (``garray.take``).
 
-        Parameters
-        ----------
-        indices : int or array_like
-            Integer indices.
-        axis : int or None, optional
-            The axis (None: the flattened array).
-        out : ndarray, optional
-            A garray array of the result's shape to write into.
-        mode : {'raise', 'wrap', 'clip'}, optional
-            How out-of-range indices are handled.
-
-        Returns
-        -------
-        ndarray
-            In a's dtype.
+        See Also
+        --------
+        garray.take : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.take
         """
         return _array_function("take")(self, indices, axis=axis, out=out, mode=mode)
 
@@ -478,118 +328,76 @@ cdef class _ArrayMethods:
         return _array_function("put")(self, indices, values, mode=mode)
 
     def repeat(self, repeats, axis=None):
-        """Repeat elements. See garray.repeat and numpy.ndarray.repeat.
+        """Repeat elements (``garray.repeat``).
 
-        Parameters
-        ----------
-        repeats : int or array_like
-            A count, or one count per element along axis.
-        axis : int or None, optional
-            The axis (None: the flattened array).
-
-        Returns
-        -------
-        ndarray
-            A new array in a's dtype.
+        See Also
+        --------
+        garray.repeat : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.repeat
         """
         return _array_function("repeat")(self, repeats, axis=axis)
 
     def compress(self, condition, axis=None, out=None):
-        """Slices where ``condition`` holds. See garray.compress and numpy.ndarray.compress.
+        """Slices where ``condition`` holds (``garray.compress``).
 
-        Parameters
-        ----------
-        condition : ndarray or array_like
-            1-d booleans (shorter than the axis: the rest is false).
-        axis : int or None, optional
-            The axis (None: the flattened array).
-        out : ndarray, optional
-            A garray array of the result's shape to write into.
-
-        Returns
-        -------
-        ndarray
-            A new array.
+        See Also
+        --------
+        garray.compress : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.compress
         """
         return _array_function("compress")(condition, self, axis=axis, out=out)
 
     def choose(self, choices, out=None, mode="raise"):
-        """Pick from ``choices`` by this index array. See garray.choose.
+        """Pick from ``choices`` by this index array (``garray.choose``).
 
-        Parameters
-        ----------
-        choices : sequence of ndarray
-            The arrays to choose from (broadcast with a).
-        out : ndarray, optional
-            A garray array of the result's shape to write into.
-        mode : {'raise', 'wrap', 'clip'}, optional
-            How out-of-range indices are handled.
-
-        Returns
-        -------
-        ndarray
-            In the choices' result_type.
+        See Also
+        --------
+        garray.choose : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.choose
         """
         return _array_function("choose")(self, choices, out=out, mode=mode)
 
     @property
     def flat(self):
         """A flat (C order) iterator and index over the array. See numpy.ndarray.flat."""
-        from garray._index.routines import flatiter
+        from garray._index.iterators import flatiter
         return flatiter(self)
 
     @flat.setter
     def flat(self, value):
-        from garray._index.routines import flatiter
+        from garray._index.iterators import flatiter
         flatiter(self)[...] = value
 
-    # ---- NumPy's elementwise and I/O methods (garray/_elementwise/math_extras.py, garray/_io.py) ----
+    # ---- NumPy's elementwise and I/O methods (garray/_elementwise/, garray/_io.py) ------
 
     def round(self, decimals=0, out=None):
-        """Round to ``decimals`` places, halves to even. See garray.around and
-        numpy.ndarray.round.
+        """Round to ``decimals`` places, halves to even (``garray.around``).
 
-        Parameters
-        ----------
-        decimals : int, optional
-            Number of decimal places (negative: tens, hundreds...).
-        out : ndarray, optional
-            A garray array of the result's shape to write into.
-
-        Returns
-        -------
-        ndarray
-            In a's dtype.
+        See Also
+        --------
+        garray.around : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.round
         """
         return _array_function("around")(self, decimals, out)
 
     def clip(self, min=None, max=None, out=None):
-        """Limit the values to [min, max]. See garray.clip and numpy.ndarray.clip.
+        """Limit the values to [min, max] (``garray.clip``).
 
-        Parameters
-        ----------
-        min : scalar or ndarray, optional
-            Lower bound (None: none).
-        max : scalar or ndarray, optional
-            Upper bound (None: none).
-        out : ndarray, optional
-            A garray array of the result's shape to write into.
-
-        Returns
-        -------
-        ndarray
-            In x's dtype.
+        See Also
+        --------
+        garray.clip : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.clip
         """
         return _array_function("clip")(self, min, max, out=out)
 
     def conj(self):
-        """The complex conjugate (a copy for real dtypes, bool included, as NumPy's).
-        See garray.conj and numpy.ndarray.conj.
+        """The complex conjugate (a copy for real dtypes, bool included, as NumPy's)
+        (``garray.conj``).
 
-        Returns
-        -------
-        ndarray
-            A new array in this array's dtype.
+        See Also
+        --------
+        garray.conj : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.conj
         """
         if self.dtype.kind != "c":
             return self.copy()
@@ -656,106 +464,53 @@ cdef class _ArrayMethods:
         _array_function("asnumpy")(self).tofile(fid, sep, format)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
-        """Sort in place along ``axis``. See garray.sort and numpy.ndarray.sort.
+        """Sort in place along ``axis`` (``garray.sort``).
 
-        Parameters
-        ----------
-        axis : int or None, optional
-            The axis (None: the flattened array).
-        kind : str, optional
-            Accepted for NumPy's signature (always a stable radix sort).
-        order : None
-            Structured arrays are not supported; must be None.
-        stable : bool, optional
-            Accepted for the Array API (always stable).
-
-        Returns
-        -------
-        None
-            The array is sorted in place.
+        See Also
+        --------
+        garray.sort : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.sort
         """
         r = _array_function("sort")(self, axis=axis, kind=kind, order=order, stable=stable)
         self[...] = r
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
-        """Indices that sort the array. See garray.argsort and numpy.ndarray.argsort.
+        """Indices that sort the array (``garray.argsort``).
 
-        Parameters
-        ----------
-        axis : int or None, optional
-            The axis (None: the flattened array).
-        kind : str, optional
-            Accepted for NumPy's signature (always a stable sort).
-        order : None
-            Structured arrays are not supported; must be None.
-        stable : bool, optional
-            Accepted for the Array API (always stable).
-
-        Returns
-        -------
-        ndarray
-            int64 indices of a's shape.
+        See Also
+        --------
+        garray.argsort : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.argsort
         """
         return _array_function("argsort")(self, axis=axis, kind=kind, order=order,
                                           stable=stable)
 
     def searchsorted(self, v, side="left", sorter=None):
-        """Insertion points of v. See garray.searchsorted and numpy.ndarray.searchsorted.
+        """Insertion points of v (``garray.searchsorted``).
 
-        Parameters
-        ----------
-        v : ndarray, array_like or scalar
-            The values to insert.
-        side : {'left', 'right'}, optional
-            Before or after equal elements.
-        sorter : ndarray, optional
-            int64 indices that sort a.
-
-        Returns
-        -------
-        ndarray
-            int64 indices of v's shape (0-d for a scalar v).
+        See Also
+        --------
+        garray.searchsorted : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.searchsorted
         """
         return _array_function("searchsorted")(self, v, side=side, sorter=sorter)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
-        """Partition in place. See garray.partition and numpy.ndarray.partition.
+        """Partition in place (``garray.partition``).
 
-        Parameters
-        ----------
-        kth : int or sequence of int
-            The position(s) to partition at.
-        axis : int or None, optional
-            The axis (None: the flattened array).
-        kind : str, optional
-            Accepted for NumPy's signature (garray sorts the whole axis).
-        order : None
-            Structured arrays are not supported; must be None.
-
-        Returns
-        -------
-        None
-            The array is partitioned in place.
+        See Also
+        --------
+        garray.partition : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.partition
         """
         self[...] = _array_function("partition")(self, kth, axis=axis, kind=kind, order=order)
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):
-        """Indices that partition the array. See numpy.ndarray.argpartition.
+        """Indices that partition the array (``garray.argpartition``).
 
-        Parameters
-        ----------
-        kth : int or sequence of int
-            The position(s) to partition at.
-        axis : int or None, optional
-            The axis (None: the flattened array).
-        kind : str, optional
-            Accepted for NumPy's signature (garray sorts the whole axis).
-        order : None
-            Structured arrays are not supported; must be None.
-
-        Returns
-        -------
-        ndarray
-            int64 indices of a's shape.
+        See Also
+        --------
+        garray.argpartition : the parameters, the result and where garray differs from NumPy.
+        numpy.ndarray.argpartition
         """
         return _array_function("argpartition")(self, kth, axis=axis, kind=kind, order=order)

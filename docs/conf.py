@@ -68,24 +68,24 @@ NAMESPACES = [
 # The main namespace is grouped by the module that defines each name.
 GROUPS = [
     ("Array object, devices and memory", ("_core", "_device", "_errors")),
-    ("Data types", ("_dtypes", "_scalar_types")),
-    ("Array creation", ("_creation", "_array_utils", "_sequences", "_io")),
-    ("Elementwise functions (ufuncs)", ("ufunc", "_elementwise", "_math_extras",
-                                        "_bessel", "_bits", "_interp")),
-    ("Reductions and statistics", ("_reductions", "_statistics", "_quantiles",
-                                   "_histograms", "_covariance")),
-    ("Manipulation", ("_manipulation", "_joining", "_shaping", "_pad", "_diagonal")),
-    ("Indexing, searching, sorting and sets", ("_indexing", "_indexing_functions",
-                                               "_sorting", "_sets")),
-    ("Linear algebra products", ("_matmul", "_contract", "_einsum")),
-    ("Convolution", ("_signal",)),
-    ("User kernels", ("_raw", "_user_kernels", "_reduction_kernel", "kernels")),
-    ("Inquiry, printing and functional tools", ("_inquiry", "_printing", "_functional")),
+    ("Data types", ("_dtypes", "_dtype_codes", "_scalar_types")),
+    ("Array creation", ("_creation", "_array_utils", "_io")),
+    ("Elementwise functions (ufuncs)", ("ufunc", "_elementwise", "_sort.interp")),
+    ("Reductions and statistics", ("_reduce", "_sort.quantiles", "_sort.histograms",
+                                   "_gemm.covariance")),
+    ("Manipulation", ("_manip",)),
+    ("Indexing, searching, sorting and sets", ("_index", "_sort")),
+    ("Linear algebra products", ("_gemm",)),
+    ("Polynomials", ("_polynomial",)),
+    ("Convolution", ("signal._direct",)),
+    ("User kernels", ("kernels",)),
+    ("Inquiry, printing and functional tools", ("_inquiry", "_printing",
+                                                "_manip.functional")),
 ]
 
 
 # Names defined in garray/__init__.py itself, placed by hand.
-_BY_NAME = {"get_default_memory_pool": "_core", "transpose": "_manipulation"}
+_BY_NAME = {"get_default_memory_pool": "_core", "transpose": "_manip"}
 
 _CONSTANTS = """\
 Constants and dtypes
@@ -109,7 +109,20 @@ def _module_key(obj):
     name = getattr(obj, "__name__", None)
     if getattr(obj, "__module__", None) == "garray" and name in _BY_NAME:
         return _BY_NAME[name]
-    return (getattr(obj, "__module__", None) or "").rsplit(".", 1)[-1]
+    mod = getattr(obj, "__module__", None) or ""
+    return mod[len("garray."):] if mod.startswith("garray.") else mod
+
+
+def _group_of(obj):
+    """The title of the group whose key is the longest match of obj's module (a key
+    names a family package or one module of it), or None."""
+    key = _module_key(obj)
+    best = None
+    for title, keys in GROUPS:
+        for k in keys:
+            if (key == k or key.startswith(k + ".")) and (best is None or len(k) > best[1]):
+                best = (title, len(k))
+    return best and best[0]
 
 
 def _public(mod):
@@ -162,10 +175,9 @@ def write_api_pages():
             lines += [doc.split("\n\n")[0], ""]
         if ns == "garray":
             lines += _CONSTANTS.split("\n")
-            rest = list(items)
-            for gtitle, keys in GROUPS:
-                group = [(n, o) for n, o in items if _module_key(o) in keys]
-                rest = [(n, o) for n, o in rest if _module_key(o) not in keys]
+            rest = [(n, o) for n, o in items if _group_of(o) is None]
+            for gtitle, _ in GROUPS:
+                group = [(n, o) for n, o in items if _group_of(o) == gtitle]
                 if group:
                     lines += _section(gtitle, ns, group)
             if rest:

@@ -10,6 +10,7 @@ See docs/dask.md.
 """
 
 import math
+import threading
 
 import numpy
 
@@ -36,6 +37,10 @@ __all__ = ["GarrayBackendEntrypoint", "register", "to_garray_dispatch"]
 to_garray_dispatch = Dispatch("to_garray_dispatch")
 
 
+_registered = False
+_register_lock = threading.Lock()
+
+
 def register():
     """Register garray with Dask: ``dask.sizeof`` and ``dask.array``'s chunk registry
     and dispatch tables.
@@ -52,8 +57,11 @@ def register():
     >>> import garray._dask
     >>> garray._dask.register()
     """
-    from ._dask_hook import register_array
-    register_array()
+    global _registered
+    with _register_lock:
+        if not _registered:
+            _register_array()
+            _registered = True
 
 
 # ---- dispatch implementations (each calls garray directly, never a NumPy function) ----
@@ -128,7 +136,7 @@ def _garray_to_garray(data, device=None, **kwargs):
 
 
 def _register_array():
-    """The registrations Dask needs for a chunk type (called once, by ``_dask_hook``)."""
+    """The registrations Dask needs for a chunk type (called once, by ``register``)."""
     if not any(t is ndarray for t in chunk_types._HANDLED_CHUNK_TYPES):
         da.register_chunk_type(ndarray)
     concatenate_lookup.register(ndarray, _concatenate)

@@ -80,10 +80,10 @@ def register_array():
     with _lock:
         if "array" in _done:
             return
-        from . import _dask
+        from . import _dask   # here, not at the top: importing _dask imports Dask
         if "array" in _done:          # importing _dask just now ran its last line
             return
-        reg = getattr(_dask, "_register_array", None)
+        reg = getattr(_dask, "register", None)
         if reg is None:
             # garray._dask is being imported and is importing dask.array, whose
             # post-import hook brought us here: its last line registers
