@@ -89,7 +89,7 @@ stub_tests() {
   t0=$(date +%s)
   # Under GARRAY_FFT=auto every FFT takes the stub vendor FFT: test_fft runs a second time
   # with GARRAY_FFT=kernel ("FILE@kernel"), so garray's FFT kernels run on the device too.
-  { ls tests/test_*.py | grep -v -e '/test_gpu_compilers.py$' -e '/test_notebooks.py$'
+  { find tests -name 'test_*.py' | sort | grep -v -e '/test_gpu_compilers.py$' -e '/test_notebooks.py$'
     echo tests/fft/test_fft.py@kernel; } |
     KIND=$kind LOGS=$logs PY=$PY xargs -P "$JOBS" -I{} bash -c '
       f={}; fft=; case $f in *@kernel) f=${f%@kernel}; fft=kernel;; esac

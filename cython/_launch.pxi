@@ -118,11 +118,20 @@ def _cython_slots():
     }
 
 
+cdef object _compiler_module():
+    """garray._compiler, imported at the first kernel load rather than at ``import garray``
+    (its imports, hashlib's OpenSSL among them, cost about 15 ms)."""
+    global _compile_mod
+    if _compile_mod is None:
+        from garray import _compiler
+        _compile_mod = _compiler
+    return _compile_mod
+
+
 cdef int _init_launch() except -1:
-    global _optable_mod, _compile_mod, _family_mod
+    global _optable_mod, _family_mod
     from garray._tables import family as _family, ops as _optable, reduce as _redtable
-    from garray import _compiler
-    _optable_mod, _compile_mod, _family_mod = _optable, _compiler, _family
+    _optable_mod, _family_mod = _optable, _family
     # A core built from other slot numbers than the tables' would launch wrong kernels.
     _family.check_cython(_cython_slots(), _optable.FAMILIES + _redtable.FAMILIES)
     for r in _dtypes.RECORDS:
@@ -186,7 +195,7 @@ cdef class _Kernels:
         if not _cpu_threads:
             _read_cpu_threads()      # GARRAY_CPU_THREADS: a bad value fails the first launch
         defines = ("GA_CPU_VECTOR_LOADS=1",) if _cpu_vector_loads else ()
-        mod = _compile_mod.compile_cpu(self.file, [e for _, e in self.entries],
+        mod = _compiler_module().compile_cpu(self.file, [e for _, e in self.entries],
                                        _cpu_warp_size(), defines)
         memset(self.cpu, 0, sizeof(self.cpu))
         memset(self.cpu_r, 0, sizeof(self.cpu_r))
@@ -343,14 +352,14 @@ cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned in
 cdef dict _load_gpu_unit(_Kernels k, object dev):
     props = dev.properties
     arch = str(props.get("arch", "")).split(":")[0]
-    binary, lowered = _compile_mod.compile_gpu(dev.kind, k.file, [e for _, e in k.entries],
+    binary, lowered = _compiler_module().compile_gpu(dev.kind, k.file, [e for _, e in k.entries],
                                                arch, props["warp_size"])
     rt = dev.runtime
     module = rt.module_load(binary)
     # (code, slot) -> (function, name expression): the name is for error messages
     funcs = {key: (rt.module_function(module, lowered[expr]), expr) for key, expr in k.entries}
     funcs[None] = module            # keeps the module with its functions
-    _compile_mod.notify_load(dev, props["warp_size"],
+    _compiler_module().notify_load(dev, props["warp_size"],
                              {expr: funcs[key][0] for key, expr in k.entries},
                              unit=(k.file, [e for _, e in k.entries]))
     if k.gpu is None:

@@ -42,12 +42,13 @@ from ._elementwise.bessel import i0, kaiser  # noqa: F401
 from ._elementwise.bits import packbits, unpackbits  # noqa: F401
 from ._manip.functional import (apply_along_axis, apply_over_axes, fromfunction,  # noqa: F401
                           piecewise, broadcast)
-from ._manip.axes import moveaxis  # noqa: F401
-from ._manip.manipulation import (flip, unstack, broadcast_arrays, concat,  # noqa: F401
+from ._manip.views import moveaxis, broadcast_arrays  # noqa: F401
+from ._manip.manipulation import (flip, unstack, concat,  # noqa: F401
                             stack, roll)
 # NumPy's manipulation functions (branch manip)
 from ._manip.joining import (concatenate, vstack, row_stack, hstack, dstack,  # noqa: F401
-                       column_stack, block, append, insert, delete)
+                             column_stack, block)
+from ._manip.editing import append, insert, delete  # noqa: F401
 from ._manip.shaping import (tile, resize, atleast_1d, atleast_2d, atleast_3d,  # noqa: F401
                        ravel, swapaxes, rollaxis, rot90, fliplr, flipud, trim_zeros, copyto,
                        matrix_transpose)
@@ -71,7 +72,6 @@ from ._index.index_arrays import (ix_, unravel_index, ravel_multi_index, indices
                                   tril_indices_from, triu_indices, triu_indices_from)
 from ._index.iterators import ndindex, ndenumerate, flatiter  # noqa: F401
 from ._core import ufunc, astype  # noqa: F401
-from .kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: F401
 from ._reduce.reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004
                                  count_nonzero, all, any)
 from ._reduce.scans import (cumulative_sum, cumulative_prod, cumsum, cumprod,  # noqa: F401
@@ -90,17 +90,7 @@ from ._sort.histograms import (bincount, histogram, histogram2d, histogramdd,  #
 
 from ._gemm.matmul import matmul, _matmul_inplace  # noqa: F401
 from ._gemm.contract import *  # noqa: F401,F403  (vecdot, tensordot, dot, einsum ...)
-from . import linalg  # noqa: F401,E402
-from . import random  # noqa: F401,E402  (garray.random, as numpy.random)
-from . import nn  # noqa: F401,E402  (garray.nn: conv1d/2d/3d, gradients, pooling)
 from ._gemm.covariance import cov, corrcoef  # noqa: F401
-from .signal._direct import convolve, correlate  # noqa: F401
-from ._polynomial.fit import polyfit  # noqa: F401
-from ._polynomial.poly1d import (poly, roots, polyint, polyder, polyadd, polysub,  # noqa: F401
-                                 polymul, polydiv, polyval, poly1d)
-from . import signal  # noqa: F401,E402  (garray.signal, as scipy.signal: convolutions)
-from . import fft  # noqa: F401,E402  (garray.fft, as numpy.fft)
-from . import special  # noqa: F401,E402  (garray.special: scipy.special's erf, gammaln ...)
 from . import config  # noqa: F401,E402  (garray.config.allow_tf32)
 from . import _dask_hook  # noqa: E402  (registers with Dask when both are imported)
 _dask_hook.install()
@@ -110,13 +100,45 @@ if _env.flag("GARRAY_GPU_STUB"):
     from .testing import gpu_stub as _gpu_stub
     _gpu_stub.install()
 
+import importlib as _importlib
 import math as _math
+from ._args import as_array as _as_array
+from ._device import get_device as _get_device
 
 e = _math.e
 pi = _math.pi
 inf = _math.inf
 nan = _math.nan
 newaxis = None
+
+# Subpackages, and the main-namespace functions that live in them, load on first use (as
+# NumPy 2 loads numpy.linalg and numpy.fft): ``import garray`` stays cheap.
+_SUBPACKAGES = ("linalg", "fft", "random", "nn", "signal", "special", "kernels")
+_FROM_SUBPACKAGES = {
+    "RawKernel": "kernels", "RawModule": "kernels", "ElementwiseKernel": "kernels",
+    "ReductionKernel": "kernels",
+    "convolve": "signal._direct", "correlate": "signal._direct",
+    "polyfit": "_polynomial.fit",
+    **{n: "_polynomial.poly1d" for n in ("poly", "roots", "polyint", "polyder", "polyadd",
+                                         "polysub", "polymul", "polydiv", "polyval",
+                                         "poly1d")},
+}
+
+
+def __getattr__(name):
+    where = _FROM_SUBPACKAGES.get(name)
+    if where is not None:
+        value = getattr(_importlib.import_module(f"{__name__}.{where}"), name)
+    elif name in _SUBPACKAGES:
+        value = _importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module 'garray' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBPACKAGES) | set(_FROM_SUBPACKAGES))
 
 
 def get_default_memory_pool(device=None):
@@ -131,8 +153,7 @@ def get_default_memory_pool(device=None):
     -------
     MemoryPool
     """
-    from ._device import get_device
-    return get_device(device).pool
+    return _get_device(device).pool
 
 
 def transpose(x, axes=None):
@@ -154,6 +175,5 @@ def transpose(x, axes=None):
     --------
     numpy.transpose
     """
-    from ._args import as_array
-    x = as_array(x, "x")
+    x = _as_array(x, "x")
     return x.transpose() if axes is None else permute_dims(x, axes)

@@ -16,7 +16,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 import numpy
 
 import garray
-from garray import _backends
+from garray import _backends, _compiler
+from garray._compiler import prebuilt
+from garray._tables import ops as _optable
+from garray.testing import gpu_stub
 
 
 def _bytes(n):
@@ -98,14 +101,11 @@ def precompile(argv):
                     help="cpu, cuda, hip or e.g. cuda:1 (default: the default device)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args(argv)
-    from garray._tables import ops as _optable
-    from garray import _compiler
     dev = garray.Device(args.device) if args.device else garray.default_device()
     props = dev.properties
     warp = props["warp_size"]
     units = _optable.all_units()
     if dev.kind == "cpu":
-        from garray._compiler import prebuilt
         path, count, why = prebuilt.status()
         print(f"built-in CPU kernels compiled at install: {path} ({count} units)" if path else
               f"no built-in CPU kernels compiled at install ({why}): compiling them")
@@ -115,7 +115,6 @@ def precompile(argv):
     else:
         arch = str(props.get("arch", "")).split(":")[0]
 
-        from garray.testing import gpu_stub
         stub = gpu_stub.installed() and gpu_stub.stub_library(dev.kind) is not None
 
         def build(unit):

@@ -24,6 +24,10 @@ import sys
 import threading
 import warnings
 
+import numpy
+
+from ._core import asarray, asnumpy, broadcast_to, ndarray
+
 _lock = threading.RLock()     # garray._dask's last line registers, maybe under it
 _done = set()            # "sizeof", "array": what has been registered
 _finder = None
@@ -40,11 +44,9 @@ def _sizeof_garray(x):
 def _host(x):
     """``x``'s values on the host: on the CPU device a NumPy view of its memory (which
     keeps ``x`` alive; no copy), else a copy."""
-    import numpy
-    import garray
     if x.device.kind == "cpu":
         return numpy.asarray(x)
-    return garray.asnumpy(x)
+    return asnumpy(x)
 
 
 def _tokenize_garray(x):
@@ -68,7 +70,6 @@ def register_sizeof():
             return
         from dask.sizeof import sizeof
         from dask.base import normalize_token
-        from ._core import ndarray
         sizeof.register(ndarray)(_sizeof_garray)
         normalize_token.register(ndarray)(_tokenize_garray)
         _done.add("sizeof")
@@ -110,10 +111,9 @@ def _dask_deserialize_garray(header, frames):
     ``GARRAY_DEVICE``), as CuPy's deserializer gives one on the current GPU: a chunk sent
     from a worker on ``cuda:0`` to one on ``cuda:1`` lands on ``cuda:1``."""
     from distributed.protocol.numpy import deserialize_numpy_ndarray
-    import garray
-    x = garray.asarray(deserialize_numpy_ndarray(header["numpy"], frames), copy=True)
+    x = asarray(deserialize_numpy_ndarray(header["numpy"], frames), copy=True)
     if header.get("broadcast_to") is not None:
-        x = garray.broadcast_to(x, tuple(header["broadcast_to"]))
+        x = broadcast_to(x, tuple(header["broadcast_to"]))
     return x
 
 
@@ -123,7 +123,6 @@ def register_distributed():
         if "distributed" in _done:
             return
         from distributed.protocol.serialize import dask_deserialize, dask_serialize
-        from ._core import ndarray
         dask_serialize.register(ndarray)(_dask_serialize_garray)
         dask_deserialize.register(ndarray)(_dask_deserialize_garray)
         _done.add("distributed")

@@ -6,6 +6,7 @@ The arrays are shared: never write to one."""
 import threading
 
 from . import _dtypes
+from ._core import asarray
 
 __all__ = ["int64_on"]
 
@@ -19,7 +20,6 @@ def int64_on(values, device):
     key = (values, device)
     a = _cache.get(key)
     if a is None:
-        from ._core import asarray
         a = asarray(list(values), dtype=_dtypes.int64, device=device)
         with _lock:
             if len(_cache) >= _CACHE_MAX:

@@ -111,7 +111,7 @@ class Device:
     def pool(self):
         """This device's memory pool (``garray.MemoryPool``)."""
         if self._pool is None:
-            from ._core import MemoryPool
+            from ._core import MemoryPool   # here: the core imports this module while it loads
             self._pool = MemoryPool(self)
         return self._pool
 

@@ -18,6 +18,7 @@ import contextlib
 import contextvars
 
 import numpy
+from ._core import asnumpy
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions",
            "array2string", "array_repr", "array_str",
@@ -142,7 +143,6 @@ def format_array(h, is_repr):
 
 
 def _host(a):
-    from ._core import asnumpy
     return asnumpy(a)
 
 

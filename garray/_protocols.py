@@ -37,6 +37,8 @@ import threading
 
 import numpy
 
+import garray   # the namespace NumPy's names are looked up in, at call time
+
 # NumPy's public module of a dispatched function -> garray's module of the same names.
 _NAMESPACES = {
     "numpy": "garray",
@@ -55,7 +57,7 @@ _functions = {}          # NumPy function -> garray's function (or None: garray 
 
 def _known(t):
     """Whether garray takes an operand of type t (else the other library should)."""
-    from garray._core import ndarray
+    from garray._core import ndarray   # here: the core imports this module while it loads
     return (issubclass(t, (ndarray, numpy.ndarray, numpy.generic, numbers.Number,
                            list, tuple, str))
             or t is type(None))
@@ -88,7 +90,7 @@ def _qualname(func):
 
 def array_function(self, func, types, args, kwargs):
     """``ndarray.__array_function__``: run garray's function for NumPy's ``func``."""
-    from garray._core import ndarray
+    from garray._core import ndarray   # here: the core imports this module while it loads
     for t in types:
         if not issubclass(t, (ndarray, numpy.ndarray)):
             return NotImplemented
@@ -103,8 +105,7 @@ def array_function(self, func, types, args, kwargs):
 
 def array_ufunc(self, ufunc, method, inputs, kwargs):
     """``ndarray.__array_ufunc__``: run garray's ufunc (or method) for NumPy's ``ufunc``."""
-    import garray
-    from garray._core import ndarray
+    from garray._core import ndarray   # here: the core imports this module while it loads
     out = kwargs.get("out")
     for x in inputs + (out or ()):
         if not _known(type(x)):
@@ -162,7 +163,6 @@ def _masked(r, out, where, name):
     """numpy.<ufunc>(..., out=o, where=m): o takes the result where m is True and keeps
     its values elsewhere; without out= NumPy leaves those elements uninitialised, and here
     they hold the unmasked result."""
-    import garray
     if out is None:
         return r
     if isinstance(out, tuple):          # two outputs (divmod, frexp, modf)
@@ -180,7 +180,6 @@ def _call_with_dtype(impl, name, inputs, kwargs, dtype):
     """numpy.<ufunc>(..., dtype=d): the inputs cast to d under NumPy's default
     ``casting='same_kind'``, the loop run in d; a ufunc whose loop for d gives another
     result dtype (a comparison) has no such loop, as in NumPy."""
-    import garray
     casting = kwargs.pop("casting", "same_kind")
     cast = []
     for k, x in enumerate(inputs):

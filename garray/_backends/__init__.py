@@ -66,7 +66,7 @@ def serialise(lock):
     """Hold ``lock`` (a threading.RLock, or None for none) around every driver call that
     touches device memory; see Note [Serial stub drivers]."""
     global _serial
-    from .. import _core
+    from .. import _core   # here: the core imports this package while it loads
     _serial = lock
     _core._set_driver_lock(lock)
 

@@ -43,6 +43,8 @@ if __name__ == "__main__" and __package__ in (None, ""):
 
 from . import gxx
 from .prebuilt import unit_key
+from .._tables import ops as _optable
+from .._tables.family import barrier_kernels, table_files
 
 SHARDS_32 = 40
 SHARDS_64 = 6
@@ -50,8 +52,6 @@ SHARDS_64 = 6
 
 def _units():
     """[(relpath, exprs, warp_size, fibers)] for every unit the library holds."""
-    from .._tables import ops as _optable
-    from .._tables.family import barrier_kernels
     out = []
     for relpath, exprs in _optable.all_units():
         fibers = frozenset(e for e in exprs if e.startswith(barrier_kernels()))
@@ -145,7 +145,6 @@ def main(argv):
         print("\n".join(shard_names()))
     elif argv[:1] == ["tables"]:
         # the files the tables come from (meson's depend_files): the family list
-        from .._tables.family import table_files
         print("\n".join(table_files()))
     elif argv[:1] == ["sources"]:
         # every kernel source and header: the emitted keys hash them, so an edit must

@@ -8,6 +8,7 @@ are kept.
 
 from .cache import cache_key, kernel_dir, read_entry, source_hash, write_entry
 from .progress import compiling
+from .._tables import ops as _optable
 
 
 def gpu_source(relpath, warp_size):
@@ -21,9 +22,9 @@ def gpu_compiler(kind):
     Imported on demand so that a CPU-only process never loads vendor bindings.
     """
     if kind == "cuda":
-        from . import nvrtc as rtc
+        from . import nvrtc as rtc    # here: a CPU-only process never loads a GPU compiler
     elif kind == "hip":
-        from . import hiprtc as rtc
+        from . import hiprtc as rtc   # here: a CPU-only process never loads a GPU compiler
     else:
         raise ValueError(f"kind: expected 'cuda' or 'hip', got {kind!r}")
     return rtc
@@ -58,5 +59,4 @@ def compile_gpu(kind, relpath, name_expressions, arch, warp_size):
 
 def name_expressions_for_ci():
     """Every (kernel file, [name expressions]) garray instantiates, for CI compile checks."""
-    from .._tables import ops as _optable
     return _optable.all_units()

@@ -21,6 +21,9 @@ from .cache import (cache_key, kernel_dir, load_library, memoized, read_entry, s
                     write_entry)
 from .progress import compiling, source_label
 from . import prebuilt
+from .. import _env
+from .._tables.family import barrier_kernels
+from .._tables.ops import cpu_alias
 
 _CXX = os.environ.get("CXX", "g++")
 # -fvisibility=hidden: a user kernel named like a libc function (`sync`, `send` ...) must
@@ -65,7 +68,6 @@ def _host_isa_flags():
     -ffp-contract=off keeps a * b + c two roundings (NumPy's results), not one FMA.
     x86-64-v3 builds also call libmvec's vector math where glibc has it (_libmvec_flags).
     GARRAY_CPU_ISA=baseline turns both off."""
-    from .. import _env
     if _env.choice("GARRAY_CPU_ISA", ("native", "baseline"), "native") == "baseline":
         return []
     try:
@@ -130,7 +132,6 @@ def cpu_unit(name_expressions, defines=()):
     again (garray/_tables/ops.py, cpu_alias)."""
     if defines:
         return list(name_expressions), {}
-    from .._tables.ops import cpu_alias
     names = set(name_expressions)
     alias = {e: a for e in name_expressions if (a := cpu_alias(e)) != e and a in names}
     return [e for e in name_expressions if e not in alias], alias
@@ -155,7 +156,6 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
     By default the families' barrier slots decide (garray/_tables/family.py).
     """
     if fibers is None:
-        from .._tables.family import barrier_kernels
         fibers = [e for e in name_expressions if e.startswith(barrier_kernels())]
     fibers = frozenset(fibers)
     if not fibers:

@@ -8,6 +8,7 @@ import ctypes
 import os
 
 from .cache import cache_key, source_hash
+from .. import _env
 
 LIBRARY = "_cpu_kernels"
 
@@ -28,7 +29,7 @@ def _library_path():
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     dirs = [here]
     try:
-        from .. import _core
+        from .. import _core   # here: absent while the build runs (aot.py)
         dirs.append(os.path.dirname(os.path.abspath(_core.__file__)))
     except ImportError:
         pass
@@ -43,7 +44,6 @@ def _load():
     global _library, _library_error
     if _library is None:
         _library = False
-        from .. import _env
         if not _env.flag("GARRAY_CPU_AOT", default=True):
             _library_error = "GARRAY_CPU_AOT=0"
             return _library

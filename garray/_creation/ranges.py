@@ -12,7 +12,7 @@ from .._elementwise import ufuncs as _ufuncs
 from .. import _core, _dtypes
 from .._core import asarray, empty, ndarray, zeros
 from .._args import as_array, check_array, refuse_numpy
-from .._manip.axes import moveaxis
+from .._manip.views import moveaxis
 
 __all__ = ["arange", "linspace", "eye", "meshgrid", "tril", "triu", "identity"]
 

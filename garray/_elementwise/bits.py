@@ -10,7 +10,7 @@ from . import ufuncs as _ufuncs
 from .. import _dtypes
 from .._core import zeros
 from .._creation.ranges import arange
-from .._manip.axes import moveaxis
+from .._manip.views import moveaxis
 from .._manip.manipulation import concat
 from .._reduce.reductions import sum as _sum
 

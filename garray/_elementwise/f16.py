@@ -10,6 +10,8 @@ float16 arrays.
 """
 
 from .. import _dtypes
+from .._manip.views import broadcast_arrays
+from .._core import where
 
 _NAN, _INF, _MAX = 0x7E00, 0x7C00, 0x7BFF
 
@@ -25,7 +27,6 @@ def _half(bits):
 def spacing(x):
     """NumPy's float16 spacing: the gap above |x| (below it for a negative power of two:
     NumPy's half rule), positive; inf at the largest finite value, NaN at inf/NaN."""
-    from .._core import where
     h = _bits(x)
     e, sig = h & _INF, h & 0x3FF
     # NumPy's shifts: 1 << ((e >> 10) - 1) and (e >> 10) - 2, taken only where e > 0x400
@@ -42,8 +43,6 @@ def spacing(x):
 def nextafter(x, y):
     """NumPy's float16 nextafter: NaN if either is NaN, x where x == y, the smallest
     subnormal with y's sign from a zero x, else one step of x's bits towards y."""
-    from .._core import where
-    from .._manip.manipulation import broadcast_arrays
     x, y = broadcast_arrays(x, y)
     hx, hy = _bits(x), _bits(y)
     down = where((hx & 0x8000) == 0, x > y,

@@ -9,6 +9,7 @@ from .._args import as_array
 from .ufuncs import (abs, add, equal, greater, imag, isfinite, isinf, isnan, less,
                       less_equal, logical_and, logical_or, maximum, minimum, multiply, real,
                       subtract)
+from .._dtypes import finfo, isdtype
 
 def clip(x, /, min=None, max=None, *, out=None):
     """Clamp x to [min, max] (either may be None).
@@ -109,7 +110,6 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         In x's dtype (x itself with copy=False).
     """
     x = as_array(x, "x")
-    from .._dtypes import finfo, isdtype
     if not isdtype(x.dtype, ("real floating", "complex floating")):
         return x.copy() if copy else x
     fi = finfo(x.dtype)

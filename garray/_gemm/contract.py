@@ -22,10 +22,11 @@ import warnings
 from .._core import broadcast_to, ndarray
 from .._dtypes import result_type
 from .._args import as_array, check_array, normalize_axis
-from .._manip.common import axis_error
+from .._manip.common import axis_error, check_cast
 from .matmul import matmul
 from .._elementwise.ufuncs import multiply
 from .einsum import einsum, einsum_path
+from .._manip.manipulation import stack
 
 __all__ = ["vecdot", "matvec", "vecmat", "tensordot", "dot", "vdot", "inner", "outer",
            "kron", "cross", "einsum", "einsum_path"]
@@ -173,7 +174,6 @@ def _gufunc_operands(x1, x2, dtype, axes, fname):
     a, b = _operands(x1, x2, "x1", "x2")
     if dtype is None:
         return a, b
-    from .._manip.common import check_cast
     for x in (a, b):
         check_cast(x.dtype, dtype, "same_kind", f"{fname} input")
     return a.astype(dtype, copy=False), b.astype(dtype, copy=False)
@@ -184,7 +184,6 @@ def _gufunc_out(r, out):
         return r
     if isinstance(out, tuple):
         (out,) = out
-    from .._manip.common import check_cast
     check_cast(r.dtype, out.dtype, "same_kind", "output")
     if out.shape != r.shape:
         raise ValueError(f"out: has shape {out.shape}, the result has shape {r.shape}")
@@ -512,7 +511,6 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     else:
         c0, c1 = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2
     c2 = a0 * b1 - a1 * b0
-    from .._manip.manipulation import stack
     shape = _broadcast_shape(c0.shape, c1.shape, c2.shape)
     c = stack([broadcast_to(c, shape) for c in (c0, c1, c2)], axis=-1)
     return _move_from_last(c, normalize_axis(axisc, c.ndim, "axisc"))

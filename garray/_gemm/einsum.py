@@ -24,10 +24,12 @@ import math
 import operator
 import string
 
-from .._core import broadcast_to, ndarray
+from .._core import broadcast_to, ndarray, _strided_view
 from .._dtypes import result_type
 from .._args import as_array, check_array
 from .._manip.common import check_cast
+from .._reduce.reductions import sum as _sum
+from .matmul import matmul
 
 __all__ = ["einsum", "einsum_path"]
 
@@ -185,7 +187,6 @@ def _diagonal(x, t, k):
     uniq = list(dict.fromkeys(t))
     if len(uniq) == len(t):
         return x, t
-    from .._core import _strided_view
     shape, strides = [], []
     for c in uniq:
         axes = [i for i, d in enumerate(t) if d == c]
@@ -205,7 +206,6 @@ def _sum_away(x, t, keep, rt):
     drop = tuple(i for i, c in enumerate(t) if c not in keep)
     if not drop:
         return x, t
-    from .._reduce.reductions import sum as _sum
     return _sum(x, axis=drop, dtype=rt), [c for c in t if c in keep]
 
 
@@ -217,7 +217,6 @@ def _full(x, t, labels, sizes):
 
 def _pair(a, ta, b, tb, keep, sizes, rt):
     """One pairwise contraction as one batched matmul (plan step 4)."""
-    from .matmul import matmul
     a, ta = _sum_away(a, ta, keep | set(tb), rt)
     b, tb = _sum_away(b, tb, keep | set(ta), rt)
     batch = [c for c in ta if c in tb and c in keep]

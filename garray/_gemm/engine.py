@@ -34,11 +34,14 @@ Note [GEMM dispatch]
 
 import numpy        # dtype objects only
 
-from .. import _env
+from .. import _env, _core
 from .._dtypes import DTYPE_CODE
 from .._dtypes import float16 as _FLOAT16, float32 as _FLOAT32
 from .._errors import BackendUnavailableError
 from .._tables.gemm import G_RT, G_TILED, GEMM
+from .._array_utils import ascontiguousarray
+from .._vendor import openblas
+from .._core import empty
 
 __all__ = ["gemm", "blas_layout", "blas_args", "path_for"]
 
@@ -113,7 +116,6 @@ def gemm(c, a, b):
     if c.dtype == _FLOAT16:
         # float16 (Note [float16] in _kernels/garray/types.h): float32's GEMM on the
         # widened operands, each sum rounded once, as NumPy's float16 matmul loop
-        from .._core import empty
         t = empty(c.shape, dtype=_FLOAT32, device=c.device)
         gemm(t, a.astype(_FLOAT32), b.astype(_FLOAT32))
         c[...] = t
@@ -125,7 +127,6 @@ def gemm(c, a, b):
     if k == 0:
         c[...] = 0
         return
-    from .._array_utils import ascontiguousarray
     sa, sb = _elem_strides(a), _elem_strides(b)
     if sa is None:
         a = ascontiguousarray(a)
@@ -153,14 +154,12 @@ def gemm(c, a, b):
 
 
 def _via_temp(c, a, b):
-    from .._core import empty
     t = empty(c.shape, dtype=c.dtype, device=c.device)
     gemm(t, a, b)
     c[...] = t
 
 
 def _kernel(c, a, b, m, n, k, batch, sc, sa, sb):
-    from .. import _core
     code = DTYPE_CODE[c.dtype]
     if c.device.kind == "cpu" and _cpu_slot == G_RT:
         if sb[2] != 1 and sa[1] == 1:       # note 5: c^T = b^T a^T
@@ -195,14 +194,13 @@ def _vendor(c, a, b, m, n, k, batch, sc, sa, sb):
     (x, sx), (y, sy) = ops[first], ops[second]
     if c.device.kind == "cpu":
         fn, fn_batch = _openblas_gemm(c.dtype)
-        from .. import _core
         _core._cblas_gemm(fn, fn_batch, _BLAS_KIND[c.dtype], ta, tb, mm, nn, kk, x.ptr, ld1, sx,
                           y.ptr, ld2, sy, c.ptr, ldc, sc[0], batch, c.itemsize)
     else:
         # GPU BLAS (cuBLAS / hipBLAS) through garray._vendor.gpublas, imported here so
         # the CPU device never needs it.  The strided-batched calls document no negative
         # batch stride (gpublas refuses one): such a batch goes one matrix per call.
-        from .._vendor import gpublas
+        from .._vendor import gpublas   # here: the vendor base costs import time on the CPU
         one, zero, isz = c.dtype.type(1), c.dtype.type(0), c.itemsize
         if batch > 1 and min(sx, sy, sc[0]) < 0:
             for i in range(batch):
@@ -217,7 +215,6 @@ def _vendor(c, a, b, m, n, k, batch, sc, sa, sb):
 def _packed(x, batch, s):
     """x as a C-contiguous copy (garray's copy kernel) and its element strides, the
     batch axis collapsed to one: a BLAS cannot read x's layout in place (note 4)."""
-    from .._array_utils import ascontiguousarray
     if s[0] == 0 or batch == 1:     # one matrix serves the whole batch: copy it alone
         return ascontiguousarray(x[(0,) * (x.ndim - 2)]), (0, x.shape[-1], 1)
     return ascontiguousarray(x), (x.shape[-2] * x.shape[-1], x.shape[-1], 1)
@@ -228,7 +225,6 @@ def _openblas_gemm(dtype):
     library predates it) for ``dtype`` (BackendUnavailableError with the way round when
     the library is missing)."""
     global _openblas_threads_set
-    from .._vendor import openblas
     kind = _BLAS_KIND[dtype]
     try:
         fn = openblas.library.address(f"cblas_{kind}gemm")

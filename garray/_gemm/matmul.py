@@ -11,6 +11,7 @@ from .._dtypes import can_cast, normalize_dtype, result_type
 from .._inquiry import may_share_memory
 from .._args import as_array
 from .engine import gemm
+from .._array_utils import asfortranarray
 
 __all__ = ["matmul"]
 
@@ -161,7 +162,6 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
         out[...] = r
         return out
     if order == "F" and r.ndim > 2:
-        from .._array_utils import asfortranarray
         r = asfortranarray(r)
     return r
 

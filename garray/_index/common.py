@@ -7,6 +7,8 @@ import numpy
 
 from .. import _core
 from .._core import ndarray
+from .._creation.ranges import arange
+from .._elementwise.functions import clip
 
 
 def _index_array(indices, like, name="indices"):
@@ -35,11 +37,9 @@ def _apply_mode(idx, n, mode, name="mode"):
     if mode == "wrap":
         return idx % n
     if mode == "clip":
-        from .._elementwise.functions import clip
         return clip(idx, 0, n - 1)
     raise ValueError(f"{name}: must be one of 'raise', 'wrap' or 'clip', got {mode!r}")
 
 
 def _arange(n, device):
-    from .._creation.ranges import arange
     return arange(n, dtype=numpy.int64, device=device)

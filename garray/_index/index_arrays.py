@@ -9,9 +9,12 @@ import numpy
 
 from .._args import as_array
 from .. import _core
-from .._core import ndarray
+from .._core import ndarray, broadcast_to
 from .advanced import nonzero
 from .common import _apply_mode, _arange, _index_array
+from .._creation.ranges import arange, tril, triu
+from .._manip.manipulation import stack
+from .._reduce.reductions import any as _any
 
 __all__ = ["ix_", "unravel_index", "ravel_multi_index", "indices", "diag_indices",
            "diag_indices_from", "tril_indices", "tril_indices_from", "triu_indices",
@@ -79,7 +82,6 @@ def unravel_index(indices, shape, order="C"):
     --------
     numpy.unravel_index
     """
-    from .._reduce.reductions import any as _any
     shape = _shape_arg(shape, "shape")
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
@@ -126,7 +128,6 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     --------
     numpy.ravel_multi_index
     """
-    from .._reduce.reductions import any as _any
     dims = _shape_arg(dims, "dims")
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
@@ -174,7 +175,6 @@ def indices(dimensions, dtype=int, sparse=False):
     --------
     numpy.indices
     """
-    from .._creation.ranges import arange
     dimensions = _shape_arg(dimensions, "dimensions")
     nd = len(dimensions)
     parts = []
@@ -183,8 +183,6 @@ def indices(dimensions, dtype=int, sparse=False):
         parts.append(a)
     if sparse:
         return tuple(parts)
-    from .._manip.manipulation import stack
-    from .._core import broadcast_to
     if nd == 0:
         return _core.empty((0,), dtype=dtype)
     return stack([broadcast_to(p, dimensions) for p in parts], axis=0)
@@ -240,7 +238,6 @@ def diag_indices_from(arr):
 
 
 def _tri_mask(n, k, m, lower, device=None):
-    from .._creation.ranges import tril, triu
     ones = _core.ones((n, n if m is None else m), dtype=numpy.bool_, device=device)
     return tril(ones, k=k) if lower else triu(ones, k=k)
 

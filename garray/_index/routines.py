@@ -12,11 +12,18 @@ import operator
 import numpy
 
 from .. import _core
-from .._core import ndarray
+from .._core import ndarray, broadcast_to
 from .advanced import nonzero
 from .common import _apply_mode, _arange, _index_array
 from .index_arrays import unravel_index
 from .._args import as_array, normalize_axis, refuse_numpy
+from .._dtypes import result_type
+from .._elementwise.functions import where as _where3
+from .._elementwise.ufuncs import maximum
+from .._manip.manipulation import stack
+from .._manip.views import broadcast_arrays
+from .._reduce.reductions import any as _any, count_nonzero
+from .._reduce.scans import cumsum
 
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "putmask",
            "compress", "extract", "choose", "select", "repeat"]
@@ -187,7 +194,6 @@ def put(a, ind, v, mode="raise"):
     if a.flags.c_contiguous:
         a.reshape(-1)[idx] = vals
         return
-    from .._reduce.reductions import any as _any
     if idx.size and bool(_any((idx < -a.size) | (idx >= a.size))):
         raise IndexError(f"ind: index out of range for array of size {a.size}")
     a[unravel_index(idx % a.size if a.size else idx, a.shape)] = vals
@@ -217,7 +223,6 @@ def place(arr, mask, vals):
     m = _as_bool(mask, arr, "mask")
     if m.shape != arr.shape:
         m = m.reshape(arr.shape)
-    from .._reduce.reductions import count_nonzero
     k = int(count_nonzero(m))
     if k == 0:
         return
@@ -244,7 +249,6 @@ def putmask(a, mask, values):
     --------
     numpy.putmask
     """
-    from .._elementwise.functions import where as _where3
     a = as_array(a, "putmask: a")
     m = _as_bool(mask, a, "mask")
     vals = _cycled(values, a.size, a).reshape(a.shape)
@@ -338,14 +342,12 @@ def choose(a, choices, out=None, mode="raise"):
     --------
     numpy.choose
     """
-    from .._manip.manipulation import broadcast_arrays, stack
     if not len(choices):
         raise ValueError("choices: need at least one array")
     like = next((c for c in (a, *choices) if isinstance(c, ndarray)), None)
     like = like if like is not None else _core.asarray(0)
     a = _index_array(a, like, "a")
     chs = [as_array(c, f"choices[{i}]", like.device) for i, c in enumerate(choices)]
-    from .._dtypes import result_type
     dt = result_type(*chs)
     bs = broadcast_arrays(a, *chs)
     idx = _apply_mode(bs[0], len(chs), mode)
@@ -378,8 +380,6 @@ def select(condlist, choicelist, default=0):
     --------
     numpy.select
     """
-    from .._elementwise.functions import where as _where3
-    from .._dtypes import result_type
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if not condlist:
@@ -422,8 +422,6 @@ def repeat(a, repeats, /, axis=None):
     --------
     numpy.repeat
     """
-    from .._core import broadcast_to
-    from .._elementwise.ufuncs import maximum
     a = as_array(a, "repeat: a")
     if axis is None:
         a, ax = a.reshape(-1), 0
@@ -447,8 +445,6 @@ def repeat(a, repeats, /, axis=None):
     if rep.size != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) "
                          f"({rep.size},)")
-    from .._reduce.reductions import any as _any
-    from .._reduce.scans import cumsum
     rep = rep.astype(numpy.int64, copy=False)
     if n and bool(_any(rep < 0)):
         raise ValueError("repeats may not contain negative values")

@@ -7,6 +7,8 @@ import numpy
 from .._args import as_array
 from .. import _core
 from .advanced import nonzero
+from .._elementwise.functions import where as _where3
+from .._manip.manipulation import stack
 
 __all__ = ["flatnonzero", "argwhere", "where"]
 
@@ -48,7 +50,6 @@ def argwhere(a):
     --------
     numpy.argwhere
     """
-    from .._manip.manipulation import stack
     a = as_array(a, "argwhere: a")
     if a.ndim == 0:
         return _core.zeros((int(bool(a != 0)), 0), dtype=numpy.int64, device=a.device)
@@ -83,5 +84,4 @@ def where(condition, x=None, y=None, /):
         return nonzero(as_array(condition, "condition"))
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    from .._elementwise.functions import where as _where3
     return _where3(condition, x, y)

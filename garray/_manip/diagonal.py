@@ -14,6 +14,11 @@ import numpy
 from .. import _core, _dtypes
 from .._core import broadcast_to, ndarray, zeros
 from .._args import as_array, check_array, normalize_axis
+from .._creation.ranges import tril
+from .._index.advanced import nonzero
+from .._reduce.reductions import sum as _sum
+from .._reduce.scans import cumprod
+from .shaping import resize
 
 __all__ = ["diagonal", "diag", "diagflat", "trace", "fill_diagonal", "vander", "tri",
            "mask_indices"]
@@ -105,7 +110,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     --------
     numpy.trace
     """
-    from .._reduce.reductions import sum as _sum
     return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
@@ -186,7 +190,6 @@ def fill_diagonal(a, val, wrap=False):
     --------
     numpy.fill_diagonal
     """
-    from .shaping import resize
     check_array(a, "a")
     if a.ndim < 2:
         raise ValueError("a: array must be at least 2-d")
@@ -245,7 +248,6 @@ def vander(x, N=None, increasing=False):
     --------
     numpy.vander
     """
-    from .._reduce.scans import cumprod
     x = as_array(x, "x")
     if x.ndim != 1:
         raise ValueError("x: x must be a one-dimensional array or sequence.")
@@ -289,7 +291,6 @@ def tri(N, M=None, k=0, dtype=float, *, device=None):
     --------
     numpy.tri
     """
-    from .._creation.ranges import tril
     N = _int(N, "N")
     M = N if M is None else _int(M, "M")
     k = _int(k, "k")
@@ -325,7 +326,6 @@ def mask_indices(n, mask_func, k=0):
     --------
     numpy.mask_indices
     """
-    from .._index.advanced import nonzero
     m = _core.ones((_int(n, "n"),) * 2, dtype=_dtypes.normalize_dtype("int64"))
     try:
         a = mask_func(m, k)

@@ -11,8 +11,12 @@ import itertools
 import operator
 
 from .._args import as_array, normalize_axis
-from .._core import asarray, expand_dims, ndarray, permute_dims
-from .manipulation import stack
+from .._core import (asarray, expand_dims, ndarray, permute_dims, broadcast_to, zeros_like,
+                     broadcast_shapes)
+from .manipulation import stack, concat
+from .._array_utils import isscalar
+from .._creation.ranges import arange
+from .._reduce.reductions import any as any_
 
 __all__ = ["apply_along_axis", "apply_over_axes", "fromfunction", "piecewise", "broadcast"]
 
@@ -161,8 +165,6 @@ def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):
     --------
     numpy.fromfunction
     """
-    from .._core import broadcast_to
-    from .._creation.ranges import arange
     shape = tuple(operator.index(n) for n in ((shape,) if not isinstance(shape, (tuple, list))
                                                else shape))
     nd = len(shape)
@@ -178,7 +180,6 @@ def _conditions(condlist, x):
     """``condlist`` as one bool array, a condition per leading index (NumPy's rules: a
     lone condition is promoted to a list of one)."""
     import numpy
-    from .._array_utils import isscalar
     if isinstance(condlist, ndarray):
         # NumPy's test reads condlist[0]: a scalar for a 1-d array, an array beyond
         if condlist.ndim == 0 or (condlist.ndim == 1 and x.ndim != 0):
@@ -225,9 +226,6 @@ def piecewise(x, condlist, funclist, *args, **kw):
     --------
     numpy.piecewise
     """
-    from .._core import zeros_like
-    from .._reduce.reductions import any as any_
-    from .manipulation import concat
     x = as_array(x, "x")
     n2 = len(funclist)
     conds = _conditions(condlist, x)
@@ -270,7 +268,6 @@ class broadcast:  # noqa: N801 - NumPy's name
     """
 
     def __init__(self, *args):
-        from .._core import broadcast_shapes
         self._arrays = [as_array(a, f"args[{i}]") for i, a in enumerate(args)]
         try:
             self.shape = broadcast_shapes(*(a.shape for a in self._arrays))

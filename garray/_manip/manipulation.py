@@ -1,6 +1,6 @@
 """Array manipulation: views where the layout allows, garray's copies otherwise.
 
-``flip``, ``unstack`` and ``broadcast_arrays`` are views; ``concat``,
+``flip`` and ``unstack`` are views; ``concat``,
 ``stack`` and ``roll`` allocate the result and fill it slice by slice with garray's
 strided copies (and casts, when the inputs' dtypes differ).  NumPy's other manipulation
 functions live beside this module: joining (concatenate, the stacks, block, insert,
@@ -11,10 +11,10 @@ and garray.lib.stride_tricks.
 import operator
 
 from .._args import as_array, as_arrays, normalize_axis
-from .._core import broadcast_shapes, broadcast_to, ndarray, permute_dims
+from .._core import ndarray
 from .joining import join
 
-__all__ = ["flip", "unstack", "broadcast_arrays", "concat", "stack", "roll"]
+__all__ = ["flip", "unstack", "concat", "stack", "roll"]
 
 
 def flip(x, /, axis=None):
@@ -62,25 +62,6 @@ def unstack(x, /, *, axis=0):
     x = as_array(x, "x")
     a = normalize_axis(axis, x.ndim)
     return tuple(x[(slice(None),) * a + (i,)] for i in range(x.shape[a]))
-
-
-def broadcast_arrays(*arrays):
-    """Views of ``arrays`` broadcast to one shape.
-
-    Parameters
-    ----------
-    *arrays : ndarray
-        The arrays (on one device).
-
-    Returns
-    -------
-    tuple of ndarray
-        Read-only views of the broadcast shape (NumPy returns a tuple since 2.0 as
-        well).
-    """
-    arrays = as_arrays(arrays, "arrays")
-    shape = broadcast_shapes(*[a.shape for a in arrays])
-    return tuple(broadcast_to(a, shape) for a in arrays)
 
 
 def concat(arrays, /, *, axis=0):

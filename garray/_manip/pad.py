@@ -19,8 +19,14 @@ Note [pad]
 import numpy
 
 from .._core import empty, ndarray
-from .axes import moveaxis
+from .views import moveaxis
 from .._args import as_array
+from .._creation import ranges as _creation
+from .._elementwise import ufuncs as _ufuncs
+from .._elementwise.math_extras import round as _round
+from .._reduce.moments import mean
+from .._reduce.reductions import max as _max, min as _min
+from .._sort.quantiles import median
 
 __all__ = ["pad"]
 
@@ -111,8 +117,6 @@ def _roi(padded, centre, axis):
 
 def _ramp(end, edge, width, axis, dtype):
     """NumPy's linspace(end, edge, width, endpoint=False, axis=axis) in dtype."""
-    from .._creation import ranges as _creation
-    from .._elementwise import ufuncs as _ufuncs
     calc = numpy.dtype("complex128" if dtype.kind == "c" else "float64")
     delta = edge.astype(calc) - end
     shape = [1] * edge.ndim
@@ -129,7 +133,6 @@ def _ramp(end, edge, width, axis, dtype):
 
 
 def _stats(padded, axis, widths, lengths, mode):
-    import garray
     left_i, right_i = widths[0], padded.shape[axis] - widths[1]
     max_len = right_i - left_i
     ll, rl = lengths
@@ -137,13 +140,12 @@ def _stats(padded, axis, widths, lengths, mode):
     rl = max_len if rl is None or max_len < rl else rl
     if (ll == 0 or rl == 0) and mode in ("maximum", "minimum"):
         raise ValueError("stat_length: stat_length of 0 yields no value for padding")
-    name = {"maximum": "max", "minimum": "min", "mean": "mean", "median": "median"}[mode]
-    func = getattr(garray, name)
+    func = {"maximum": _max, "minimum": _min, "mean": mean, "median": median}[mode]
 
     def stat(chunk):
         s = func(chunk, axis=axis, keepdims=True)
         if padded.dtype.kind in "iu":
-            s = garray.round(s)
+            s = _round(s)
         return s
 
     left = stat(padded[_at(axis, slice(left_i, left_i + ll))])

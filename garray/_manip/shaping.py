@@ -12,6 +12,8 @@ from .. import _dtypes
 from .._core import broadcast_shapes, broadcast_to, ndarray, permute_dims, zeros
 from .._args import as_array, check_array, normalize_axis, normalize_axis_tuple
 from .common import axis_error, check_cast, int_tuple
+from .._elementwise.functions import where as _where
+from .._reduce import reductions as _reductions
 
 __all__ = ["tile", "resize", "atleast_1d", "atleast_2d", "atleast_3d", "ravel", "swapaxes",
            "rollaxis", "rot90", "fliplr", "flipud", "trim_zeros", "copyto",
@@ -396,7 +398,6 @@ def trim_zeros(filt, trim="fb", axis=None):
     --------
     numpy.trim_zeros
     """
-    from .._reduce import reductions as _reductions
     x = as_array(filt, "filt")
     trim = str(trim).lower()
     if trim not in ("fb", "bf", "f", "b"):
@@ -451,7 +452,6 @@ def copyto(dst, src, casting="same_kind", where=True):
     --------
     numpy.copyto
     """
-    from .._elementwise.functions import where as _where
     check_array(dst, "dst")
     if not dst.flags.writeable:
         raise ValueError("dst: assignment destination is read-only")

@@ -9,6 +9,7 @@ from .. import _core
 from . import reductions as _red
 from .._elementwise import ufuncs as _u
 from .common import _F64, _inexact
+from .._elementwise.functions import isclose
 
 __all__ = ["allclose", "array_equal", "array_equiv"]
 
@@ -38,7 +39,6 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     --------
     numpy.allclose
     """
-    from .._elementwise.functions import isclose
     weak = type(b) in (float, complex)     # NumPy's isclose keeps a Python float weak
     a = as_array(a, "allclose: a")
     b = b if weak else as_array(b, "allclose: b")

@@ -13,6 +13,8 @@ from .._args import as_array, reduction_axes
 from .. import _core, _dtypes
 from .._core import ndarray
 from .._tables.reduce import ROWS
+from .._elementwise import ufuncs as _ufuncs
+from .._elementwise.functions import where as _where
 
 _builtin_sum = sum
 
@@ -67,7 +69,6 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
             raise ValueError(f"{api}: a where= mask needs initial= (the reduction has no "
                              f"identity)")
         fill = row.identity(code)       # masked elements drop out; initial is added once
-        from .._elementwise.functions import where as _where
         x = _where(as_array(where, f"{api}: where"), x,
                    _core.asarray(fill, dtype=x.dtype, device=x.device)
                    if not isinstance(fill, ndarray) else fill)
@@ -92,7 +93,6 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
 # ---- the public reductions -----------------------------------------------------------
 
 def _ufunc(name):
-    from .._elementwise import ufuncs as _ufuncs
     return getattr(_ufuncs, name)
 
 

@@ -14,6 +14,7 @@ from . import reductions as _red
 from .._elementwise import ufuncs as _u
 from .common import _F64, _any, _cast, _kind
 from .moments import mean
+from .._manip.manipulation import concat
 
 
 class _NoValue:
@@ -180,7 +181,6 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE):
 
 
 def _red_concat(parts, ax):
-    from .._manip.manipulation import concat
     return concat(parts, axis=ax)
 
 

@@ -61,6 +61,8 @@ from .._core import ndarray
 from .._tables.reduce import ROWS, UFUNC_REDUCTIONS
 from . import reductions as _red
 from .scans import scan
+from .._elementwise import f16 as _f16
+from .._elementwise.functions import where
 
 _NoValue = numpy._NoValue
 
@@ -232,7 +234,6 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
 
 
 def _core_where(m, x, fill):
-    from .._elementwise.functions import where
     return where(m, x, fill)
 
 
@@ -320,7 +321,6 @@ def _scan(op, rname, x, ax, dt, out, api):
     if op.f16 is None or x.dtype != _dtypes.float16:
         return scan(rname, x, ax, dt, out, api=api)
     import garray as _ga
-    from .._elementwise import f16 as _f16
     f = getattr(_f16, op.f16)
     xm = _ga.moveaxis(x, ax, 0)
     r = _ga.empty(xm.shape, dtype=x.dtype, device=x.device)

@@ -1,4 +1,4 @@
 """The sort family: sorting and searching, sets, quantiles, histograms and interp.
-Kernels: ``_kernels/sort.hip``; launch: ``cython/_sort.pxi``; table:
-``garray/_tables/sort.py``.
+Kernels: ``_kernels/sort.hip``; table: ``garray/_tables/sort.py``; launched through
+``_family_launch`` (``cython/_launch.pxi``).
 """

@@ -4,6 +4,9 @@ elementwise kernels."""
 import numpy
 
 from .._args import as_array
+from .._elementwise.functions import clip, where
+from .._manip.joining import concatenate
+from .sorting import argsort, searchsorted, sort
 
 __all__ = ["interp", "sort_complex"]
 
@@ -37,9 +40,6 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     --------
     numpy.interp
     """
-    from .sorting import argsort, searchsorted
-    from .._elementwise.functions import clip, where
-    from .._manip.joining import concatenate
     xp_ = as_array(xp, "xp")
     dev = xp_.device
     x_ = as_array(x, "x", dev)
@@ -104,7 +104,6 @@ def sort_complex(a):
     --------
     numpy.sort_complex
     """
-    from .sorting import sort
     a = as_array(a, "a")
     s = sort(a, axis=-1) if a.ndim else a
     if s.dtype.kind == "c":

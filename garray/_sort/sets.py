@@ -20,6 +20,15 @@ import numpy
 
 from .. import _core
 from .._args import as_array, normalize_axis
+from .._creation.ranges import arange
+from .._elementwise.functions import clip
+from .._elementwise.ufuncs import isnan, logical_and, logical_not
+from .._index.advanced import nonzero
+from .._manip.views import moveaxis
+from .._manip.joining import concatenate
+from .._reduce.reductions import any as _any
+from .._reduce.scans import cumsum
+from .sorting import argsort, sort, lexsort, searchsorted
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
            "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d"]
@@ -32,25 +41,20 @@ UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indi
 
 
 def _arange(n, device):
-    from .._creation.ranges import arange
     return arange(n, dtype=numpy.int64, device=device)
 
 
 def _runs(s, equal_nan):
     """The bool array marking where a run of equal values starts in sorted ``s``."""
-    from .._manip.joining import concatenate
     first = _core.ones((min(s.size, 1),), dtype=numpy.bool_, device=s.device)
     diff = s[1:] != s[:-1]
     if equal_nan and s.dtype.kind in "fc":
-        from .._elementwise.ufuncs import isnan, logical_and, logical_not
         both_nan = logical_and(isnan(s[1:]), isnan(s[:-1]))
         diff = logical_and(diff, logical_not(both_nan))
     return concatenate([first, diff])
 
 
 def _unique(x, want_index, want_inverse, want_counts, equal_nan):
-    from .sorting import argsort, sort
-    from .._index.advanced import nonzero
     flat = x.reshape(-1)
     n = flat.size
     perm = None
@@ -65,12 +69,10 @@ def _unique(x, want_index, want_inverse, want_counts, equal_nan):
     if want_index:
         out["indices"] = perm[starts]
     if want_counts:
-        from .._manip.joining import concatenate
         ends = concatenate([starts[1:], _core.full((1,), n, dtype=numpy.int64,
                                                    device=x.device)]) if n else starts
         out["counts"] = ends - starts
     if want_inverse:
-        from .._reduce.scans import cumsum
         group = cumsum(_runs(s, equal_nan).astype(numpy.int64)) - 1
         inv = _core.empty((n,), dtype=numpy.int64, device=x.device)
         inv[perm] = group
@@ -210,12 +212,6 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 
 def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_nan):
-    from .._manip.axes import moveaxis
-    from .sorting import lexsort
-    from .._index.advanced import nonzero
-    from .._reduce.reductions import any as _any
-    from .._reduce.scans import cumsum
-    from .._manip.joining import concatenate
     ax = normalize_axis(axis, ar.ndim)
     moved = moveaxis(ar, ax, 0)
     n = moved.shape[0]
@@ -274,8 +270,6 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     --------
     numpy.isin
     """
-    from .sorting import searchsorted, sort
-    from .._elementwise.functions import clip
     if kind not in (None, "sort", "table"):
         raise ValueError(f"kind: must be None, 'sort' or 'table', got {kind!r}")
     e = as_array(element, "element")
@@ -317,7 +311,6 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     --------
     numpy.intersect1d
     """
-    from .sorting import searchsorted
     a = as_array(ar1, "ar1").reshape(-1)
     b = as_array(ar2, "ar2").reshape(-1)
     if return_indices:
@@ -326,7 +319,6 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
         u2, i2 = unique(b, return_index=True) if not assume_unique else (
             b, _arange(b.size, b.device))
         if assume_unique:
-            from .sorting import argsort
             o1, o2 = argsort(u1), argsort(u2)
             u1, i1, u2, i2 = u1[o1], i1[o1], u2[o2], i2[o2]
         m = isin(u1, u2)
@@ -338,7 +330,6 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 
 def _sorted(x):
-    from .sorting import sort
     return sort(x)
 
 
@@ -361,7 +352,6 @@ def union1d(ar1, ar2):
     --------
     numpy.union1d
     """
-    from .._manip.joining import concatenate
     return unique(concatenate([as_array(ar1, "ar1").reshape(-1),
                                as_array(ar2, "ar2").reshape(-1)]))
 
@@ -412,8 +402,6 @@ def setxor1d(ar1, ar2, assume_unique=False):
     --------
     numpy.setxor1d
     """
-    from .._manip.joining import concatenate
-    from .sorting import sort
     aux = sort(concatenate([_flat_unique(ar1, assume_unique, "ar1"),
                             _flat_unique(ar2, assume_unique, "ar2")]))
     if aux.size == 0:

@@ -36,6 +36,9 @@ import numpy
 
 from .. import _dtypes, _env
 from .._args import as_array, normalize_axis
+from .._array_utils import ascontiguousarray
+from .._core import zeros
+from .._manip.views import moveaxis
 from .._core import ndarray
 from .._vendor import gpufft as _gpufft
 from . import _engine
@@ -60,11 +63,6 @@ def path(device, n, batch):
 def _others(a, axis):
     """The number of transforms along ``axis`` of ``a``: its other axes' product."""
     return math.prod(a.shape[:axis] + a.shape[axis + 1:])
-
-
-def _garray():
-    import garray
-    return garray
 
 
 def _complex_dtype(dt):
@@ -112,20 +110,19 @@ def _points(n, default):
 def _last(a, axis, n, dtype):
     """``a`` with ``axis`` moved last, cropped or zero-padded to ``n`` there, cast to
     ``dtype``, C-contiguous.  Returns (array, owned): owned when it is a new buffer."""
-    g = _garray()
-    x = g.moveaxis(a, axis, -1)
+    x = moveaxis(a, axis, -1)
     m = x.shape[-1]
     if m >= n:
         x = x[..., :n]
-        y = g.ascontiguousarray(x, dtype=dtype)
+        y = ascontiguousarray(x, dtype=dtype)
         return y, x.dtype != dtype          # a cast is always a new buffer
-    y = g.zeros(x.shape[:-1] + (n,), dtype=dtype, device=a.device)
+    y = zeros(x.shape[:-1] + (n,), dtype=dtype, device=a.device)
     y[..., :m] = x
     return y, True
 
 
 def _finish(y, axis, out, fname):
-    return _put(_garray().moveaxis(y, -1, axis), out, fname)
+    return _put(moveaxis(y, -1, axis), out, fname)
 
 
 def _put(y, out, fname):

@@ -9,7 +9,9 @@ import numpy
 
 from .. import _dtypes
 from .._args import as_array, normalize_axis
-from ._fft import _garray
+from .._core import where
+from .._creation.ranges import arange
+from .._manip.manipulation import roll
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
@@ -60,11 +62,10 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None):
         ``n`` not an integer, ``n < 1`` (NumPy divides by zero for n = 0); a dtype that
         is not a real floating dtype.
     """
-    g = _garray()
     n = _freq_n(n, "fftfreq")
     dt = _freq_dtype(dtype)
-    k = g.arange(n, dtype=_dtypes.int64, device=device)
-    k = g.where(k < (n - 1) // 2 + 1, k, k - n)
+    k = arange(n, dtype=_dtypes.int64, device=device)
+    k = where(k < (n - 1) // 2 + 1, k, k - n)
     return (k * (1.0 / (n * d))).astype(dt)
 
 
@@ -88,15 +89,13 @@ def rfftfreq(n, d=1.0, *, dtype=None, device=None):
     ndarray
         1-d of length n//2 + 1.
     """
-    g = _garray()
     n = _freq_n(n, "rfftfreq")
     dt = _freq_dtype(dtype)
-    k = g.arange(n // 2 + 1, dtype=_dtypes.int64, device=device)
+    k = arange(n // 2 + 1, dtype=_dtypes.int64, device=device)
     return (k * (1.0 / (n * d))).astype(dt)
 
 
 def _shift(x, axes, sign):
-    g = _garray()
     x = as_array(x, "x")
     if axes is None:
         axes = tuple(range(x.ndim))
@@ -108,7 +107,7 @@ def _shift(x, axes, sign):
         shift = tuple(sign * (x.shape[normalize_axis(ax, x.ndim)] // 2) for ax in axes)
     if x.ndim == 0 or (isinstance(axes, tuple) and not axes):
         return x.copy()           # a new array, as NumPy's roll gives
-    return g.roll(x, shift, axes)
+    return roll(x, shift, axes)
 
 
 def fftshift(x, axes=None):

@@ -8,9 +8,11 @@ import numpy
 
 from .. import _dtypes
 from .._args import as_array, normalize_axis
+from .._array_utils import ascontiguousarray
+from .._elementwise.ufuncs import conj
 from .._vendor import gpufft as _gpufft
 from . import _engine
-from ._fft import (_NORMS, _c2c, _complex_dtype, _cook_nd, _finish, _garray, _last,
+from ._fft import (_NORMS, _c2c, _complex_dtype, _cook_nd, _finish, _last,
                    _narrow, _others, _points, _put, _scale, _wide, path)
 
 __all__ = ["rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn", "hfft", "ihfft"]
@@ -137,7 +139,7 @@ def _irfft(a, n, axis, norm, out, rdt=None):
             y = _engine.irfft_even(x, n, scale)
         else:
             full = _engine.hermitian_full(x, n)
-            y = _garray().ascontiguousarray(_engine.c2c(full, True, scale, True).real)
+            y = ascontiguousarray(_engine.c2c(full, True, scale, True).real)
     return _finish(_narrow(y, rdt), axis, out, "irfft")
 
 
@@ -166,7 +168,7 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     a = as_array(a, "a")
     nrm = _swap_norm(norm)
     if a.dtype.kind == "c":
-        a = _garray().conj(a)
+        a = conj(a)
     return irfft(a, n, axis, nrm, out)
 
 
@@ -195,7 +197,7 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     """
     a = as_array(a, "a")
     nrm = _swap_norm(norm)
-    y = _garray().conj(rfft(a, n, axis, nrm))
+    y = conj(rfft(a, n, axis, nrm))
     if out is None:
         return y
     return _put(y, out, "ihfft")

@@ -37,6 +37,8 @@ from .._dtypes import DTYPE_CODE
 from .._core import _launch_raw, ndarray
 from .._device import get_device
 from ._signature import signature
+from .._backends import cpu
+from .._compiler.progress import compiling, source_label
 
 __all__ = ["RawModule", "RawKernel"]
 
@@ -239,7 +241,6 @@ class _GpuModule:
         # extern "C" kernel is found by its own name, and NVRTC rejects expressions that
         # clash with its built-ins (a kernel named `ballot` or `all`).
         exprs = [n for n in names if "<" in n or "::" in n]
-        from .._compiler.progress import compiling, source_label
         with compiling(source_label(names), str(device)):
             compiled = rtc.compile(src, "raw_module.hip", exprs, ["-std=c++17", *options],
                                    arch=arch, include_dirs=[_compiler.kernel_dir()])
@@ -288,7 +289,6 @@ class RawModule:
         mod = self._modules.get(key)
         if mod is None:
             if device.kind == "cpu":
-                from .._backends import cpu
                 mod = _compiler.compile_cpu_source(self.code, list(names), cpu.warp_size(),
                                                    self.options)
             else:

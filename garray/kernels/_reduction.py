@@ -37,6 +37,7 @@ from .._args import reduction_axes
 from ._elementwise import (_BLOCK, _CTYPES, _MAX_GRID, _MAX_NDIM, _PRELUDE,
                             _UserKernel, _cast_scalar, _fill_strided, _is_scalar,
                             _kernel_dtype)
+from .._core import broadcast_shapes, broadcast_to, empty, ndarray
 
 __all__ = ["ReductionKernel"]
 
@@ -276,7 +277,6 @@ class ReductionKernel(_UserKernel):
 
     # ---- call ----------------------------------------------------------------------
     def __call__(self, *args, axis=None, keepdims=False, out=None, stream=None):
-        from .._core import broadcast_shapes, broadcast_to, empty, ndarray
 
         if len(args) not in (self.nin, self.nargs):
             raise TypeError(f"Wrong number of arguments for {self.name!r}. It must be either "

@@ -20,7 +20,7 @@ from .._core import asarray, expand_dims
 from .._elementwise.ufuncs import abs as _abs, sqrt
 from .._gemm import contract as _contract
 from .._gemm.contract import vecdot, tensordot  # noqa: F401  (re-exported into garray.linalg)
-from .._manip.axes import moveaxis
+from .._manip.views import moveaxis
 from .._manip.common import axis_error
 from .._manip.diagonal import diagonal as _diagonal, trace as _trace
 from .._manip.shaping import matrix_transpose  # noqa: F401  (re-exported into garray.linalg)

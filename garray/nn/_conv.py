@@ -36,6 +36,8 @@ from .._array_utils import ascontiguousarray
 from .._tables.conv import C_DIRECT, C_IGEMM_RT, C_IGEMM_TILED, C_IM2COL, CONV
 from ._params import (Geometry, check_operands, conv_geometry, device_geometry,
                       resolve_algorithm)
+from .._gemm.engine import gemm
+from .._vendor import dnn
 
 __all__ = ["conv1d", "conv2d", "conv3d", "im2col"]
 
@@ -175,7 +177,6 @@ def _pad_w(x, g):
 def _vendor_path(x, w, b, y, g):
     dev = y.device
     if dev.kind == "cpu":
-        from .._gemm.engine import gemm
         G, cog = g.groups, g.c_out // g.groups
         k = (g.c_in // G) * _prod(g.kernel)
         os_ = _prod(g.out)
@@ -199,7 +200,6 @@ def _vendor_path(x, w, b, y, g):
                 c, a, col = (t.swapaxes(0, 1) for t in (c, a, col))
             gemm(c, a, col)
     else:
-        from .._vendor import dnn
         dnn.conv_forward(x, w, y, g)
     if b is not None:
         y += b.reshape((1, g.c_out) + (1,) * g.nd)

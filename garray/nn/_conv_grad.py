@@ -25,10 +25,14 @@ The design is docs/convolution-gradients.md.
 
 from .._args import check_array
 from .. import _env
-from .._core import _family_launch
+from .._core import _family_launch, empty
 from .._tables.conv_grad import CG_COL2IM, CG_DATA, CG_WEIGHT, CONV_GRAD
+from ._conv import im2col
 from ._params import (check_operands, conv_geometry, device_geometry, resolve_algorithm,
                       transposed_geometry)
+from .._array_utils import ascontiguousarray
+from .._gemm.engine import gemm
+from .._vendor import dnn
 
 __all__ = ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
            "conv1d_backward_input", "conv2d_backward_input", "conv3d_backward_input",
@@ -62,7 +66,6 @@ def _kind(device):
 
 
 def _contig(a):
-    from .._array_utils import ascontiguousarray
     return ascontiguousarray(a)
 
 
@@ -89,7 +92,6 @@ def _path(fn, algorithm, device, dtype, g):
 
 
 def _dnn():
-    from .._vendor import dnn
     return dnn
 
 
@@ -121,8 +123,6 @@ def _batch_chunk(g, itemsize):
 
 def _bwd_data_gemm(dy, w, g, dx):
     """col2im(W_g^T @ dy) per group, batches in chunks (CPU device)."""
-    from .._core import empty
-    from .._gemm.engine import gemm
     G, cout_g, cin_g = g.groups, g.c_out // g.groups, g.c_in // g.groups
     K, O = cin_g * _size(g.kernel), _size(g.out)
     wt = w.reshape((G, cout_g, K)).swapaxes(-1, -2)             # (G, K, cout_g)
@@ -142,7 +142,6 @@ def _bwd_data_gemm(dy, w, g, dx):
 def _bwd_data(fn, dy, w, bias, g, algorithm):
     """dx (g.input_shape) = the gradient wrt the input of the forward geometry g, plus
     ``bias`` per input channel when given."""
-    from .._core import empty
     dtype, device = check_operands(fn, grad_output=dy, weight=w, bias=bias)
     path = _path(fn, algorithm, device, dtype, g)
     dx = empty(g.input_shape, dtype=dtype, device=device)
@@ -166,7 +165,6 @@ def _bwd_data(fn, dy, w, bias, g, algorithm):
 # ---- the weight gradient ------------------------------------------------------------
 
 def _bwd_weight_kernel(x, dy, g, dw):
-    from .._core import empty
     kind = _kind(dw.device)
     wtotal = dw.size
     kw = g.kernel[-1]
@@ -191,9 +189,6 @@ def _bwd_weight_kernel(x, dy, g, dw):
 
 def _bwd_weight_gemm(x, dy, g, dw):
     """sum over batches of dy_g @ im2col(x)_g^T (CPU device)."""
-    from .._core import empty
-    from .._gemm.engine import gemm
-    from ._conv import im2col
     G, cout_g, cin_g = g.groups, g.c_out // g.groups, g.c_in // g.groups
     K, O = cin_g * _size(g.kernel), _size(g.out)
     dyv = dy.reshape((g.n, G, cout_g, O))
@@ -215,7 +210,6 @@ def _bwd_weight_gemm(x, dy, g, dw):
 
 
 def _bwd_weight(fn, x, dy, g, algorithm):
-    from .._core import empty
     dtype, device = check_operands(fn, input=x, grad_output=dy)
     path = _path(fn, algorithm, device, dtype, g)
     dw = empty(g.weight_shape, dtype=dtype, device=device)
@@ -462,7 +456,6 @@ def conv_backward_bias(grad_output, *, algorithm=None):
     if path == "vendor" and algorithm != "vendor" and grad_output.size > 2 ** 31 - 1:
         path = "kernel"       # 'auto': past the vendors' int32 sizes garray's sum runs
     if path == "vendor" and device.kind != "cpu" and grad_output.size:
-        from .._core import empty
         db = empty((grad_output.shape[1],), dtype=dtype, device=device)
         _dnn().conv_backward_bias(_contig(grad_output), db)
         return db

@@ -36,6 +36,9 @@ from .. import _dtypes
 from .._devconst import int64_on
 from .._tables.pool import P_AVG, P_AVG_BWD, P_MAX, P_MAX_BWD, POOL
 from ._params import DTYPES, check_operands, ntuple, resolve_algorithm
+from .._vendor import dnn
+from .._array_utils import ascontiguousarray
+from .._core import _family_launch, empty, ndarray
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
            "avg_pool3d", "max_pool1d_backward", "max_pool2d_backward", "max_pool3d_backward",
@@ -131,11 +134,9 @@ _device_geom = int64_on     # the packed pool::Geom (_kernels/pool.hip) on a dev
 
 
 def _launch(slot, x, y, idx, nd, kernel, stride, pad, dil, include_pad=True, divisor=0):
-    import garray
-    from .._core import _family_launch
     item = x.dtype.itemsize
     if any(s % item for s in x.strides):
-        x = garray.ascontiguousarray(x)
+        x = ascontiguousarray(x)
     n, c = x.shape[:2]
     f = 3 - nd
 
@@ -174,7 +175,6 @@ def _vendor_ok(nd, size, kernel, stride, pad, dil, out):
 def _pool(fn, nd, mode, input, kernel_size, stride, padding, dilation, ceil_mode,
           return_indices=False, count_include_pad=True, divisor_override=None,
           algorithm=None):
-    import garray
     x, batched, dtype, device, kernel, stride, pad, dil, out, ceil_mode = _setup(
         fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode)
     divisor_override = _divisor(divisor_override, fn)
@@ -202,8 +202,8 @@ def _pool(fn, nd, mode, input, kernel_size, stride, padding, dilation, ceil_mode
     elif algo == "auto":      # resolve_algorithm never returns it; kept for clarity
         algo = "kernel"
     oshape = tuple(x.shape[:2]) + out
-    y = garray.empty(oshape, dtype=dtype, device=device)
-    idx = garray.empty(oshape, dtype="int64", device=device) if return_indices else None
+    y = empty(oshape, dtype=dtype, device=device)
+    idx = empty(oshape, dtype="int64", device=device) if return_indices else None
     if y.size:
         if algo == "vendor" and expressible:
             _vendor_pool(x, y, nd, mode, kernel, stride, pad, count_include_pad)
@@ -229,8 +229,6 @@ def _pool_backward(fn, nd, mode, grad_output, indices, input_shape, kernel_size,
                    divisor_override=None):
     """The gradient with respect to the input of the pool that gave ``grad_output``
     (Note [Pooling kernels], 6)."""
-    import garray
-    from .._core import _family_launch, ndarray
     dtype, device = check_operands(fn, DTYPES, grad_output=grad_output)
     if mode == "max":
         if not isinstance(indices, ndarray):
@@ -256,9 +254,9 @@ def _pool_backward(fn, nd, mode, grad_output, indices, input_shape, kernel_size,
     if mode == "max" and tuple(indices.shape) != want:
         raise ValueError(f"{fn}: indices has shape {tuple(indices.shape)}, grad_output "
                          f"{want}")
-    gx = garray.empty(full, dtype=dtype, device=device)
+    gx = empty(full, dtype=dtype, device=device)
     if gx.size:
-        gy = garray.ascontiguousarray(grad_output)
+        gy = ascontiguousarray(grad_output)
         f = 3 - nd
 
         def three(t, fill):
@@ -273,7 +271,7 @@ def _pool_backward(fn, nd, mode, grad_output, indices, input_shape, kernel_size,
             taps *= k
         code = _dtypes.DTYPE_CODE[dtype]
         if mode == "max":
-            args = (gy, garray.ascontiguousarray(indices), gx, g, gx.size)
+            args = (gy, ascontiguousarray(indices), gx, g, gx.size)
             slot = P_MAX_BWD
         else:
             args = (gy, gx, g, gx.size)
@@ -299,9 +297,7 @@ def _divisor(divisor_override, fn):
 
 
 def _vendor_pool(x, y, nd, mode, kernel, stride, pad, count_include_pad):
-    import garray
-    from .._vendor import dnn
-    xc = garray.ascontiguousarray(x)
+    xc = ascontiguousarray(x)
     yv = y
     if nd == 1:       # cuDNN and MIOpen pool 2-d and 3-d tensors
         xc = xc.reshape(xc.shape[:2] + (1,) + xc.shape[2:])

@@ -15,8 +15,9 @@ import numpy
 
 from .._args import as_array
 from .. import _dtypes
-from .._core import ndarray
+from .._core import ndarray, empty
 from . import _direct as _s
+from .. import fft as _fft
 
 _MODES = ("valid", "same", "full")
 _BOUNDARIES = {"fill": _s.BOUNDARY_FILL, "pad": _s.BOUNDARY_FILL,
@@ -429,7 +430,6 @@ def fftconvolve(in1, in2, mode="full", axes=None):
         raise ValueError("in1 and in2 should have the same dimensionality")
     _check_mode(mode)
     if a.size == 0 or b.size == 0:
-        from .._core import empty
         return empty((0,), dtype="float64", device=a.device)
     a, b, axes = _conv_axes(a, b, mode, axes)
     s1, s2 = a.shape, b.shape
@@ -438,7 +438,6 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     if not axes:
         ret = a * b
     else:
-        from .. import fft as _fft
         is_complex = a.dtype.kind == "c" or b.dtype.kind == "c"
         fshape = [_fast_len(shape[ax]) for ax in axes]
         if is_complex:

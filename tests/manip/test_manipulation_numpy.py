@@ -417,8 +417,8 @@ def test_odd_arguments_never_crash():
 
 
 def test_delete_many_runs_gathers(monkeypatch):
-    from garray._manip import joining as _joining
-    monkeypatch.setattr(_joining, "GATHER_RUNS", 0)
+    from garray._manip import editing as _editing
+    monkeypatch.setattr(_editing, "GATHER_RUNS", 0)
     for dtype in ("bool", "int16", "complex128"):
         g, n = _strided(garray, dtype, (6, 9)), _strided(numpy, dtype, (6, 9))
         for obj, axis in ((slice(None, None, 2), 1), ([0, 2], 0), (3, None)):

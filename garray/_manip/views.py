@@ -1,8 +1,9 @@
-"""moveaxis: the axis permutation the other families build on (creation, joining,
-indexing), kept apart from the joining functions so those can import it without a cycle."""
+"""The views the other families build on: moveaxis (creation, joining, indexing) and
+broadcast_arrays (indexing, float16 ops), kept apart from the joining functions so those
+modules import them without a cycle."""
 
-from .._core import permute_dims
-from .._args import as_array, normalize_axis
+from .._core import broadcast_shapes, broadcast_to, permute_dims
+from .._args import as_array, as_arrays, normalize_axis
 
 
 def moveaxis(x, source, destination, /):
@@ -39,3 +40,22 @@ def moveaxis(x, source, destination, /):
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
     return permute_dims(x, tuple(order))
+
+
+def broadcast_arrays(*arrays):
+    """Views of ``arrays`` broadcast to one shape.
+
+    Parameters
+    ----------
+    *arrays : ndarray
+        The arrays (on one device).
+
+    Returns
+    -------
+    tuple of ndarray
+        Read-only views of the broadcast shape (NumPy returns a tuple since 2.0 as
+        well).
+    """
+    arrays = as_arrays(arrays, "arrays")
+    shape = broadcast_shapes(*[a.shape for a in arrays])
+    return tuple(broadcast_to(a, shape) for a in arrays)
