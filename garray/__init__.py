@@ -91,6 +91,11 @@ from ._sort.histograms import (bincount, histogram, histogram2d, histogramdd,  #
 from ._gemm.matmul import matmul, _matmul_inplace  # noqa: F401
 from ._gemm.contract import *  # noqa: F401,F403  (vecdot, tensordot, dot, einsum ...)
 from ._gemm.covariance import cov, corrcoef  # noqa: F401
+from .kernels import RawKernel, RawModule, ElementwiseKernel, ReductionKernel  # noqa: F401
+from .signal._direct import convolve, correlate  # noqa: F401
+from ._polynomial.fit import polyfit  # noqa: F401
+from ._polynomial.poly1d import (poly, roots, polyint, polyder, polyadd, polysub,  # noqa: F401
+                                 polymul, polydiv, polyval, poly1d)
 from . import config  # noqa: F401,E402  (garray.config.allow_tf32)
 from . import _dask_hook  # noqa: E402  (registers with Dask when both are imported)
 _dask_hook.install()
@@ -102,6 +107,8 @@ if _env.flag("GARRAY_GPU_STUB"):
 
 import importlib as _importlib
 import math as _math
+import sys as _sys
+import types as _types
 from ._args import as_array as _as_array
 from ._device import get_device as _get_device
 
@@ -111,34 +118,25 @@ inf = _math.inf
 nan = _math.nan
 newaxis = None
 
-# Subpackages, and the main-namespace functions that live in them, load on first use (as
-# NumPy 2 loads numpy.linalg and numpy.fft): ``import garray`` stays cheap.
-_SUBPACKAGES = ("linalg", "fft", "random", "nn", "signal", "special", "kernels")
-_FROM_SUBPACKAGES = {
-    "RawKernel": "kernels", "RawModule": "kernels", "ElementwiseKernel": "kernels",
-    "ReductionKernel": "kernels",
-    "convolve": "signal._direct", "correlate": "signal._direct",
-    "polyfit": "_polynomial.fit",
-    **{n: "_polynomial.poly1d" for n in ("poly", "roots", "polyint", "polyder", "polyadd",
-                                         "polysub", "polymul", "polydiv", "polyval",
-                                         "poly1d")},
-}
+# The subpackages load on first use, as NumPy 2 loads numpy.linalg: until then the name is
+# a placeholder module whose first attribute read imports the subpackage, which then takes
+# its place here.  Not a module __getattr__: its presence would make every garray.<name>
+# lookup take CPython's slow path (about 40 ns a call).
+class _Subpackage(_types.ModuleType):
+    def __getattr__(self, attr):
+        mod = _importlib.import_module(self.__name__)
+        globals()[self.__name__.rpartition(".")[2]] = mod
+        self.__dict__.update(mod.__dict__)      # a reference kept to the placeholder works too
+        return getattr(mod, attr)
+
+    def __dir__(self):
+        return dir(_importlib.import_module(self.__name__))
 
 
-def __getattr__(name):
-    where = _FROM_SUBPACKAGES.get(name)
-    if where is not None:
-        value = getattr(_importlib.import_module(f"{__name__}.{where}"), name)
-    elif name in _SUBPACKAGES:
-        value = _importlib.import_module(f"{__name__}.{name}")
-    else:
-        raise AttributeError(f"module 'garray' has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_SUBPACKAGES) | set(_FROM_SUBPACKAGES))
+for _name in ("linalg", "fft", "random", "nn", "signal", "special"):
+    if f"{__name__}.{_name}" not in _sys.modules:
+        globals()[_name] = _Subpackage(f"{__name__}.{_name}")
+del _name
 
 
 def get_default_memory_pool(device=None):

@@ -40,7 +40,7 @@ def as_array(x, name, device=None):
     """``x`` as a garray array: garray arrays as they are; Python and NumPy scalars and
     (nested) sequences converted onto ``device`` (default: the current device); a NumPy
     array is refused (Note [NumPy input])."""
-    if isinstance(x, ndarray):
+    if type(x) is ndarray or isinstance(x, ndarray):
         return x
     if isinstance(x, numpy.ndarray):
         raise refuse_numpy(name)
@@ -84,6 +84,8 @@ def as_arrays(arrays, name, allow_empty=False):
 def normalize_axis(axis, ndim, name="axis"):
     """``axis`` as an index in [0, ndim): TypeError for a non-integer (bool included),
     AxisError out of range."""
+    if type(axis) is int and -ndim <= axis < ndim:      # the common case, checked first
+        return axis % ndim
     if isinstance(axis, (bool, numpy.bool_)) or not hasattr(type(axis), "__index__"):
         raise TypeError(f"{name}: axis must be an integer, got {type(axis).__name__}")
     a = operator.index(axis)
@@ -121,5 +123,19 @@ def normalize_axis_tuple(axis, ndim, name="axis", *, allow_duplicate=False,
 def reduction_axes(axis, ndim, name):
     """``axis`` as NumPy's reductions read it: None for every axis, no lists, axis 0 or
     -1 of a 0-d array for none; sorted."""
+    # the per-call cost of every reduction: None and one in-range int answered here
+    if axis is None:
+        return tuple(range(ndim))
+    if type(axis) is int and -ndim <= axis < ndim:
+        return (axis % ndim,)
+    if type(axis) is tuple:
+        # already normalised (the moments pass their axes on to the sums): kept as is
+        prev = -1
+        for a in axis:
+            if type(a) is not int or not prev < a < ndim:
+                break
+            prev = a
+        else:
+            return axis
     return normalize_axis_tuple(axis, ndim, name, allow_list=False, sort=True,
                                 scalar_on_0d=True)

@@ -15,13 +15,27 @@ This package's top level is what the rest of garray (the Cython launch layer,
 ``RawModule``, CI) uses; the submodules are its parts.
 """
 
-from .._errors import CompileError
-from .cache import cache_dir, kernel_dir, source_hash
-from .gpu import compile_gpu, gpu_compiler, gpu_source, name_expressions_for_ci
-from .gxx import CpuModule, compile_cpu, compile_cpu_source, host_source, uses_barriers
-from .observers import add_load_observer, notify_load, remove_load_observer
+import importlib
 
-__all__ = ["CompileError", "CpuModule", "add_load_observer", "notify_load",
-           "remove_load_observer", "cache_dir", "compile_cpu", "compile_cpu_source",
-           "compile_gpu", "gpu_compiler", "gpu_source", "host_source", "kernel_dir",
-           "name_expressions_for_ci", "source_hash", "uses_barriers"]
+from .._errors import CompileError
+
+# The parts load when first asked for (by the first kernel load or compile): their imports
+# (hashlib's OpenSSL, tempfile, the compilers' modules) are not needed by ``import garray``.
+_PARTS = {"cache_dir": "cache", "kernel_dir": "cache", "source_hash": "cache",
+          "compile_gpu": "gpu", "gpu_compiler": "gpu", "gpu_source": "gpu",
+          "name_expressions_for_ci": "gpu",
+          "CpuModule": "gxx", "compile_cpu": "gxx", "compile_cpu_source": "gxx",
+          "host_source": "gxx", "uses_barriers": "gxx",
+          "add_load_observer": "observers", "notify_load": "observers",
+          "remove_load_observer": "observers"}
+
+__all__ = ["CompileError", *sorted(_PARTS)]
+
+
+def __getattr__(name):
+    part = _PARTS.get(name)
+    if part is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{part}"), name)
+    globals()[name] = value
+    return value

@@ -11,8 +11,6 @@ from .._elementwise.ufuncs import sqrt
 from .._gemm.contract import outer
 from .._gemm.matmul import matmul
 from .._manip.diagonal import vander
-from ..linalg._solve import inv
-from ..linalg._svd import lstsq
 
 __all__ = ["polyfit"]
 
@@ -93,6 +91,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
             rhs *= w
     scale = sqrt((lhs * lhs).sum(axis=0))
     lhs /= scale
+    from ..linalg import inv, lstsq   # here: garray.linalg loads on first use
     c, resids, rank, s = lstsq(lhs, rhs, rcond=rcond)
     c = (c.T / scale).T
     if rank != order and not full:

@@ -40,7 +40,6 @@ from .._reduce.comparisons import allclose
 from .._reduce.reductions import all as _all, any as _any
 from .._scalar_types import mintypecode
 from .._sort.sorting import sort
-from ..linalg._eigen import eigvals
 from ..signal._direct import convolve
 
 __all__ = ["poly", "roots", "polyint", "polyder", "polyadd", "polysub", "polymul",
@@ -87,6 +86,7 @@ def poly(seq_of_zeros):
     z = _atleast_1d(seq_of_zeros, "seq_of_zeros")
     sh = z.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        from ..linalg import eigvals   # here: garray.linalg loads on first use
         z = eigvals(z)
     elif len(sh) == 1:
         z = z.astype(numpy.dtype(mintypecode(z.dtype.char)))
@@ -147,6 +147,7 @@ def roots(p):
     if n > 1:
         a = diag(ones((n - 2,), dtype=p.dtype, device=dev), -1)
         a[0, :] = -p[1:] / p[0]
+        from ..linalg import eigvals   # here: garray.linalg loads on first use
         r = eigvals(a)
         if not complex_in and not bool(_any(r.imag != 0)):
             r = r.real.copy()          # Note [Polynomials] 3

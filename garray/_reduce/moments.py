@@ -115,7 +115,7 @@ def _ddof(ddof, correction, name):
 
 
 def _var(x, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
-    x = as_array(x, f"{name}: x")
+    x = (x if type(x) is ndarray else as_array(x, f"{name}: x"))
     ddof = _ddof(ddof, correction, name)
     axes = reduction_axes(axis, x.ndim, name)
     dt = _mean_dtype(x, dtype, name)

@@ -92,7 +92,7 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
 
 
 def _nanminmax(name, combine, a, axis, out, keepdims, initial, where):
-    x = as_array(a, f"{name}: a")
+    x = (a if type(a) is ndarray else as_array(a, f"{name}: a"))
     r = reduce(name, x, axis, keepdims, None, None, initial, where, combine, name)
     if _inexact(r) and _any(_u.isnan(r)):
         _warn("All-NaN slice encountered", 1)
@@ -162,7 +162,7 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
 
 
 def _nanarg(name, a, axis, out, keepdims):
-    x = as_array(a, f"{name}: a")
+    x = (a if type(a) is ndarray else as_array(a, f"{name}: a"))
     if isinstance(axis, (tuple, list)):
         raise TypeError(f"{name}: axis must be an integer or None, got "
                         f"{type(axis).__name__}")
@@ -294,7 +294,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 
 def _nanvar(a, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
-    x = as_array(a, f"{name}: a")
+    x = (a if type(a) is ndarray else as_array(a, f"{name}: a"))
     if not _inexact(x):
         return _var(x, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt)
     ddof = _ddof(ddof, correction, name)

@@ -60,7 +60,7 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
     public name for messages.
     """
     api = api or name
-    x, dt = _with_dtype(as_array(x, f"{api}: x"), dtype, api)
+    x, dt = _with_dtype((x if type(x) is ndarray else as_array(x, f"{api}: x")), dtype, api)
     row = ROWS[name]
     code = _code(x.dtype)   # (an unsupported dtype: the launch layer's TypeError)
     axes = reduction_axes(axis, x.ndim, api)
@@ -256,7 +256,7 @@ amax, amin = max, min
 
 
 def _arg(name, x, axis, keepdims, out):
-    x = as_array(x, f"{name}: x")
+    x = (x if type(x) is ndarray else as_array(x, f"{name}: x"))
     if axis is None:
         r = reduce(name, x.reshape(-1), None, False, api=name)
         if keepdims:

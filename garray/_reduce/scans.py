@@ -5,6 +5,7 @@ along one axis) and the public ``cumulative_sum``, ``cumulative_prod``, ``cumsum
 
 from .._args import as_array, reduction_axes
 from .. import _core, _dtypes
+from .._core import ndarray
 from .._tables.reduce import ROWS
 from .reductions import _code, _store, _with_dtype
 
@@ -16,7 +17,7 @@ def scan(name, x, axis, dtype=None, out=None, include_initial=False, api=None,
          flatten_none=True):
     """Inclusive scan of row ``name`` along one axis (None: of the flattened array)."""
     api = api or name
-    x, dt = _with_dtype(as_array(x, f"{api}: x"), dtype, api)
+    x, dt = _with_dtype((x if type(x) is ndarray else as_array(x, f"{api}: x")), dtype, api)
     if axis is None:
         if not flatten_none and x.ndim > 1:
             raise ValueError(f"{api}: axis must be given for arrays of more than one "

@@ -197,7 +197,7 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
     op = _op(uf, "reduce", "reduce")
     name = op.numpy_name
     api = f"{name}.reduce"
-    x = as_array(array, f"{api}: array")
+    x = (array if type(array) is ndarray else as_array(array, f"{api}: array"))
     if op.in2 is not None and op.in2_ok(_optable.CODES[x.dtype]):
         # NumPy folds integer exponents into a float accumulator (ldexp.reduce of
         # [1, 2, 3] is ldexp(ldexp(1., 2), 3)): no reduction row does that yet
@@ -288,7 +288,7 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
     op = _op(uf, "accumulate", "accumulate")
     name = op.numpy_name
     api = f"{name}.accumulate"
-    x = as_array(array, f"{api}: array")
+    x = (array if type(array) is ndarray else as_array(array, f"{api}: array"))
     if x.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
     if isinstance(axis, list):
@@ -392,7 +392,7 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     import garray as _ga
     op = _op(uf, "reduceat", "reduceat")
     api = f"{op.numpy_name}.reduceat"
-    x = as_array(array, f"{api}: array")
+    x = (array if type(array) is ndarray else as_array(array, f"{api}: array"))
     if x.ndim == 0:
         raise TypeError(f"{api}: cannot reduceat on a scalar")
     if op.in2 is not None:          # as NumPy: no loop fits (exponents are integers)

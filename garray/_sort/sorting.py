@@ -180,7 +180,7 @@ def _check_kind(kind, order, stable, name):
 
 def _sort(a, axis, kind, order, descending, stable, arg, name):
     _check_kind(kind, order, stable, name)
-    a = as_array(a, f"{name}: a")
+    a = (a if type(a) is ndarray else as_array(a, f"{name}: a"))
     if a.ndim == 0 and axis is not None:
         raise AxisError(f"{name}: axis {axis} is out of bounds for array of dimension 0")
     x2, moved, ax = to_rows(a, axis, name)

@@ -17,7 +17,6 @@ from .._args import as_array
 from .. import _dtypes
 from .._core import ndarray, empty
 from . import _direct as _s
-from .. import fft as _fft
 
 _MODES = ("valid", "same", "full")
 _BOUNDARIES = {"fill": _s.BOUNDARY_FILL, "pad": _s.BOUNDARY_FILL,
@@ -438,6 +437,7 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     if not axes:
         ret = a * b
     else:
+        from .. import fft as _fft   # here: garray.fft loads on first use
         is_complex = a.dtype.kind == "c" or b.dtype.kind == "c"
         fshape = [_fast_len(shape[ax]) for ax in axes]
         if is_complex:
