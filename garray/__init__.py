@@ -123,14 +123,26 @@ newaxis = None
 # its place here.  Not a module __getattr__: its presence would make every garray.<name>
 # lookup take CPython's slow path (about 40 ns a call).
 class _Subpackage(_types.ModuleType):
-    def __getattr__(self, attr):
+    def _load(self):
         mod = _importlib.import_module(self.__name__)
         globals()[self.__name__.rpartition(".")[2]] = mod
         self.__dict__.update(mod.__dict__)      # a reference kept to the placeholder works too
-        return getattr(mod, attr)
+        return mod
+
+    def __getattr__(self, attr):
+        return getattr(self._load(), attr)
+
+    def __setattr__(self, attr, value):
+        # a write (a user's override, a test's monkeypatch) goes to the subpackage itself
+        setattr(self._load(), attr, value)
+        self.__dict__[attr] = value
+
+    def __delattr__(self, attr):
+        delattr(self._load(), attr)
+        self.__dict__.pop(attr, None)
 
     def __dir__(self):
-        return dir(_importlib.import_module(self.__name__))
+        return dir(self._load())
 
 
 for _name in ("linalg", "fft", "random", "nn", "signal", "special"):

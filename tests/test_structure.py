@@ -165,6 +165,10 @@ def test_subpackages_resolve_on_first_use():
             "f = fft.fft\n"                                     # first use loads it
             "assert 'garray.fft' in sys.modules and garray.fft is sys.modules['garray.fft']\n"
             "assert fft.ifft is garray.fft.ifft\n"             # the placeholder kept works
+            "from garray import random as r\n"                  # a write through the placeholder
+            "r.default_rng = None\n"                           # reaches the subpackage
+            "import garray.random\n"
+            "assert garray.random.default_rng is None and r.default_rng is None\n"
             "import garray.linalg\n"
             "assert garray.linalg is sys.modules['garray.linalg']\n"
             "assert '__getattr__' not in vars(garray)\n")     # Note in garray/__init__.py
