@@ -24,6 +24,13 @@ Note [Ahead-of-time CPU kernels]
 4. ``GARRAY_CPU_AOT=0`` ignores the library (every built-in unit compiles on first use,
    as for GPUs); the JIT stays for user kernels, GPU devices and the vector-load test
    build.
+5. One library holds both warp sizes' builds of the barrier kernels, whose code depends
+   on the warp size under the same names (``ga::reduce_bt<...>``, ``ga_host::run_block``):
+   inline functions and template instances are merged by the linker, one copy for both.
+   The warp-64 shards rename the namespaces (``ga_w64``, ``ga_host_w64``) by macro, so
+   each warp size keeps its own code (and its own runtime state: a process uses one
+   warp size).  The fast builds worked before this only where the compiler had inlined
+   every such function into its entry.
 """
 
 import os
@@ -108,6 +115,10 @@ def emit(outdir):
             lines = [f"// garray ahead-of-time CPU kernels, shard {j} (garray/_compiler/aot.py)",
                      f"#define GA_WARP_SIZE {w}", "#define GARRAY_HOST 1",
                      f"#define GA_HOST_SYMBOL_PREFIX ga_s{j}_"]
+            if w != 32:
+                # Note [Ahead-of-time CPU kernels], 5: other names for this warp size's
+                # kernels and runtime, so the linker cannot merge them with warp 32's
+                lines += [f"#define ga ga_w{w}", f"#define ga_host ga_host_w{w}"]
             for relpath in sorted({units[k][0] for k in members}):
                 lines.append(f'#include "{relpath}"')
             for k in members:
