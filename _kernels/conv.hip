@@ -305,6 +305,8 @@ GA_GLOBAL void conv_igemm_tiled(T* y, const T* x, const T* w, const T* bias,
                                 const int64* gp) {
     __shared__ T as[conv::TK][conv::TM + 1];
     __shared__ T bs[conv::TK][conv::TN];
+    GA_SHARED_VAR(as);
+    GA_SHARED_VAR(bs);
     const ConvGeom g = ConvGeom::load(gp);
     const int64 cg = g.cin_per_group(), cog = g.cout_per_group();
     const int64 OS = g.out_spatial();

@@ -152,11 +152,19 @@ struct TileScratch {
     size_t bytes = 0;
     ~TileScratch() { std::free(p); }
 };
+#  if defined(GA_CPU_SANITIZE)
+// The sanitizer build runs a block's threads interleaved: one buffer per GPU thread, as
+// the slices of `work` are on GPUs.
+inline thread_local TileScratch tile_scratch[1024];
+#    define GA_TILE_SCRATCH tile_scratch[threadIdx.x]
+#  else
 inline thread_local TileScratch tile_scratch;
+#    define GA_TILE_SCRATCH tile_scratch
+#  endif
 template <class R> inline R* tile_buffer(void* work, int64 t, int64 count) {
     if (work) return (R*)work + t * count;
     const size_t bytes = ((size_t)count * sizeof(R) + 63) & ~(size_t)63;
-    TileScratch& s = tile_scratch;
+    TileScratch& s = GA_TILE_SCRATCH;
     if (s.bytes < bytes) {
         std::free(s.p);
         s.p = std::aligned_alloc(64, bytes);

@@ -57,6 +57,8 @@ GA_GLOBAL void gemm_tiled(T* c, const T* a, const T* b, int64 m, int64 n, int64 
     // fastest), which would otherwise hit one shared-memory bank 16 times
     __shared__ unsigned long long raw_a[(gemm::TK * (gemm::TM + 1) * sizeof(T) + 7) / 8];
     __shared__ unsigned long long raw_b[(gemm::TK * gemm::TN * sizeof(T) + 7) / 8];
+    GA_SHARED_VAR(raw_a);
+    GA_SHARED_VAR(raw_b);
     T (*as)[gemm::TM + 1] = (T (*)[gemm::TM + 1])raw_a;
     T (*bs)[gemm::TN] = (T (*)[gemm::TN])raw_b;
     const int64 tiles_m = (m + gemm::TM - 1) / gemm::TM;

@@ -153,6 +153,7 @@ GA_GLOBAL void reduce_cols(char* out, const char* x, GA_BYVAL(Strided<2>) po,
 template <class R> GA_DEVICE acc_t<R> block_reduce(const R& r, acc_t<R> v) {
     typedef acc_t<R> A;
     __shared__ unsigned long long raw[(GA_RED_BLOCK * sizeof(A) + 7) / 8];
+    GA_SHARED_VAR(raw);
     A* sh = (A*)raw;
     const unsigned t = threadIdx.x;
     sh[t] = v;
@@ -251,6 +252,7 @@ GA_GLOBAL void scan_bt(char* out, const char* x, const char* part, GA_BYVAL(Stri
                        I n, I so, I sx, I per_blk, I nblk, typename R::param p) {
     typedef acc_t<R> A;
     __shared__ unsigned long long raw[(GA_RED_BLOCK * sizeof(A) + 7) / 8];
+    GA_SHARED_VAR(raw);
     A* sh = (A*)raw;
     I b = GA_BLOCK_LINEAR(I);
     I line = b / nblk, seg = b - line * nblk;

@@ -63,6 +63,20 @@ GARRAY_DEVICE=$DEV $PY -m garray precompile || summary+=("precompile: FAILED")
 step "devices"
 GARRAY_DEVICE=$DEV $PY -m garray || summary+=("python -m garray: FAILED")
 
+if [ "$DEV" != cpu ]; then
+  step "kernel resources on $DEV (the driver's cuFuncGetAttribute / hipFuncGetAttribute)"
+  rtab=$(mktemp)
+  GARRAY_DEVICE=$DEV $PY -m garray resources --check --markdown "$rtab" || {
+    rrc=1; summary+=("kernel resources: OVER LIMIT (python -m garray resources --check)"); }
+  # beside the table the stub drivers give (parsed from the same code objects)
+  vendor=$($PY -c "import garray; print(garray.Device('$DEV').kind)")
+  if [ -f "docs/_tables/kernel-resources-$vendor.md" ]; then
+    diff "docs/_tables/kernel-resources-$vendor.md" "$rtab" > "$rtab.diff" &&
+      echo "  the driver agrees with docs/_tables/kernel-resources-$vendor.md" ||
+      { echo "  the driver differs from docs/_tables/kernel-resources-$vendor.md (< docs, > driver):"; head -n 40 "$rtab.diff"; }
+  fi
+fi
+
 step "tests on $DEV (cap ${TEST_CAP}s)"
 tlog=$(mktemp)
 GARRAY_DEVICE=$DEV timeout "$TEST_CAP" $PY -m pytest "${TESTS[@]}" -q -p no:cacheprovider -x --maxfail=1 \
@@ -80,4 +94,4 @@ summary+=("bench: $(grep '^summary:' "$blog" | sed 's/^summary: //')")
 step "summary"
 for s in "${summary[@]}"; do echo "  $s"; done
 echo "  total $(( $(date +%s) - start ))s"
-[ "$trc" -eq 0 ]
+[ "$trc" -eq 0 ] && [ "${rrc:-0}" -eq 0 ]

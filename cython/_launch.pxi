@@ -15,9 +15,18 @@
 # 3. GPUs: the unit is compiled by NVRTC/hiprtc for the device's arch and warp size,
 #    loaded once per device, and launched through the driver's own entry point
 #    (cuLaunchKernel and hipModuleLaunchKernel share one C signature, resolved once).
+#    Note [GPU launch shapes]: every built-in kernel is compiled with a launch bound of
+#    _BLOCK threads (GA_LAUNCH_BLOCK in platform.h, so the compilers budget registers for
+#    the block it gets); at load the driver's attributes of each function
+#    (cuFuncGetAttribute / hipFuncGetAttribute) decide its block (_gpu_block), and a
+#    kernel that fits no block raises at load, naming itself, instead of failing a launch.
 # 4. Contiguous kernels handle V elements per thread on GPUs (_kernels/garray/loops.h);
 #    _threads_for sizes the grid by the same rule.  Creation kernels stay one per thread.
-# 5. Test hooks: _debug_cpu_vector_loads builds the CPU device's kernels with the GPU's
+# 5. The CPU sanitizer (Note [CPU sanitizer], garray/_sanitizer.py): while its check mask
+#    is set, tables load the sanitizer build of their unit, launches run whole on the
+#    calling thread with _BLOCK-thread blocks, the core registers every allocation
+#    (cython/_san_registry.h) and a finding raises SanitizerError.
+# 6. Test hooks: _debug_cpu_vector_loads builds the CPU device's kernels with the GPU's
 #    vector path; _debug_force_index64 (cython/_iter.pxi) forces 64-bit indexing.
 
 ctypedef int (*_host_entry)(unsigned int, unsigned int, void**) noexcept nogil
@@ -55,6 +64,7 @@ cdef object _family_mod = None
 cdef object _compile_mod = None
 cdef dict _kernel_tables = {}
 cdef bint _cpu_vector_loads = False
+cdef int _cpu_sanitize = 0          # the sanitizer's check mask (0: off)
 cdef bint _sync_launches = _env.flag("GARRAY_SYNC_LAUNCHES")
 cdef Py_ssize_t _code_itemsize[_NCODES]
 # The launch pool (cython/_cpu_pool.h, docs/performance.md): threads (0 until
@@ -139,6 +149,28 @@ cdef int _init_launch() except -1:
     return 0
 
 
+def _san_lookup_address():
+    """The address of the allocation registry's lookup (cython/_san_registry.h), which
+    sanitizer builds call."""
+    return ga_san_lookup_address()
+
+
+def _debug_cpu_sanitize(int mask):
+    """Set the CPU sanitizer's check mask (garray/_sanitizer.py calls this; 0: off):
+    kernel tables reload their unit from the matching build.  Returns the previous mask."""
+    global _cpu_sanitize, ga_san_on
+    cdef int old = _cpu_sanitize
+    cdef _Kernels k
+    _cpu_sanitize = mask
+    ga_san_on = mask != 0
+    if not mask:
+        ga_san_clear()
+    for k in _kernel_tables.values():
+        k.cpu_ready = False
+        memset(k.san_loaded, 0, sizeof(k.san_loaded))
+    return old
+
+
 def _debug_cpu_vector_loads(bint flag):
     """Test hook: build the CPU device's kernels with the GPU's vector-load path (V
     elements per thread) and launch them with the GPU's grid rule.  Returns the
@@ -158,7 +190,13 @@ cdef int _cpu_warp_size():
     return cpu.warp_size()
 
 
-cdef object _launch_error(object module):
+cdef object _launch_error(object module, int err=1):
+    if err == 6:
+        from garray import _sanitizer
+        raise _sanitizer.error(module.error_what())
+    if err != 1:
+        raise (MemoryError if err == 5 else RuntimeError)(
+            f"kernel error on the CPU device: {module.error_what()}")
     raise RuntimeError(f"kernel error on the CPU device: {module.error_what()} inside a kernel "
                        f"launched as barrier-free (a kernel bug, reported instead of a hang)")
 
@@ -186,30 +224,48 @@ cdef class _Kernels:
     cdef bint element_per_thread     # one element per GPU thread in every slot (indexing)
     cdef bint cpu_ready
     cdef object cpu_module
+    # The sanitizer build is loaded per dtype code (its instrumented units compile slowly,
+    # and a test samples dtypes): which codes are loaded, and their modules.
+    cdef bint san_loaded[_NCODES]
+    cdef dict san_modules
     cdef object file
     cdef list entries                # [((code, slot), name expression)]
     cdef dict gpu                    # device -> {(code, slot): (function, expression)}
 
-    cdef int _load_cpu(self) except -1:
+    cdef int _load_cpu(self, int only=-1) except -1:
+        """Fill the entry addresses from the unit's CPU build; ``only``: the sanitizer
+        build of one dtype code's entries."""
         cdef int code, slot
         if not _cpu_threads:
             _read_cpu_threads()      # GARRAY_CPU_THREADS: a bad value fails the first launch
         defines = ("GA_CPU_VECTOR_LOADS=1",) if _cpu_vector_loads else ()
-        mod = _compiler_module().compile_cpu(self.file, [e for _, e in self.entries],
-                                       _cpu_warp_size(), defines)
-        memset(self.cpu, 0, sizeof(self.cpu))
-        memset(self.cpu_r, 0, sizeof(self.cpu_r))
-        memset(self.cpu_fibers, 0, sizeof(self.cpu_fibers))
+        entries = self.entries
+        if only >= 0:
+            from garray import _sanitizer
+            defines += (_sanitizer.DEFINE,)
+            entries = [(key, e) for key, e in self.entries if key[0] == only]
+        mod = _compiler_module().compile_cpu(self.file, [e for _, e in entries],
+                                             _cpu_warp_size(), defines)
+        if only >= 0:
+            _sanitizer.configure(mod)
+            if self.san_modules is None:
+                self.san_modules = {}
+            self.san_modules[only] = mod
+            self.san_loaded[only] = True
+        else:
+            memset(self.cpu, 0, sizeof(self.cpu))
+            memset(self.cpu_r, 0, sizeof(self.cpu_r))
+            memset(self.cpu_fibers, 0, sizeof(self.cpu_fibers))
+            self.cpu_module = mod
+            self.cpu_ready = True
         barrier = _family_mod.barrier_kernels()
-        for (code, slot), expr in self.entries:
+        for (code, slot), expr in entries:
             if not (0 <= code < _NCODES and 0 <= slot < _MAX_SLOTS):
                 raise ValueError(f"{self.name}: table entry ({code}, {slot}) outside the "
                                  f"launch table (14 dtypes x {_MAX_SLOTS} slots)")
             self.cpu[code][slot] = <void*><intptr_t>mod.functions[expr]
             self.cpu_r[code][slot] = <void*><intptr_t>mod.ranges.get(expr, 0)
             self.cpu_fibers[code][slot] = expr.startswith(barrier)
-        self.cpu_module = mod
-        self.cpu_ready = True
         return 0
 
     cdef int launch(self, ndarray ref, int code, int slot, int64_t n, void** args,
@@ -228,7 +284,10 @@ cdef class _Kernels:
         threads = _threads_for(self, ref, code, slot, n)
         if not ref._is_cpu:
             return _launch_gpu(self, ref, code, slot, threads, args)
-        if not self.cpu_ready:
+        if _cpu_sanitize:
+            if not self.san_loaded[code]:
+                self._load_cpu(code)
+        elif not self.cpu_ready:
             self._load_cpu()
         fn = <_host_entry>self.cpu[code][slot]
         if fn == NULL:
@@ -237,12 +296,12 @@ cdef class _Kernels:
         # A CPU block of one thread, unless the kernel has barriers (its block is a tree
         # of _BLOCK threads): every thread of a loop launch costs an iteration even when
         # it has nothing to do, and the pool splits a grid by blocks.
-        block = _BLOCK if (self.cpu_fibers[code][slot] or _cpu_vector_loads
+        block = _BLOCK if (self.cpu_fibers[code][slot] or _cpu_vector_loads or _cpu_sanitize
                            or threads >= (<int64_t>1 << 31)) else 1
         grid = <unsigned int>((threads + block - 1) // block)
         if work < 0:
             work = n
-        if work < _nogil_min_work:
+        if work < _nogil_min_work or _cpu_sanitize:
             err = fn(grid, block, args)
         else:
             nt = _cpu_threads if _cpu_threads else _read_cpu_threads()
@@ -255,7 +314,7 @@ cdef class _Kernels:
                 else:
                     err = fn(grid, block, args)
         if err:
-            _launch_error(self.cpu_module)
+            _launch_error(self.san_modules[code] if _cpu_sanitize else self.cpu_module, err)
         return 0
 
 
@@ -297,24 +356,15 @@ cdef int _launch_gpu(_Kernels k, ndarray ref, int code, int slot, int64_t thread
     entry = funcs.get((code, slot))
     if entry is None:
         raise TypeError(f"{k.name}: no kernel for {_code_dtype[code]} (slot {slot}) on {dev}")
-    func, name = entry
-    cdef int64_t blocks = (threads + _BLOCK - 1) // _BLOCK
+    func, name, block = entry
+    cdef int64_t blocks = (threads + block - 1) // block
     cdef int64_t gy = 1
     if blocks > _MAX_GRID_X:        # a 2-d grid; loops.h flat_index folds blockIdx.y in
         gy = (blocks + _MAX_GRID_X - 1) // _MAX_GRID_X
         blocks = _MAX_GRID_X
-    _raw_gpu_launch(dev, func, <unsigned int>blocks, _BLOCK, args, 0, name,
+    _raw_gpu_launch(dev, func, <unsigned int>blocks, <unsigned int>block, args, 0, name,
                     <unsigned int>gy)
     return 0
-
-
-cdef object _driver_lock = None     # Note [Serial stub drivers] (garray._backends)
-
-
-def _set_driver_lock(lock):
-    """Hold ``lock`` around each raw launch (None: no lock); garray._backends.serialise."""
-    global _driver_lock
-    _driver_lock = lock
 
 
 cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned int block,
@@ -329,13 +379,8 @@ cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned in
     rt = dev.runtime
     fn = <_drv_launch><intptr_t>rt.launch_address()
     rt.activate()
-    if _driver_lock is None:
-        err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared, NULL,
-                 args, NULL)
-    else:
-        with _driver_lock:
-            err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared, NULL,
-                     args, NULL)
+    err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared, NULL,
+             args, NULL)
     if err:
         from garray._errors import BackendError
         raise BackendError(f"{dev}: launching kernel {name} (grid {grid}, block {block}, "
@@ -356,8 +401,12 @@ cdef dict _load_gpu_unit(_Kernels k, object dev):
                                                arch, props["warp_size"])
     rt = dev.runtime
     module = rt.module_load(binary)
-    # (code, slot) -> (function, name expression): the name is for error messages
-    funcs = {key: (rt.module_function(module, lowered[expr]), expr) for key, expr in k.entries}
+    # (code, slot) -> (function, name expression, block): the name is for error messages
+    barrier = _family_mod.barrier_kernels()
+    funcs = {}
+    for key, expr in k.entries:
+        func = rt.module_function(module, lowered[expr])
+        funcs[key] = (func, expr, _gpu_block(dev, func, expr, expr.startswith(barrier)))
     funcs[None] = module            # keeps the module with its functions
     _compiler_module().notify_load(dev, props["warp_size"],
                              {expr: funcs[key][0] for key, expr in k.entries},
@@ -366,6 +415,44 @@ cdef dict _load_gpu_unit(_Kernels k, object dev):
         k.gpu = {}
     k.gpu[dev] = funcs
     return funcs
+
+
+cdef dict _gpu_resources = {}       # (device, name expression) -> the driver's attributes
+
+
+def _launch_block():
+    """The block of every built-in GPU launch (_BLOCK; GA_LAUNCH_BLOCK in platform.h)."""
+    return _BLOCK
+
+
+def _gpu_kernel_resources():
+    """{(device, name expression): attributes} of every built-in kernel loaded on a GPU
+    (garray._backends GpuRuntime.function_attributes, plus the block it launches with)."""
+    return dict(_gpu_resources)
+
+
+cdef unsigned int _gpu_block(object dev, object func, str expr, bint barrier) except 0:
+    """The block a built-in kernel launches with on ``dev``, from the function's own
+    attributes (Note [GPU launch shapes]): _BLOCK (the kernels' launch bound, and the
+    block the barrier kernels' shared arrays are sized for) when the function can run
+    it; a one-thread-per-item kernel whose registers allow fewer takes the largest
+    multiple of 32 it allows; a barrier kernel that cannot run _BLOCK threads is an
+    error naming it and its resources."""
+    attrs = dev.runtime.function_attributes(func)
+    cdef int most = attrs.get("max_threads", _BLOCK)
+    cdef unsigned int block = _BLOCK if most >= _BLOCK else (<unsigned int>most // 32) * 32
+    attrs["block"] = block
+    _gpu_resources[(dev, expr)] = attrs
+    if block == _BLOCK:
+        return block
+    if barrier or block == 0:
+        from garray._errors import BackendError
+        raise BackendError(
+            f"{dev}: kernel {expr} cannot launch its block of {_BLOCK} threads: the driver "
+            f"allows {most} ({attrs.get('registers')} registers per thread, "
+            f"{attrs.get('shared')} bytes of shared and {attrs.get('local')} of local "
+            f"memory); it was built for {_BLOCK}-thread blocks (GA_LAUNCH_BLOCK)")
+    return block
 
 
 cdef _Kernels _new_table(object key, str name, object table, bint one_per_thread=False):

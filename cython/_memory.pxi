@@ -102,26 +102,15 @@ cdef class MemoryPool:
 
     # ---- the device ------------------------------------------------------------------
     cdef intptr_t _raw_alloc(self, size_t nbytes) except? 0:
-        cdef void* p
         if not self._is_cpu:
             return self._runtime.malloc(nbytes)
-        if nbytes >= _SMALL_MAX:      # mmap: munmap gives the pages back to the OS
-            p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-            if p == MAP_FAILED:
-                raise MemoryError()
-        else:
-            p = aligned_alloc(_UNIT, nbytes)
-            if p == NULL:
-                raise MemoryError()
-        return <intptr_t>p
+        return _cpu_raw_alloc(nbytes)
 
     cdef int _raw_free(self, intptr_t p, size_t nbytes) except -1:
         if not self._is_cpu:
             self._runtime.free(p)
-        elif nbytes >= _SMALL_MAX:
-            munmap(<void*>p, nbytes)
         else:
-            free(<void*>p)
+            _cpu_raw_free(p, nbytes)
         return 0
 
     # ---- bins of free blocks ---------------------------------------------------------

@@ -102,3 +102,40 @@ cdef inline int _bin_of(size_t s) noexcept nogil:
         return <int>(s >> 9) - 1
     e = 63 - __builtin_clzll(s)
     return 2047 + (e - 20) * 8 + <int>((s >> (e - 3)) & 7)
+
+
+# The CPU sanitizer's registry of allocations (Note [CPU sanitizer]): filled while
+# ga_san_on (set by _debug_cpu_sanitize in _launch.pxi).
+cdef extern from "_san_registry.h":
+    int ga_san_on
+    intptr_t ga_san_lookup_address()
+    int ga_san_insert(void* s, size_t base, size_t length, size_t cap)
+    void ga_san_remove(void* s, size_t base)
+    void ga_san_clear()
+    void* ga_san_allocs_ptr "(&ga_san_allocs)"
+    void* ga_san_segments_ptr "(&ga_san_segments)"
+
+
+cdef intptr_t _cpu_raw_alloc(size_t nbytes) except? 0:
+    """A CPU segment: mmap for large ones (munmap gives the pages back to the OS),
+    aligned_alloc for the rest; registered with the sanitizer while it is on."""
+    cdef void* p
+    if nbytes >= _SMALL_MAX:
+        p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if p == MAP_FAILED:
+            raise MemoryError()
+    else:
+        p = aligned_alloc(_UNIT, nbytes)
+        if p == NULL:
+            raise MemoryError()
+    if ga_san_on:
+        ga_san_insert(ga_san_segments_ptr, <size_t>p, nbytes, nbytes)
+    return <intptr_t>p
+
+
+cdef void _cpu_raw_free(intptr_t p, size_t nbytes) noexcept:
+    ga_san_remove(ga_san_segments_ptr, <size_t>p)
+    if nbytes >= _SMALL_MAX:
+        munmap(<void*>p, nbytes)
+    else:
+        free(<void*>p)

@@ -169,6 +169,8 @@ cdef class ndarray(_ArrayOperators):
 
     def __dealloc__(self):
         if self._pool is not None:
+            if ga_san_on:
+                ga_san_remove(ga_san_allocs_ptr, <size_t>self._alloc_ptr)
             self._pool.release(self._alloc_ptr, self._alloc_size)
 
     # ---- metadata -------------------------------------------------------------

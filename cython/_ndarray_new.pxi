@@ -91,7 +91,13 @@ cdef int _init_owner(ndarray a, object dtype, int nd, object device) except -1:
         for i in range(nd):
             a._strides[i] = 0
     _update_flags(a)
-    a._alloc_ptr = pool.malloc(size * itemsize, &rounded)
+    if ga_san_on and a._is_cpu:
+        # the CPU sanitizer: a redzone after the array, so that an access just past
+        # its end never lands in the next array (Note [CPU sanitizer], 5)
+        a._alloc_ptr = pool.malloc(size * itemsize + 64, &rounded)
+        ga_san_insert(ga_san_allocs_ptr, <size_t>a._alloc_ptr, size * itemsize, rounded)
+    else:
+        a._alloc_ptr = pool.malloc(size * itemsize, &rounded)
     a._alloc_size = rounded
     a._pool = pool
     a._ptr = a._alloc_ptr

@@ -15,7 +15,12 @@
 #    reduce_nb, whose threads read adjacent outputs' elements together.  Scans: the
 #    three-pass block scan for few long lines, scan_nb otherwise.
 # 3. GARRAY_REDUCE=auto|nb|cols|tree (or the test hook _debug_reduce_strategy) forces a
-#    schedule where it applies, so tests run every kernel on every device.
+#    schedule where it applies, so tests run every kernel on every device it serves.
+# 4. The column schedule is the CPU device's only: its strip of _COLS_W (4096) outputs per
+#    thread keeps an accumulator array per thread, which a GPU would hold in local memory
+#    (64 to 96 KiB per thread, reserved for the whole device at each launch).  On GPUs
+#    `cols` runs reduce_nb (python -m garray resources lists reduce_cols as never
+#    launched there).
 
 cdef enum:
     # Slots of the reduce and scan families (garray/_tables/reduce.py), checked at import
@@ -162,9 +167,10 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
             strat = 3
         else:
             strat = 1
-    if strat == 2 and not (po.ndim >= 1 and po.strides[1][po.ndim - 1] == a._itemsize
+    if strat == 2 and not (a._is_cpu and po.ndim >= 1
+                           and po.strides[1][po.ndim - 1] == a._itemsize
                            and po.shape[po.ndim - 1] >= 2 and n_red > 1):
-        strat = 1
+        strat = 1                               # reduce_cols is the CPU's (note 4)
     op_, pa = o._ptr, a._ptr
     args[0] = &op_
     if strat == 3:                              # block tree, maybe two passes

@@ -31,7 +31,7 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "notebooks/**", "**/.ipynb_checkpoints"]
+exclude_patterns = ["_build", "notebooks/**", "**/.ipynb_checkpoints", "_tables/**"]
 html_theme = "alabaster"
 html_title = f"garray {release}"
 html_static_path = []

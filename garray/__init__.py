@@ -72,6 +72,9 @@ from ._index.index_arrays import (ix_, unravel_index, ravel_multi_index, indices
                                   tril_indices_from, triu_indices, triu_indices_from)
 from ._index.iterators import ndindex, ndenumerate, flatiter  # noqa: F401
 from ._core import ufunc, astype  # noqa: F401
+from . import _sanitizer
+if _sanitizer.mask:     # GARRAY_CPU_SANITIZE: before any array exists (Note [CPU sanitizer])
+    _core._debug_cpu_sanitize(_sanitizer.mask)
 from ._reduce.reductions import (sum, prod, max, min, amax, amin, argmax, argmin,  # noqa: F401,A004
                                  count_nonzero, all, any)
 from ._reduce.scans import (cumulative_sum, cumulative_prod, cumsum, cumprod,  # noqa: F401

@@ -5,6 +5,9 @@ and each device's memory pool statistics.
 built-in kernel unit for a device into the kernel cache (``GARRAY_CACHE_DIR``), in
 parallel with a progress bar, so a long job or a GPU check does not pay for the compiles
 on first use.
+``python -m garray resources [--device cuda|hip] [--check] [--markdown FILE]``: every
+built-in kernel's registers, shared and local memory per the GPU driver
+(garray/_compiler/resources.py).
 """
 
 import argparse
@@ -150,4 +153,7 @@ def precompile(argv):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["precompile"]:
         sys.exit(precompile(sys.argv[2:]))
+    if sys.argv[1:2] == ["resources"]:
+        from garray._compiler import resources
+        sys.exit(resources.main(sys.argv[2:]))
     sys.exit(main())

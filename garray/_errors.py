@@ -34,3 +34,18 @@ class CompileError(RuntimeError):
     def __init__(self, message, log=""):
         super().__init__(message if not log else f"{message}\n{log}")
         self.log = log
+
+
+class SanitizerError(RuntimeError):
+    """A kernel broke a rule of the GPU programming model, found by the CPU device's
+    sanitizer (``GARRAY_CPU_SANITIZE``, ``garray.kernels.sanitizer``; docs/sanitizer.md).
+
+    ``check`` is ``"race"``, ``"init"``, ``"sync"`` or ``"bounds"``; ``kernel`` names
+    the kernel (its name expression for garray's own kernels).  The message names the
+    threads, the memory and the offset, and the schedule seed that reproduces the run.
+    """
+
+    def __init__(self, message, check="", kernel=""):
+        super().__init__(message)
+        self.check = check
+        self.kernel = kernel

@@ -29,8 +29,7 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    # Threaded tests run on the stub drivers too: garray.testing.gpu_stub serialises
-    # driver calls there (Note [Serial stub drivers] in garray._backends).
+    # Threaded tests run on the stub drivers too (thread-safe, as real drivers are).
     #
     # Statistical law tests (any test that calls check_law: a Kolmogorov-Smirnov test of
     # 10**5..10**6 draws) are skipped there too: a law is a function of the draws' bits,

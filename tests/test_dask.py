@@ -5,7 +5,7 @@ threaded scheduler and on a 2-process ``distributed.LocalCluster`` (garray array
 between the worker processes); each garray result is compared with NumPy's by
 ``assert_xp_close`` and its chunks must be ``garray.ndarray``.  Tests where threads
 share the device (Dask's threaded scheduler; a worker's comm thread deserializing while
-its task thread computes) run on the stub GPU drivers too, which garray serialises.
+its task thread computes) run on the stub GPU drivers too, which are thread-safe as real drivers are.
 """
 
 import importlib.util

@@ -28,6 +28,13 @@
 // loop only when its calls are inlined; GA_DEVICE is a plain `inline` there).
 // GA_BLOCK_LINEAR(I): the block's index in the grid.  GPU launches past 2**31 threads
 // use rows of gridDim.x blocks (blockIdx.y); the CPU device launches 1-d grids only.
+// GA_LAUNCH_BLOCK: the block of every built-in launch on GPUs (the launch layer's _BLOCK,
+// checked at import).  GA_GLOBAL declares it as the kernels' launch bound: without one,
+// hiprtc compiles for 1024-thread workgroups and caps a kernel at 128 VGPRs, so kernels
+// that need more spill to scratch although 256 threads would allow 512; NVRTC likewise
+// budgets registers for the largest block.  A launch of more threads fails.
+#define GA_LAUNCH_BLOCK 256
+
 #if defined(GARRAY_HOST)
 #  define GA_BLOCK_LINEAR(I) ((I)blockIdx.x)
 #else
@@ -55,7 +62,7 @@
 #  define GA_DEVICE __device__ __forceinline__
 #  define GA_FORCE_INLINE __device__ __forceinline__
 #  define GA_HOST_DEVICE __host__ __device__ __forceinline__
-#  define GA_GLOBAL __global__
+#  define GA_GLOBAL __global__ __launch_bounds__(GA_LAUNCH_BLOCK)
 #elif defined(__CUDACC_RTC__) || defined(__CUDACC__)
 #  define GA_PLATFORM_NVIDIA 1
 #  define GA_VECTOR_LOADS 1
@@ -63,7 +70,7 @@
 #  define GA_DEVICE __device__ __forceinline__
 #  define GA_FORCE_INLINE __device__ __forceinline__
 #  define GA_HOST_DEVICE __host__ __device__ __forceinline__
-#  define GA_GLOBAL __global__
+#  define GA_GLOBAL __global__ __launch_bounds__(GA_LAUNCH_BLOCK)
 #else
 #  error "garray kernels compile with NVRTC, hiprtc or the CPU host runtime"
 #endif
@@ -116,9 +123,16 @@ __device__ __forceinline__ uint64 mulhi64(uint64 a, uint64 b) { return __umul64h
 #  define GA_SYNCTHREADS() __syncthreads()
 #  define GA_DYNAMIC_SHARED(type, name) extern __shared__ type name[]
 #else   // CPU: provided by cpu_runtime.h
-#  define GA_SHFL_DOWN(v, d) ga_host::shfl_down((v), (d))
-#  define GA_SHFL(v, l) ga_host::shfl((v), (l))
-#  define GA_BALLOT(p) ga_host::ballot(p)
+#  define GA_SHFL_DOWN(v, d) ga_host::shfl_down((v), (d), ~0ull, __LINE__)
+#  define GA_SHFL(v, l) ga_host::shfl((v), (l), ~0ull, __LINE__)
+#  define GA_BALLOT(p) ga_host::ballot((p), ~0ull, __LINE__)
 #  define GA_SYNCTHREADS() __syncthreads()
 #  define GA_DYNAMIC_SHARED(type, name) type* name = (type*)ga_host::dynamic_shared()
+#endif
+// GA_SHARED_VAR(name): after each static __shared__ declaration; the CPU sanitizer build
+// learns the variable's bytes from it (Note [CPU sanitizer], 4), other builds ignore it.
+#if defined(GA_CPU_SANITIZE)
+#  define GA_SHARED_VAR(name) ga_host::san::shared_var((const void*)&(name), sizeof(name))
+#else
+#  define GA_SHARED_VAR(name) ((void)0)
 #endif

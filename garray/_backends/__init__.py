@@ -39,18 +39,10 @@ Copies with ``stream=None`` use the default stream and are synchronous with
 respect to the host.  Errors from the vendor runtime raise ``BackendError`` naming
 the call and the vendor's error name.
 
-Note [Serial stub drivers]
-~~~~~~~~~~~~~~~~~~~~~~~~~~
-The stub GPU drivers CI runs garray's GPU paths on (garray.testing.gpu_stub) make their
-device arena readable only while a call is inside them, and count the callers inside
-with an unsynchronised counter: two threads in the driver at once (a copy in one, a
-launch in another) can leave the arena closed under a running memcpy, which faults.
-Real drivers are thread-safe.  So while the stub is installed, ``serialise(lock)`` makes
-every driver call that touches device memory hold one process-wide lock: the runtime's
-binding calls (``serial_call``), the Cython launch path, and the vendor libraries'
-ctypes functions (``garray._vendor.VendorLibrary.function``).  Without the stub
-``_serial`` is None and each call pays one test.  The lock must be a ``threading``
-lock: acquiring it releases the GIL, which a binding call that ends needs back.
+Threads: driver calls are made from any thread without a lock of garray's, as the
+vendors' drivers allow.  (The stub drivers CI runs the GPU paths on were not
+thread-safe once, and garray held one process-wide lock around every driver call while
+they were installed; they are now, and the lock is gone.)
 """
 
 import importlib
@@ -59,25 +51,6 @@ from .._errors import BackendUnavailableError
 
 KINDS = ("cpu", "hip", "cuda")
 _modules = {}
-_serial = None          # see Note [Serial stub drivers]
-
-
-def serialise(lock):
-    """Hold ``lock`` (a threading.RLock, or None for none) around every driver call that
-    touches device memory; see Note [Serial stub drivers]."""
-    global _serial
-    from .. import _core   # here: the core imports this package while it loads
-    _serial = lock
-    _core._set_driver_lock(lock)
-
-
-def serial_call(fn, *args):
-    """``fn(*args)``, under the stub drivers' lock when one is set."""
-    lock = _serial
-    if lock is None:
-        return fn(*args)
-    with lock:
-        return fn(*args)
 
 
 def load(kind):

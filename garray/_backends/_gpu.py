@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import NamedTuple
 
-from . import DriverLaunch, serial_call
+from . import DriverLaunch
 from .._errors import BackendError, BackendUnavailableError
 
 
@@ -83,6 +83,9 @@ class Vendor:
     # (call, attribute member) raising a function's dynamic shared memory limit past the
     # default 48 KiB (CUDA); None where no call is needed (HIP: 64 KiB of LDS as is).
     max_dynamic_shared: tuple | None = None
+    # (call, attribute enum, member prefix) reading a loaded function's attributes
+    # (cuFuncGetAttribute / hipFuncGetAttribute; CUDA's numbering on both)
+    func_attribute: tuple | None = None
 
 
 def import_binding(kind, module, distribution):
@@ -269,7 +272,7 @@ class GpuRuntime(DriverLaunch):
         return f"<garray {self.kind} runtime {self.kind}:{self.index}>"
 
     def _call(self, name, *args, label=None):
-        return self.check(serial_call(getattr(self._api(), name), *args), label or name)
+        return self.check(getattr(self._api(), name)(*args), label or name)
 
     def _sync_or_stream(self, calls, args, stream):
         api = self._api()
@@ -279,7 +282,7 @@ class GpuRuntime(DriverLaunch):
             name = calls.sync
         else:
             name, args = calls.on_stream, args + (stream,)
-        self.check(serial_call(getattr(api, name), *args), name)
+        self.check(getattr(api, name)(*args), name)
 
     # -- memory ----------------------------------------------------------
     def malloc(self, nbytes):
@@ -360,6 +363,26 @@ class GpuRuntime(DriverLaunch):
         api = self._api()
         self.check(getattr(api, call)(function, operator.attrgetter(attr)(api), nbytes),
                    f"{call}(max dynamic shared memory = {nbytes} bytes)")
+
+    # what function_attributes reports: key -> the attribute's member suffix
+    FUNCTION_ATTRIBUTES = {"max_threads": "MAX_THREADS_PER_BLOCK", "registers": "NUM_REGS",
+                           "shared": "SHARED_SIZE_BYTES", "local": "LOCAL_SIZE_BYTES",
+                           "max_dynamic_shared": "MAX_DYNAMIC_SHARED_SIZE_BYTES"}
+
+    def function_attributes(self, function):
+        """The driver's account of a loaded kernel: {"max_threads" (the largest block it
+        can launch), "registers" (per thread), "shared" (static shared bytes), "local"
+        (local/private bytes per thread), "max_dynamic_shared"}.  A failing query raises
+        BackendError; a driver without the call gives {}."""
+        if self.vendor.func_attribute is None:
+            return {}
+        call, enum, prefix = self.vendor.func_attribute
+        api = self._api()
+        out = {}
+        for key, member in self.FUNCTION_ATTRIBUTES.items():
+            attr = getattr(getattr(api, enum), prefix + member)
+            out[key] = int(self.check(getattr(api, call)(attr, function), f"{call}({member})"))
+        return out
 
     _limits = None
 

@@ -50,6 +50,7 @@ VENDOR = Vendor(
     create_flags=(0,),  # CU_STREAM_DEFAULT; CU_EVENT_DEFAULT, which keeps events timed
     max_dynamic_shared=("cuFuncSetAttribute",
                         "CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES"),
+    func_attribute=("cuFuncGetAttribute", "CUfunction_attribute", "CU_FUNC_ATTRIBUTE_"),
 )
 
 

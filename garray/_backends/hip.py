@@ -43,6 +43,7 @@ VENDOR = Vendor(
     module_function="hipModuleGetFunction",
     launch_library="libamdhip64.so",
     launch_symbol="hipModuleLaunchKernel",
+    func_attribute=("hipFuncGetAttribute", "hipFunction_attribute", "HIP_FUNC_ATTRIBUTE_"),
 )
 
 

@@ -21,7 +21,7 @@ from .cache import (cache_key, kernel_dir, load_library, memoized, read_entry, s
                     write_entry)
 from .progress import compiling, source_label
 from . import prebuilt
-from .. import _env
+from .. import _env, _sanitizer
 from .._tables.family import barrier_kernels
 from .._tables.ops import cpu_alias
 
@@ -122,8 +122,17 @@ class CpuModule:
 
 def _defines(warp_size, extra):
     # Extra macros may come with or without their "-D"; either way they reach the key.
-    return [f"-DGA_WARP_SIZE={warp_size}", "-DGARRAY_HOST=1",
-            *(d if d.startswith("-D") else f"-D{d}" for d in extra)]
+    out = [f"-DGA_WARP_SIZE={warp_size}", "-DGARRAY_HOST=1",
+           *(d if d.startswith("-D") else f"-D{d}" for d in extra)]
+    return _with_sanitizer(out)
+
+
+def _with_sanitizer(flags):
+    """The sanitizer build's instrumentation after its define (Note [CPU sanitizer]):
+    part of the flags, so of the cache key."""
+    if "-D" + _sanitizer.DEFINE in flags:
+        return flags + _sanitizer.FLAGS
+    return flags
 
 
 def cpu_unit(name_expressions, defines=()):
@@ -198,14 +207,14 @@ def compile_cpu_source(source, names, warp_size, options=()):
     """
     # -fstack-clash-protection: a large frame probes its pages in order, so a fiber's
     # stack overflow hits the guard below the stack rather than a neighbour's stack.
-    flags = [f"-DGA_WARP_SIZE={warp_size}", "-DGARRAY_HOST=1", "-fstack-clash-protection",
-             *options]
+    flags = _with_sanitizer([f"-DGA_WARP_SIZE={warp_size}", "-DGARRAY_HOST=1",
+                             "-fstack-clash-protection", *options])
     key = cache_key([source, _compiler_version(), " ".join(_CXX_FLAGS + flags),
                      source_hash("garray/platform.h"), *names])
 
     def text():
         lines = ['#include "garray/platform.h"', "#line 1 \"<RawModule source>\"",
-                 host_source(source)]
+                 host_source(source, "-D" + _sanitizer.DEFINE in flags)]
         fibers = uses_barriers(source)
         guarded = fibers or uses_dynamic_shared(source)
         lines += [f"GA_HOST_USER_ENTRY(ga_entry_{i}, {int(fibers)}, {int(guarded)}, {n})"
@@ -246,10 +255,19 @@ _BARRIER_RE = re.compile(r"__syncthreads|__syncwarp|__shfl|__ballot|\b__any(_syn
 _EXTERN_SHARED_RE = re.compile(r"extern\s+__shared__\s+([^;\[]+?)\s+(\w+)\s*\[\s*\]\s*;")
 
 
-def host_source(source):
+_STATIC_SHARED_RE = re.compile(r"(\b__shared__\s+[^;{}()=]*?\b(\w+)\s*(?:\[[^\]]*\]\s*)*;)")
+
+
+def host_source(source, sanitize=False):
     """A user kernel source adapted to the CPU runtime: ``extern __shared__ T x[];`` (dynamic
-    shared memory, which C++ cannot express) becomes a pointer to the launch's buffer."""
-    return _EXTERN_SHARED_RE.sub(r"\1* \2 = (\1*)ga_host::dynamic_shared();", source)
+    shared memory, which C++ cannot express) becomes a pointer to the launch's buffer.
+    For the sanitizer build each static ``__shared__`` declaration is followed by
+    ``GA_SHARED_VAR(name);`` (Note [CPU sanitizer], 4; the last name of a declaration
+    with several)."""
+    source = _EXTERN_SHARED_RE.sub(r"\1* \2 = (\1*)ga_host::dynamic_shared();", source)
+    if sanitize:
+        source = _STATIC_SHARED_RE.sub(r"\1 GA_SHARED_VAR(\2);", source)
+    return source
 
 
 _DYNAMIC_SHARED_RE = re.compile(r"\bextern\s+__shared__\b|\bGA_DYNAMIC_SHARED\b|"
@@ -282,12 +300,19 @@ def _build_tu(text, defines, what):
         with open(src, "w") as f:
             f.write(text)
         out = os.path.join(tmp, "unit.so")
-        cmd = [_CXX, *_CXX_FLAGS, *defines, "-I", root, src, "-o", out, *_CXX_LIBS]
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        except (OSError, subprocess.SubprocessError) as e:
-            raise CompileError(f"cpu: running {_CXX} failed: {e}") from None
-        if r.returncode != 0:
-            raise CompileError(f"cpu: compiling {what} failed", r.stderr[-20000:])
+        cmds = [[_CXX, *_CXX_FLAGS, *defines, "-I", root, src, "-o", out, *_CXX_LIBS]]
+        if "-D" + _sanitizer.DEFINE in defines:
+            # The sanitizer build compiles with -fsanitize=thread and links without it:
+            # its hooks are the runtime's own, not the TSan runtime (Note [CPU sanitizer]).
+            obj = os.path.join(tmp, "unit.o")
+            cmds = [[_CXX, *_CXX_FLAGS, *defines, "-I", root, "-c", src, "-o", obj],
+                    [_CXX, "-shared", obj, "-o", out, *_CXX_LIBS]]
+        for cmd in cmds:
+            try:
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            except (OSError, subprocess.SubprocessError) as e:
+                raise CompileError(f"cpu: running {_CXX} failed: {e}") from None
+            if r.returncode != 0:
+                raise CompileError(f"cpu: compiling {what} failed", r.stderr[-20000:])
         with open(out, "rb") as f:
             return f.read()

@@ -20,10 +20,8 @@ path is skipped with its reason, not used).
 """
 
 import ctypes
-import functools
 import os
 
-from .. import _backends
 from .._loader import LibraryLoader, Rejected
 
 __all__ = ["VendorLibrary", "nvidia_candidates", "rocm_candidates"]
@@ -87,8 +85,6 @@ class VendorLibrary(LibraryLoader):
         fn = getattr(self.library(), self.prefix + symbol)
         fn.restype = restype
         fn.argtypes = list(argtypes)
-        if _backends._serial is not None:       # Note [Serial stub drivers]
-            return functools.partial(_backends.serial_call, fn)
         return fn
 
     def address(self, symbol):

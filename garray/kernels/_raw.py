@@ -32,7 +32,7 @@ import re
 
 import numpy
 
-from .. import _compiler
+from .. import _compiler, _sanitizer
 from .._dtypes import DTYPE_CODE
 from .._core import _launch_raw, ndarray
 from .._device import get_device
@@ -213,6 +213,8 @@ _CPU_ERRORS = {
 
 def _cpu_error(err, mod, name, grid, block, shared):
     """The exception for a CPU entry's status ``err`` (cpu_runtime.h's codes)."""
+    if err == 6:
+        return _sanitizer.error(mod.error_what(), name)
     if err == 1:
         what = mod.error_what()
         if what in ("__syncthreads", "a warp operation (shuffle/ballot)"):
@@ -285,12 +287,20 @@ class RawModule:
         self._modules = {}
 
     def _module(self, device, names):
-        key = (device, tuple(names))      # a module is built per device (arch, warp size)
+        # a module is built per device (arch, warp size), and for the CPU device's
+        # sanitizer apart (garray/_sanitizer.py)
+        san = device.kind == "cpu" and _sanitizer.mask != 0
+        key = (device, tuple(names), san)
         mod = self._modules.get(key)
+        if san and mod is not None:
+            _sanitizer.configure(mod)
         if mod is None:
             if device.kind == "cpu":
+                options = self.options + (("-D" + _sanitizer.DEFINE,) if san else ())
                 mod = _compiler.compile_cpu_source(self.code, list(names), cpu.warp_size(),
-                                                   self.options)
+                                                   options)
+                if san:
+                    _sanitizer.configure(mod)
             else:
                 mod = _GpuModule(device, self.code, names, self.options)
             self._modules[key] = mod

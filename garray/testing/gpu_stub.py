@@ -16,9 +16,8 @@ tests/conftest.py calls ``install()`` when the default device is a GPU whose dri
 stub; ``stats(kind)`` gives (launches, executed, unexecuted, allocations), so a test
 session can show that every launch ran.
 
-Threads: the stub drivers are not thread-safe (two callers inside at once can fault), so
-``install()`` serialises garray's driver, launch and vendor-library calls behind one lock
-(Note [Serial stub drivers] in garray._backends); threaded tests still run every call.
+Threads: the stub drivers are thread-safe (their README), so garray calls them from any
+thread without a lock, as it calls the vendors' drivers.
 
 Vendor BLAS: when the CUDA driver is the stub and the real ``nvidia-cublas`` wheel is
 installed, ``install()`` loads the stub ``libcublas.so.13`` first (from
@@ -29,9 +28,8 @@ soname, prefers the wheel in site-packages, whose library fails on the stub driv
 
 import ctypes
 import importlib.metadata
-import threading
 
-from .. import _backends, _compiler
+from .. import _compiler
 
 _LIBRARIES = {"cuda": "libcuda.so.1", "hip": "libamdhip64.so"}
 _libs = {}
@@ -113,8 +111,6 @@ def install():
     Returns the kinds ("cuda", "hip") whose driver is the stub."""
     _compiler.add_load_observer(_on_load)
     kinds = [k for k in _LIBRARIES if stub_library(k) is not None]
-    if kinds and _backends._serial is None:
-        _backends.serialise(threading.RLock())   # Note [Serial stub drivers]
     if _cublas_wheel_installed():
         preload_stub_blas()
     return kinds
@@ -122,7 +118,6 @@ def install():
 
 def uninstall():
     _compiler.remove_load_observer(_on_load)
-    _backends.serialise(None)
 
 
 def stats(kind):
