@@ -20,6 +20,7 @@
 #    the block it gets); at load the driver's attributes of each function
 #    (cuFuncGetAttribute / hipFuncGetAttribute) decide its block (_gpu_block), and a
 #    kernel that fits no block raises at load, naming itself, instead of failing a launch.
+#    A driver that cannot answer the query leaves the launch bound's block.
 # 4. Contiguous kernels handle V elements per thread on GPUs (_kernels/garray/loops.h);
 #    _threads_for sizes the grid by the same rule.  Creation kernels stay one per thread.
 # 5. The CPU sanitizer (Note [CPU sanitizer], garray/_sanitizer.py): while its check mask
@@ -438,7 +439,11 @@ cdef unsigned int _gpu_block(object dev, object func, str expr, bint barrier) ex
     it; a one-thread-per-item kernel whose registers allow fewer takes the largest
     multiple of 32 it allows; a barrier kernel that cannot run _BLOCK threads is an
     error naming it and its resources."""
-    attrs = dev.runtime.function_attributes(func)
+    from garray._errors import BackendError
+    try:
+        attrs = dev.runtime.function_attributes(func)
+    except BackendError as e:       # a driver that cannot say: the launch bound holds
+        attrs = {"unknown": str(e)}
     cdef int most = attrs.get("max_threads", _BLOCK)
     cdef unsigned int block = _BLOCK if most >= _BLOCK else (<unsigned int>most // 32) * 32
     attrs["block"] = block
@@ -446,7 +451,6 @@ cdef unsigned int _gpu_block(object dev, object func, str expr, bint barrier) ex
     if block == _BLOCK:
         return block
     if barrier or block == 0:
-        from garray._errors import BackendError
         raise BackendError(
             f"{dev}: kernel {expr} cannot launch its block of {_BLOCK} threads: the driver "
             f"allows {most} ({attrs.get('registers')} registers per thread, "

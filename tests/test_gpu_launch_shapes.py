@@ -63,3 +63,16 @@ def test_a_kernel_that_fits_no_block_is_named_at_load(monkeypatch):
             garray.ones(5000, dtype="uint16").max()
     finally:
         _debug_reduce_strategy(old)
+
+
+@gpu_only
+def test_a_driver_that_cannot_say_keeps_the_launch_bound(monkeypatch):
+    def refuse(self, function):
+        raise BackendError("cuFuncGetAttribute failed: CUDA_ERROR_NOT_SUPPORTED")
+    monkeypatch.setattr(type(DEV.runtime), "function_attributes", refuse)
+    h = numpy.arange(777, dtype="uint8")
+    y = garray.asarray(h) ^ numpy.uint8(5)       # a fresh table (bitwise_xor on uint8)
+    assert_xp_close(y, h ^ numpy.uint8(5))
+    assert any("unknown" in a and a["block"] == 256
+               for (d, e), a in _core._gpu_kernel_resources().items()
+               if d == DEV and e.startswith("ga::ew2"))
