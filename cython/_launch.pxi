@@ -285,11 +285,11 @@ cdef class _Kernels:
         threads = _threads_for(self, ref, code, slot, n)
         if not ref._is_cpu:
             return _launch_gpu(self, ref, code, slot, threads, args)
-        if _cpu_sanitize:
-            if not self.san_loaded[code]:
+        if not self.cpu_ready:          # never set while the sanitizer is on
+            if not _cpu_sanitize:
+                self._load_cpu()
+            elif not self.san_loaded[code]:
                 self._load_cpu(code)
-        elif not self.cpu_ready:
-            self._load_cpu()
         fn = <_host_entry>self.cpu[code][slot]
         if fn == NULL:
             raise TypeError(f"{self.name}: no kernel for {_code_dtype[code]} "
