@@ -133,6 +133,7 @@ GA_GLOBAL void conv_direct(T* y, const T* x, const T* w, const T* bias, const in
         ys[ow0] = acc + b;
         return;
     }
+#if defined(GARRAY_HOST)     // GPUs launch per == 1: no run buffers in their local memory
     typedef conv::RtVec<T> RV;
     typedef typename RV::V V;
     enum { L = RV::L, NV = conv::DV / L };
@@ -173,6 +174,7 @@ GA_GLOBAL void conv_direct(T* y, const T* x, const T* w, const T* bias, const in
         }
     const int64 m = OW - ow0 < conv::DV ? OW - ow0 : conv::DV;
     for (int64 j = 0; j < m; ++j) ys[ow0 + j] = RV::lane(acc[j / L], (int)(j % L)) + b;
+#endif
 }
 
 // Arguments: y, x, w, bias (null: none), geometry (note 4).

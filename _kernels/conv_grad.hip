@@ -48,8 +48,14 @@ namespace convgrad {
 
 // Along one axis: the taps t (< kernel) of input coordinate i that an output o in
 // [0, out) reads, with that o; returns how many (at most kernel, which the caller's
-// arrays hold: kernel extents above MAX_TAPS take the slow path in the caller).
+// arrays hold: kernel extents above MAX_TAPS take the slow path in the caller, which
+// adds the same terms in the same order).  GPUs hold 8 (a thread's six tables are local
+// memory: 384 bytes, not 768); the CPU device 16.
+#if defined(GARRAY_HOST)
 constexpr int MAX_TAPS = 16;
+#else
+constexpr int MAX_TAPS = 8;
+#endif
 
 GA_DEVICE int hits(int64 i, int64 kernel, int64 out, int64 stride, int64 pad, int64 dil,
                    int64* tap, int64* pos) {
@@ -151,7 +157,8 @@ GA_DEVICE void bwd_data_run(const ConvGeom& g, T* dx, const T* dy, const T* w, c
 // dx[n, ci, i] = bias[ci] (or 0) + sum over co in ci's group, taps t with o*stride ==
 // i + pad - t*dil: dy[n, co, o] * w[co, ci % cin_g, t]   (note 2).  Input elements
 // [t*per, min((t+1)*per, total)) for thread t; total = n*c_in*D*H*W.  per > 1 (the CPU
-// device; at most MAX_RUN) walks runs along W (bwd_data_run); per == 1 (GPUs) one element.
+// device; at most MAX_RUN) walks runs along W (bwd_data_run, compiled for the CPU only);
+// per == 1 (GPUs) one element.
 template <class T>
 GA_GLOBAL void conv_bwd_data(T* dx, const T* dy, const T* w, const T* bias, const int64* geom,
                              int64 per, int64 total) {
@@ -164,6 +171,7 @@ GA_GLOBAL void conv_bwd_data(T* dx, const T* dy, const T* w, const T* bias, cons
     decode(g, e0, &n, &c, &id, &ih, &iw);
     const bool small = g.kernel[0] <= MAX_TAPS && g.kernel[1] <= MAX_TAPS &&
                        g.kernel[2] <= MAX_TAPS;
+#if defined(GARRAY_HOST)     // GPUs launch per == 1: no run buffer in their local memory
     if (per > 1 && per <= MAX_RUN && g.kernel[0] <= MAX_TAPS && g.kernel[1] <= MAX_TAPS) {
         for (int64 e = e0; e < e1;) {
             int64 iw1 = iw + (e1 - e);
@@ -175,6 +183,7 @@ GA_GLOBAL void conv_bwd_data(T* dx, const T* dy, const T* w, const T* bias, cons
         }
         return;
     }
+#endif
     const int64 cin_g = g.cin_per_group(), cout_g = g.cout_per_group();
     const int64 taps = g.taps(), osp = g.out_spatial();
     const int64 oHW = g.out[1] * g.out[2];

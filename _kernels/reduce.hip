@@ -89,14 +89,20 @@ GA_DEVICE acc_t<R> reduce_chunk(const R& r, const char* base, const Strided<1>& 
 }
 
 // Pairwise reduction of n elements (red::pairwise); contiguous ranges go through
-// red::range, which argmax/argmin specialise.
+// red::range where a reducer specialises it (argmax/argmin of real values,
+// count_nonzero), else through red::chunk inside the same pairwise counter as strided
+// ones: one counter per kernel, sized for I (a second, 64-bit one for the contiguous
+// case doubled a 32-bit kernel's local memory on GPUs).
 template <class R, class T, class I>
 GA_DEVICE acc_t<R> reduce_range(const R& r, const char* base, const Strided<1>& pr, I n,
                                 acc_t<R> id) {
-    if (pr.ndim == 1 && pr.strides[0][0] == (int64)sizeof(T))
-        return red::range<R, T>::run(r, (const T*)base, (int64)n, id);
+    const bool contiguous = pr.ndim == 1 && pr.strides[0][0] == (int64)sizeof(T);
+    if constexpr (!__is_base_of(red::range_pairwise<R, T>, red::range<R, T>)) {
+        if (contiguous) return red::range<R, T>::run(r, (const T*)base, (int64)n, id);
+    }
     return red::pairwise<R, I>(r, id, n, [&](I j, I m) {
-        return reduce_chunk<R, T, I>(r, base, pr, j, m, id);
+        return contiguous ? red::chunk<R, T>::run(r, (const T*)base + j, (int64)j, (int)m, id)
+                          : reduce_chunk<R, T, I>(r, base, pr, j, m, id);
     });
 }
 

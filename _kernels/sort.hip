@@ -19,16 +19,23 @@
 // 4. Payload: none (integer values come back from their keys, `sort_unkey`), the value
 //    bits (float sort: -0.0 and NaN payloads come back as they were) or an int64 index
 //    within the row (argsort, complex).
-// 5. Long rows (few of them): LSD passes of 8 bits, three kernels a pass:
-//    `radix_hist` (one thread per (row, chunk): a chunk's 256 digit counts, stored digit
+// 5. Long rows (few of them): LSD passes of one digit (7.), three kernels a pass:
+//    `radix_hist` (one thread per (row, chunk): a chunk's digit counts, stored digit
 //    major), `radix_scan` (one thread per (row, digit): exclusive scan over the chunks,
 //    the digit's total), `radix_scatter` (one thread per (row, chunk): digit bases from
 //    the totals, then the chunk's elements in order -> stable).
 //    Short or many rows: `radix_rows`, one thread sorts a whole row (insertion sort up to
-//    16 elements, else LSD passes with all histograms from one read, skipping passes
-//    where every key has the same digit).
+//    16 elements, else LSD passes with several passes' histograms from one read, skipping
+//    passes where every key has the same digit).
 // 6. Searching: `searchsorted` is one binary search per needle under the same order
 //    (`ga::sort::less`).
+// 7. Digit width per device kind (the launcher's `_RADIX`): the CPU device takes 8-bit
+//    digits and counts every pass of a row from one read (16 KiB of counts per thread
+//    for 8-byte keys, in cache); GPUs take 4-bit digits and four passes per read, so a
+//    thread keeps 128 bytes of digit counts (512 in radix_rows), not the 2-16 KiB that
+//    would sit in local memory (off-chip) for every resident thread.  The digit width
+//    and slot count are arguments, so the CPU device runs the GPUs' widths in the tests;
+//    the arrays' capacity is the platform's (GA_RADIX_MAX_BINS, GA_RADIX_ROW_SLOTS).
 #include "garray/loops.h"
 
 namespace ga {
@@ -178,28 +185,41 @@ GA_GLOBAL void take_rows(const T* x, const int64* idx, T* out, int64 rows, int64
     out[i] = x[(i / m) * n + idx[i]];
 }
 
-// One thread per (row, chunk): its digit counts at counts[(row * 256 + d) * nch + chunk].
+// The capacity of the per-thread digit arrays (Note [Radix sort] 7): the largest digit
+// (bins) and the histogram slots radix_rows fills from one read of its row.
+#if defined(GARRAY_HOST)
+#  define GA_RADIX_MAX_BINS 256         // 8-bit digits
+#  define GA_RADIX_ROW_SLOTS 2048       // every pass of an 8-byte key at 8 bits: one read
+#else
+#  define GA_RADIX_MAX_BINS 16          // 4-bit digits: 128 bytes of counts per thread
+#  define GA_RADIX_ROW_SLOTS 64         // four passes per read: 512 bytes per thread
+#endif
+
+// One thread per (row, chunk): its counts of the `bits`-bit digit at `shift`, stored at
+// counts[(row * bins + d) * nch + chunk].
 template <class K>
 GA_GLOBAL void radix_hist(const K* keys, int64* counts, int64 rows, int64 n, int64 chunk,
-                          int64 nch, int64 shift) {
+                          int64 nch, int64 shift, int64 bits) {
     int64 t = flat_index<int64>();
-    if (t >= rows * nch) return;
+    const int nb = 1 << bits;
+    if (t >= rows * nch || nb > GA_RADIX_MAX_BINS) return;  // the launcher never asks more
     int64 r = t / nch, c = t % nch;
-    int64 h[256];
-    for (int d = 0; d < 256; ++d) h[d] = 0;
+    int64 h[GA_RADIX_MAX_BINS];
+    for (int d = 0; d < nb; ++d) h[d] = 0;
     int64 lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
     const K* p = keys + r * n;
-    for (int64 i = lo; i < hi; ++i) h[(p[i] >> shift) & 255]++;
-    for (int d = 0; d < 256; ++d) counts[(r * 256 + d) * nch + c] = h[d];
+    for (int64 i = lo; i < hi; ++i) h[(p[i] >> shift) & (nb - 1)]++;
+    for (int d = 0; d < nb; ++d) counts[(r * nb + d) * nch + c] = h[d];
 }
 
-// One thread per (row, digit): exclusive scan of the digit's chunk counts; its total.
+// One thread per (row, digit), `lines` = rows * bins of them: exclusive scan of the
+// digit's chunk counts; its total.
 // A template (instantiated for int64 only) so that the units including this file can
 // share one library (a plain function would be defined once per unit).
 template <class I>
-GA_GLOBAL void radix_scan(I* counts, I* totals, I rows, I nch) {
+GA_GLOBAL void radix_scan(I* counts, I* totals, I lines, I nch) {
     I t = flat_index<I>();
-    if (t >= rows * 256) return;
+    if (t >= lines) return;
     I* p = counts + t * nch;
     I acc = 0;
     for (I c = 0; c < nch; ++c) {
@@ -214,31 +234,35 @@ GA_GLOBAL void radix_scan(I* counts, I* totals, I rows, I nch) {
 template <class K, class P>
 GA_GLOBAL void radix_scatter(const K* keys, const P* pay, K* keys2, P* pay2,
                              const int64* counts, const int64* totals, int64 rows, int64 n,
-                             int64 chunk, int64 nch, int64 shift) {
+                             int64 chunk, int64 nch, int64 shift, int64 bits) {
     int64 t = flat_index<int64>();
-    if (t >= rows * nch) return;
+    const int nb = 1 << bits;
+    if (t >= rows * nch || nb > GA_RADIX_MAX_BINS) return;
     int64 r = t / nch, c = t % nch;
-    int64 pos[256];
+    int64 pos[GA_RADIX_MAX_BINS];
     int64 run = r * n;
-    for (int d = 0; d < 256; ++d) {
-        pos[d] = run + counts[(r * 256 + d) * nch + c];
-        run += totals[r * 256 + d];
+    for (int d = 0; d < nb; ++d) {
+        pos[d] = run + counts[(r * nb + d) * nch + c];
+        run += totals[r * nb + d];
     }
     int64 lo = r * n + c * chunk, hi = lo + chunk < (r + 1) * n ? lo + chunk : (r + 1) * n;
     for (int64 i = lo; i < hi; ++i) {
         K k = keys[i];
-        int64 q = pos[(k >> shift) & 255]++;
+        int64 q = pos[(k >> shift) & (nb - 1)]++;
         keys2[q] = k;
         sort::move_pay<P>(pay2, q, pay, i);
     }
 }
 
 // One thread per row: the whole stable sort of the row's keys (and payload) in place,
-// with keys2/pay2 as the row's scratch.
+// with keys2/pay2 as the row's scratch; `bits`-bit digits, the histograms of as many
+// passes as `slots` counts hold (at most GA_RADIX_ROW_SLOTS) from each read of the row.
 template <class K, class P>
-GA_GLOBAL void radix_rows(K* keys, P* pay, K* keys2, P* pay2, int64 rows, int64 n) {
+GA_GLOBAL void radix_rows(K* keys, P* pay, K* keys2, P* pay2, int64 rows, int64 n,
+                          int64 bits, int64 slots) {
     int64 r = flat_index<int64>();
-    if (r >= rows) return;
+    const int nb = 1 << bits;
+    if (r >= rows || nb > GA_RADIX_MAX_BINS) return;
     K* k = keys + r * n;
     P* p = pay + r * n;
     if (n <= 16) {                              // stable insertion sort
@@ -255,36 +279,43 @@ GA_GLOBAL void radix_rows(K* keys, P* pay, K* keys2, P* pay2, int64 rows, int64 
         }
         return;
     }
-    const int B = (int)sizeof(K);
-    int64 h[sizeof(K)][256];
-    for (int b = 0; b < B; ++b)
-        for (int d = 0; d < 256; ++d) h[b][d] = 0;
-    for (int64 i = 0; i < n; ++i) {
-        K v = k[i];
-        for (int b = 0; b < B; ++b) h[b][(v >> (8 * b)) & 255]++;
-    }
+    const int passes = (int)(8 * sizeof(K) / bits);
+    const K mask = (K)(nb - 1);
+    int64 s = slots < nb ? nb : (slots > GA_RADIX_ROW_SLOTS ? GA_RADIX_ROW_SLOTS : slots);
+    const int per = (int)(s / nb);              // passes counted per read of the row
+    int64 h[GA_RADIX_ROW_SLOTS];
     K* src = k;
     P* ps = p;
     K* dst = keys2 + r * n;
     P* pd = pay2 + r * n;
-    for (int b = 0; b < B; ++b) {
-        int64 run = 0;
-        bool trivial = false;
-        for (int d = 0; d < 256; ++d) {
-            int64 c = h[b][d];
-            if (c == n) trivial = true;
-            h[b][d] = run;
-            run += c;
-        }
-        if (trivial) continue;                  // every key has this digit
-        for (int64 i = 0; i < n; ++i) {
+    for (int b0 = 0; b0 < passes; b0 += per) {
+        const int g = passes - b0 < per ? passes - b0 : per;
+        for (int j = 0; j < g * nb; ++j) h[j] = 0;
+        for (int64 i = 0; i < n; ++i) {        // a digit's counts do not depend on order
             K v = src[i];
-            int64 q = h[b][(v >> (8 * b)) & 255]++;
-            dst[q] = v;
-            sort::move_pay<P>(pd, q, ps, i);
+            for (int j = 0; j < g; ++j) h[j * nb + ((v >> (bits * (b0 + j))) & mask)]++;
         }
-        K* tk = src; src = dst; dst = tk;
-        P* tp = ps; ps = pd; pd = tp;
+        for (int j = 0; j < g; ++j) {
+            int64* hb = h + j * nb;
+            const int shift = (int)bits * (b0 + j);
+            int64 run = 0;
+            bool trivial = false;
+            for (int d = 0; d < nb; ++d) {
+                int64 c = hb[d];
+                if (c == n) trivial = true;
+                hb[d] = run;
+                run += c;
+            }
+            if (trivial) continue;              // every key has this digit
+            for (int64 i = 0; i < n; ++i) {
+                K v = src[i];
+                int64 q = hb[(v >> shift) & mask]++;
+                dst[q] = v;
+                sort::move_pay<P>(pd, q, ps, i);
+            }
+            K* tk = src; src = dst; dst = tk;
+            P* tp = ps; ps = pd; pd = tp;
+        }
     }
     if (src != k) {
         for (int64 i = 0; i < n; ++i) {

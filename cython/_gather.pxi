@@ -16,8 +16,24 @@ cdef enum:
     IX_KEEP = 1
     IX_NZ_COUNT = 2
     IX_NZ_WRITE = 3
-    # mask elements per piece of nonzero's count and write passes
-    _NZ_PIECE = 2048
+    # mask elements per thread of nonzero's count and write passes, per device kind: a
+    # CPU thread streams a long run; on GPUs a 2048-byte piece per thread left a 2**22
+    # mask 2,048 threads (8 blocks), so they take 32 (131,072 threads).
+    _NZ_PIECE_CPU = 2048
+    _NZ_PIECE_GPU = 32
+
+cdef int64_t _nz_piece_forced = 0
+
+
+def _debug_nonzero_piece(int64_t piece):
+    """Test hook: mask elements per thread of nonzero's passes (0: the device's).
+    Returns the previous setting."""
+    global _nz_piece_forced
+    if piece < 0:
+        raise ValueError(f"piece: expected 0 or a positive count, got {piece}")
+    old = _nz_piece_forced
+    _nz_piece_forced = piece
+    return old
 
 
 cdef _Kernels _index_kernels():
@@ -206,7 +222,8 @@ def _keep_last(ndarray lin, int64_t targets):
 def _flat_nonzero(ndarray mask):
     """The flat indices of the set elements of a C-contiguous bool ``mask`` (int64);
     only the total comes to the host."""
-    cdef int64_t n = mask._size, total, per = _NZ_PIECE
+    cdef int64_t n = mask._size, total
+    cdef int64_t per = _nz_piece_forced or (_NZ_PIECE_CPU if mask._is_cpu else _NZ_PIECE_GPU)
     cdef int64_t pieces = (n + per - 1) // per
     cdef ndarray o, counts, ends
     cdef intptr_t po, pm = mask._ptr, pc, pe

@@ -218,27 +218,52 @@ template <class T> struct chunk<arg<Max, T>, T> : chunk_arg<Max, T> {};
 template <class T> struct chunk<arg<Min, T>, T> : chunk_arg<Min, T> {};
 
 // ---- ranges --------------------------------------------------------------------------
+// order_free<R>: combine selects one of its operands under a total order (argmax,
+// argmin and their nan forms) or is exact (integer counts), so any grouping of the
+// same sequence gives the same bits and pairwise needs no stack.
+template <class R> struct order_free { static constexpr bool value = false; };
+template <class Cmp, class T> struct order_free<arg<Cmp, T> > { static constexpr bool value = true; };
+template <class Cmp, class T> struct order_free<nanarg<Cmp, T> > {
+    static constexpr bool value = true;
+};
+template <class T> struct order_free<nonzero<T> > { static constexpr bool value = true; };
+
 // pairwise(r, id, n, chunk_of): chunks of GA_RED_CHUNK elements (chunk_of(j, m)) merged
 // by a binary counter, so partial results of equal size combine: NumPy's pairwise
-// summation, error O(log n); depth <= 64 for any 64-bit n.  The first chunk holds the
+// summation, error O(log n).  The counter holds one partial per bit of the chunk count:
+// at most 8 * sizeof(I) - 6 for n < 2**(8 * sizeof(I) - 1) and 128-element chunks (58
+// for 64-bit indexing; 928 bytes of a GPU thread's local memory for complex128).
+// Order-free reducers combine in sequence (no stack).  The first chunk holds the
 // identity (lead); an empty reduction is the identity.
 template <class R, class I, class F>
 GA_DEVICE typename R::acc pairwise(const R& r, typename R::acc id, I n, F chunk_of) {
-    typename R::acc stack[64];
-    int depth = 0;
-    I count = 0;
+    static_assert(GA_RED_CHUNK == 128, "the stack depth assumes 128-element chunks");
+    if constexpr (order_free<R>::value) {
+        typename R::acc a = id;
 #pragma unroll 1
-    for (I j = 0; j < n; j += GA_RED_CHUNK) {
-        I m = n - j < GA_RED_CHUNK ? n - j : (I)GA_RED_CHUNK;
-        typename R::acc s = chunk_of(j, m);
-        for (I c = count; c & 1; c >>= 1) s = r.combine(stack[--depth], s);
-        stack[depth++] = s;
-        ++count;
+        for (I j = 0; j < n; j += GA_RED_CHUNK) {
+            I m = n - j < GA_RED_CHUNK ? n - j : (I)GA_RED_CHUNK;
+            typename R::acc s = chunk_of(j, m);
+            a = j == 0 ? s : r.combine(a, s);
+        }
+        return a;
+    } else {
+        typename R::acc stack[8 * sizeof(I) - 6];
+        int depth = 0;
+        I count = 0;
+#pragma unroll 1
+        for (I j = 0; j < n; j += GA_RED_CHUNK) {
+            I m = n - j < GA_RED_CHUNK ? n - j : (I)GA_RED_CHUNK;
+            typename R::acc s = chunk_of(j, m);
+            for (I c = count; c & 1; c >>= 1) s = r.combine(stack[--depth], s);
+            stack[depth++] = s;
+            ++count;
+        }
+        if (depth == 0) return id;
+        typename R::acc a = stack[0];
+        for (int k = 1; k < depth; ++k) a = r.combine(a, stack[k]);
+        return a;
     }
-    if (depth == 0) return id;
-    typename R::acc a = stack[0];
-    for (int k = 1; k < depth; ++k) a = r.combine(a, stack[k]);
-    return a;
 }
 
 // range<R, T>::run(r, p, n, id): n contiguous elements.

@@ -12,7 +12,12 @@ Note [Sort launches]
 3. Path: one thread per row (``radix_rows``) unless rows are long and few, then the
    chunked passes (``radix_hist``/``radix_scan``/``radix_scatter``) with chunks of
    ``_CHUNK`` elements (the CPU device: enough per thread to stream; GPUs: smaller, for
-   parallelism).  ``_debug_sort`` forces a path or a chunk size (tests).
+   parallelism).  ``_debug_sort`` forces a path, a chunk size or a digit width (tests).
+4. Digits per device kind (``_RADIX``; Note [Radix sort] 7): the CPU device sorts by 8-bit
+   digits and counts every pass of a row from one read; GPUs by 4-bit digits with four
+   passes' counts per read, so no thread keeps more than 512 bytes of counts in local
+   memory.  ``test_sorting`` runs both widths on every device and checks them against the
+   kernels' capacities (GA_RADIX_MAX_BINS, GA_RADIX_ROW_SLOTS).
 """
 
 import operator
@@ -28,18 +33,23 @@ from .._tables.sort import (RADIX, R_HIST, R_ROWS, R_SCAN, R_SCATTER, S_KEY, S_K
 __all__ = ["sort", "argsort", "searchsorted", "lexsort", "partition", "argpartition"]
 
 _CHUNK = {"cpu": 1 << 14, "gpu": 1 << 11}
-_debug = {"path": None, "chunk": None}
+# (digit bits, radix_rows histogram slots) per device kind (Note [Sort launches] 4).
+_RADIX = {"cpu": (8, 2048), "gpu": (4, 64)}
+_debug = {"path": None, "chunk": None, "radix": None}
 _UINT = {1: _dtypes.uint8, 2: _dtypes.uint16, 4: _dtypes.uint32, 8: _dtypes.uint64}
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
 
-def _debug_sort(path=None, chunk=None):
-    """Test hook: force the radix path ("rows", "chunks" or None: automatic) and the
-    chunk size (None: the device's).  Returns the previous (path, chunk)."""
-    old = (_debug["path"], _debug["chunk"])
+def _debug_sort(path=None, chunk=None, radix=None):
+    """Test hook: force the radix path ("rows", "chunks" or None: automatic), the chunk
+    size and the (digit bits, row slots) pair (None: the device's; the bits must be 4 or
+    8, and a GPU build holds 4).  Returns the previous (path, chunk, radix)."""
+    old = (_debug["path"], _debug["chunk"], _debug["radix"])
     if path not in (None, "rows", "chunks"):
         raise ValueError(f"path: expected None, 'rows' or 'chunks', got {path!r}")
-    _debug["path"], _debug["chunk"] = path, chunk
+    if radix is not None and radix[0] not in (4, 8):
+        raise ValueError(f"radix: digit bits must be 4 or 8, got {radix[0]!r}")
+    _debug["path"], _debug["chunk"], _debug["radix"] = path, chunk, radix
     return old
 
 
@@ -54,29 +64,33 @@ def _radix(keys, pay, pay_kind, nbytes, rows, n):
     total = rows * n
     keys2 = empty(keys.shape, dtype=keys.dtype, device=keys.device)
     pay2 = None if pay is None else empty(pay.shape, dtype=pay.dtype, device=pay.device)
-    cpu = _is_cpu(keys)
-    chunk = _debug["chunk"] or _CHUNK["cpu" if cpu else "gpu"]
+    kind = "cpu" if _is_cpu(keys) else "gpu"
+    chunk = _debug["chunk"] or _CHUNK[kind]
+    bits, slots = _debug["radix"] or _RADIX[kind]
+    if bits > _RADIX[kind][0] and kind != "cpu":
+        raise ValueError(f"sort: a GPU build holds {_RADIX[kind][0]}-bit digits, not {bits}")
     path = _debug["path"]
     if path is None:
-        path = "chunks" if n > 4 * chunk and rows < (64 if cpu else 1024) else "rows"
+        path = "chunks" if n > 4 * chunk and rows < (64 if kind == "cpu" else 1024) \
+            else "rows"
     if path == "rows":
-        _family_launch(RADIX, code, R_ROWS, rows, (keys, pay, keys2, pay2, rows, n), keys,
-                       total)
+        _family_launch(RADIX, code, R_ROWS, rows,
+                       (keys, pay, keys2, pay2, rows, n, bits, slots), keys, total)
         return keys, pay
     nch = -(-n // chunk)
-    counts = empty((rows * 256 * nch,), dtype=_dtypes.int64, device=keys.device)
-    totals = empty((rows * 256,), dtype=_dtypes.int64, device=keys.device)
+    bins = 1 << bits
+    counts = empty((rows * bins * nch,), dtype=_dtypes.int64, device=keys.device)
+    totals = empty((rows * bins,), dtype=_dtypes.int64, device=keys.device)
     w = radix_code(nbytes, None)
     src, dst = (keys, pay), (keys2, pay2)
-    for b in range(nbytes):
-        shift = 8 * b
+    for shift in range(0, 8 * nbytes, bits):
         _family_launch(RADIX, w, R_HIST, rows * nch,
-                       (src[0], counts, rows, n, chunk, nch, shift), keys, total)
-        _family_launch(RADIX, 0, R_SCAN, rows * 256, (counts, totals, rows, nch), keys,
-                       rows * 256 * nch)
+                       (src[0], counts, rows, n, chunk, nch, shift, bits), keys, total)
+        _family_launch(RADIX, 0, R_SCAN, rows * bins, (counts, totals, rows * bins, nch),
+                       keys, rows * bins * nch)
         _family_launch(RADIX, code, R_SCATTER, rows * nch,
                        (src[0], src[1], dst[0], dst[1], counts, totals, rows, n, chunk, nch,
-                        shift), keys, total)
+                        shift, bits), keys, total)
         src, dst = dst, src
     return src
 

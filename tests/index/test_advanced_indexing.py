@@ -200,8 +200,18 @@ def test_nonzero_0d_raises():
         garray.nonzero(garray.asarray(1.0))
 
 
+@pytest.fixture(params=[0, 32, 7])
+def nonzero_piece(request):
+    """nonzero's mask elements per thread: the device's, the GPUs' (32) and an odd one,
+    on every device."""
+    from garray import _core
+    old = _core._debug_nonzero_piece(request.param)
+    yield request.param
+    _core._debug_nonzero_piece(old)
+
+
 @xp_compare()
-def test_nonzero_large_and_noncontiguous(xp):
+def test_nonzero_large_and_noncontiguous(xp, nonzero_piece):
     a = xp.asarray(numpy.arange(3 * 70001) % 11 == 0).reshape(3, 70001)
     return list(xp.nonzero(a[:, ::-3])) + [a[a]]
 

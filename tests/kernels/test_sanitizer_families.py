@@ -224,9 +224,29 @@ def sorting(xp, dt):
             xp.searchsorted(s, flat[:10]), xp.partition(flat, 7)[7])
 
 
+def sort_path(path, chunk, radix):
+    from garray._sort import sorting as _sorting
+
+    @contextlib.contextmanager
+    def setup():
+        old = _sorting._debug_sort(path, chunk, radix)
+        try:
+            yield
+        finally:
+            _sorting._debug_sort(*old)
+    return setup
+
+
+# The row sort and the chunked passes (radix_hist, radix_scan, radix_scatter), each with
+# the CPU's 8-bit and the GPUs' 4-bit digits (docs/sorting.md).
+SORT_PATHS = {"rows": ("rows", None, None), "chunks": ("chunks", 16, None),
+              "rows-gpu": ("rows", None, (4, 16)), "chunks-gpu": ("chunks", 16, (4, 16))}
+
+
+@pytest.mark.parametrize("path", SORT_PATHS)
 @pytest.mark.parametrize("dtype", KINDS)
-def test_sort_family(dtype):
-    run(sorting, dtype)
+def test_sort_family(dtype, path):
+    run(sorting, dtype, sort_path(*SORT_PATHS[path]))
 
 
 # ---- GEMM: both kernel slots --------------------------------------------------------------

@@ -3,6 +3,8 @@ NumPy: sort, argsort (stable, descending), searchsorted, lexsort, partition,
 argpartition, median, quantile, percentile and their nan forms, digitize, bincount,
 histogram; both radix paths (the chunked one with tiny chunks, so rows span many)."""
 
+import pathlib
+import re
 import warnings
 
 import numpy
@@ -20,11 +22,16 @@ REAL = tuple(d for d in ALL_DTYPES if not d.startswith("complex"))
 NUMERIC = tuple(d for d in REAL if d != "bool")
 
 
-@pytest.fixture(params=["auto", "rows", "chunks"])
+@pytest.fixture(params=["auto", "rows", "chunks", "rows-gpu", "chunks-gpu"])
 def path(request):
-    """Each radix path; the chunked one with chunks of 16 so small rows span many."""
+    """Each radix path; the chunked one with chunks of 16 so small rows span many.  The
+    "-gpu" variants force the GPUs' 4-bit digits on every device, radix_rows with 16
+    histogram slots (four reads of the row for 8-byte keys), so the CPU device runs them."""
     p = request.param
-    old = _sorting._debug_sort(None if p == "auto" else p, 16 if p == "chunks" else None)
+    base = p.split("-")[0]
+    old = _sorting._debug_sort(None if base == "auto" else base,
+                               16 if base == "chunks" else None,
+                               (4, 16) if p.endswith("-gpu") else None)
     yield p
     _sorting._debug_sort(*old)
 
@@ -136,6 +143,25 @@ def test_order_and_kind_arguments():
         garray.sort(g, kind="bogus")
     for kind in ("quicksort", "mergesort", "heapsort", "stable"):
         assert garray.sort(g, kind=kind).get().tolist() == [1, 2, 3]
+
+
+def test_radix_widths_fit_the_kernels_arrays():
+    """The launcher's digit width and row slots per device kind fit the arrays each
+    platform's build of sort.hip holds (a width past them would leave keys unsorted)."""
+    text = (pathlib.Path(garray.__file__).parent.parent / "_kernels" / "sort.hip").read_text()
+    host, gpu = re.search(r"#if defined\(GARRAY_HOST\)\n(.*?)#else\n(.*?)#endif", text,
+                          re.S).groups()
+
+    def cap(block, name):
+        return int(re.search(rf"#  define {name} (\d+)", block).group(1))
+    for kind, block in (("cpu", host), ("gpu", gpu)):
+        bits, slots = _sorting._RADIX[kind]
+        assert 1 << bits <= cap(block, "GA_RADIX_MAX_BINS"), kind
+        assert slots <= cap(block, "GA_RADIX_ROW_SLOTS"), kind
+    assert cap(gpu, "GA_RADIX_MAX_BINS") * 8 <= 1024         # the resource check's limit
+    assert cap(gpu, "GA_RADIX_ROW_SLOTS") * 8 <= 1024
+    with pytest.raises(ValueError, match="digit bits"):
+        _sorting._debug_sort(None, None, (6, 16))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int64", "complex128", "uint8"])
@@ -395,7 +421,8 @@ def test_property_sort_argsort_searchsorted(data):
     h = globals()["data"](shape, dtype, seed=seed)
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
     path = data.draw(st.sampled_from([None, "rows", "chunks"]))
-    old = _sorting._debug_sort(path, data.draw(st.sampled_from([1, 3, 16])))
+    old = _sorting._debug_sort(path, data.draw(st.sampled_from([1, 3, 16])),
+                               data.draw(st.sampled_from([None, (4, 16), (4, 64)])))
     try:
         g = garray.asarray(h)
         assert_same_sort(garray.sort(g, axis=axis), numpy.sort(h, axis=axis, kind="stable"))
