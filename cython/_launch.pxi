@@ -426,6 +426,14 @@ def _launch_block():
     return _BLOCK
 
 
+def _debug_forget_gpu_functions():
+    """Test hook: drop every table's loaded GPU functions, so the next launch of each
+    loads its unit again and asks the driver for the functions' attributes afresh."""
+    cdef _Kernels k
+    for k in _kernel_tables.values():
+        k.gpu = None
+
+
 def _gpu_kernel_resources():
     """{(device, name expression): attributes} of every built-in kernel loaded on a GPU
     (garray._backends GpuRuntime.function_attributes, plus the block it launches with)."""

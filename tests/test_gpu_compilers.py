@@ -239,6 +239,9 @@ def test_every_kernel_instantiation_compiles(rtc):
         assert _e_machine(binary) == machine
         assert set(lowered) == set(exprs)
         assert all(v.startswith("_Z") for v in lowered.values()), lowered
+        # the compiler's spill report names every kernel (garray resources reads it)
+        spills = compile_mod.unit_spills(kind, relpath, exprs, arch, warp_size)
+        assert set(lowered.values()) <= set(spills), sorted(set(lowered.values()) - set(spills))
         return None
 
     # NVRTC compiles in parallel threads (ctypes drops the GIL); garray._compiler.hiprtc serialises.
@@ -302,3 +305,86 @@ def test_user_source_with_platform_macros_compiles_for_gpus(kind, arch, ws):
     mod = rtc.compile(src, "raw_module.hip", ["block_sum"], ["-std=c++17"], arch=arch,
                       include_dirs=[_compiler.kernel_dir()])
     assert mod.binary and mod.lowered["block_sum"] == "block_sum"
+
+
+# ---- spills, as the compilers report them (garray/_compiler/spills.py) -------------------
+
+def _spilling_source(n):
+    """A kernel with ``n`` doubles live across a loop (spills when registers are capped)
+    beside one that needs almost none."""
+    decl = ", ".join(f"a{i} = x[{i}]" for i in range(n))
+    body = " ".join(f"a{i} = a{i} * a{(i + 1) % n} + a{(i + n - 1) % n};" for i in range(n))
+    total = " + ".join(f"a{i}" for i in range(n))
+    return (f"template <class T> __global__ void __launch_bounds__(1024) heavy(T* x, int m) {{\n"
+            f"    T {decl};\n    for (int i = 0; i < m; ++i) {{ {body} }}\n    x[0] = {total};\n}}\n"
+            f"template <class T> __global__ void light(T* x) {{ x[0] += 1; }}\n")
+
+
+def test_spill_reports_name_the_kernel_that_spills(rtc):
+    """96 live doubles under a 1024-thread launch bound (64 registers per thread on sm_90,
+    128 VGPRs on gfx90a): NVRTC (ptxas -v) and hiprtc (the code object's metadata) both
+    report `heavy` spilling and `light` not.  The figure is bounded by the thread's frame
+    (spills.py)."""
+    from garray._compiler import spills
+    exprs = ["heavy<double>", "light<float>"]
+    if rtc.KIND == "nvrtc":
+        mod = rtc.compile(_spilling_source(96), "spill.hip", exprs, ["-Xptxas=-v"],
+                          arch="sm_90")
+        got = spills.ptxas_spills(mod.log)
+        frames = {m.group(1): int(m.group(2)) for m in re.finditer(
+            r"Function properties for (\S+)\s*\n\D*(\d+) bytes stack frame", mod.log)}
+    else:
+        mod = rtc.compile(_spilling_source(96), "spill.hip", exprs, [], arch="gfx90a")
+        got = spills.amdgpu_spills(mod.binary)
+        meta = spills.amdgpu_kernels(mod.binary)
+        frames = {k: v[".private_segment_fixed_size"] for k, v in meta.items()}
+        assert meta[mod.lowered["heavy<double>"]][".vgpr_spill_count"] > 0
+    heavy, light = mod.lowered["heavy<double>"], mod.lowered["light<float>"]
+    assert set(got) == {heavy, light}
+    assert 0 < got[heavy] <= frames[heavy]
+    assert got[light] == 0
+
+
+def test_ptxas_report_parsing():
+    from garray._compiler.spills import ptxas_spills
+    log = ("ptxas info    : Function properties for _Z1kPf\n"
+           "ptxas         .     2400 bytes stack frame, 96 bytes spill stores, 96 bytes spill loads\n"
+           "ptxas info    : Function properties for _Z1jPf\n"
+           "ptxas         .     64 bytes stack frame, 128 bytes spill stores, 8 bytes spill loads\n")
+    assert ptxas_spills(log) == {"_Z1kPf": 96, "_Z1jPf": 64}    # at most the frame
+    assert ptxas_spills("") == {} and ptxas_spills(None) == {}
+
+
+def test_msgpack_reader_reads_what_msgpack_writes():
+    """The AMDGPU metadata reader against the msgpack package, on the types the metadata
+    uses (maps, arrays, strings of every length class, ints of every width, bools)."""
+    msgpack = pytest.importorskip("msgpack")
+    from garray._compiler.spills import _unpack
+    doc = {"amdhsa.version": [1, 2], "amdhsa.kernels": [
+        {".name": "_Z1kPf", ".vgpr_spill_count": 250, ".private_segment_fixed_size": 70000,
+         ".sgpr_count": -3, ".big": 2**40, ".neg": -2**20, ".wavefront_size": 64,
+         ".uses_dynamic_stack": False, ".flag": True, ".s": "x" * 40, ".t": "y" * 300,
+         ".args": [{".size": 8, ".offset": i} for i in range(20)],
+         ".m": {str(i): i for i in range(20)}, ".f": 1.5, ".none": None}]}
+    raw = msgpack.packb(doc, use_bin_type=True)
+    assert _unpack(raw, 0) == (doc, len(raw))
+
+
+def test_resources_check_flags_local_memory_and_spills():
+    """The CI rule (resources.problems): a launch that cannot take 256 threads, more than
+    1 KiB of local memory or more than 256 bytes of spill per thread fails, unless the
+    template is listed with its reason; at the limits it passes."""
+    from garray._compiler import resources as r
+    ok = {"max_threads": 256, "local": r.LOCAL_LIMIT, "spill": r.SPILL_LIMIT}
+    rows = [("u.hip", "ga::fine<float>", ok),
+            ("u.hip", "ga::wide<float>", dict(ok, max_threads=128)),
+            ("u.hip", "ga::deep<float>", dict(ok, local=r.LOCAL_LIMIT + 1)),
+            ("u.hip", "ga::spilly<float>", dict(ok, spill=r.SPILL_LIMIT + 1)),
+            ("u.hip", "ga::reduce_cols<float, 4096>", dict(ok, local=65536, spill=4096))]
+    bad = r.problems(rows)
+    assert len(bad) == 3
+    assert [b.split(" ")[0] for b in bad] == ["ga::wide<float>", "ga::deep<float>",
+                                              "ga::spilly<float>"]
+    assert "spilled registers" in bad[2] and "local memory" in bad[1]
+    table = "\n".join(r.table(rows, None))
+    assert "never launched on a GPU" in table and "| 257 |" in table

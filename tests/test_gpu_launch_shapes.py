@@ -50,9 +50,10 @@ def test_a_kernel_that_fits_no_block_is_named_at_load(monkeypatch):
         a["max_threads"] = 128
         return a
     monkeypatch.setattr(type(rt), "function_attributes", fewer)
+    _core._debug_forget_gpu_functions()         # every unit loads again, under the patch
     # a one-thread-per-item kernel takes the block the driver allows, and is right
     h = numpy.arange(1000, dtype="int16")
-    y = garray.asarray(h) * numpy.int16(3)      # a fresh table: int16 multiply loads now
+    y = garray.asarray(h) * numpy.int16(3)
     assert_xp_close(y, h * numpy.int16(3))
     # a barrier kernel (the block tree, built for 256 threads) cannot: named at load
     from garray._core import _debug_reduce_strategy
@@ -63,6 +64,8 @@ def test_a_kernel_that_fits_no_block_is_named_at_load(monkeypatch):
             garray.ones(5000, dtype="uint16").max()
     finally:
         _debug_reduce_strategy(old)
+        monkeypatch.undo()
+        _core._debug_forget_gpu_functions()     # the later tests load the true blocks
 
 
 @gpu_only
@@ -70,9 +73,14 @@ def test_a_driver_that_cannot_say_keeps_the_launch_bound(monkeypatch):
     def refuse(self, function):
         raise BackendError("cuFuncGetAttribute failed: CUDA_ERROR_NOT_SUPPORTED")
     monkeypatch.setattr(type(DEV.runtime), "function_attributes", refuse)
-    h = numpy.arange(777, dtype="uint8")
-    y = garray.asarray(h) ^ numpy.uint8(5)       # a fresh table (bitwise_xor on uint8)
-    assert_xp_close(y, h ^ numpy.uint8(5))
-    assert any("unknown" in a and a["block"] == 256
-               for (d, e), a in _core._gpu_kernel_resources().items()
-               if d == DEV and e.startswith("ga::ew2"))
+    _core._debug_forget_gpu_functions()         # every unit loads again, under the patch
+    try:
+        h = numpy.arange(777, dtype="uint8")
+        y = garray.asarray(h) ^ numpy.uint8(5)
+        assert_xp_close(y, h ^ numpy.uint8(5))
+        assert any("unknown" in a and a["block"] == 256
+                   for (d, e), a in _core._gpu_kernel_resources().items()
+                   if d == DEV and e.startswith("ga::ew2"))
+    finally:
+        monkeypatch.undo()
+        _core._debug_forget_gpu_functions()

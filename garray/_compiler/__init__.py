@@ -23,7 +23,7 @@ from .._errors import CompileError
 # (hashlib's OpenSSL, tempfile, the compilers' modules) are not needed by ``import garray``.
 _PARTS = {"cache_dir": "cache", "kernel_dir": "cache", "source_hash": "cache",
           "compile_gpu": "gpu", "gpu_compiler": "gpu", "gpu_source": "gpu",
-          "name_expressions_for_ci": "gpu",
+          "name_expressions_for_ci": "gpu", "unit_spills": "gpu",
           "CpuModule": "gxx", "compile_cpu": "gxx", "compile_cpu_source": "gxx",
           "host_source": "gxx", "uses_barriers": "gxx",
           "add_load_observer": "observers", "notify_load": "observers",

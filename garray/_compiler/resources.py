@@ -6,41 +6,40 @@ loaded, and each function's attributes read back from the driver
 (``GpuRuntime.function_attributes``: cuFuncGetAttribute / hipFuncGetAttribute: the largest
 block it can launch, registers per thread, static shared and local memory per thread).
 On the stub drivers those come from parsing the real NVRTC and hiprtc code objects (their
-README); on a GPU from the vendor's driver.
+README); on a GPU from the vendor's driver.  Spills come from the compilers' own reports
+(spills.py: ptxas's spill stores, hiprtc's ``.vgpr_spill_count``), kept with each binary.
 
 ``--check`` fails (exit 1) when a kernel cannot launch the block garray gives it
-(GA_LAUNCH_BLOCK, 256 threads), or keeps more than LOCAL_LIMIT bytes of local memory per
-thread and is not one of the kernels listed in OVER_LOCAL with the reason.
+(GA_LAUNCH_BLOCK, 256 threads), keeps more than LOCAL_LIMIT bytes of local memory per
+thread, or stores more than SPILL_LIMIT bytes of spilled registers per thread, and is not
+one of the kernels listed with the reason (OVER_LOCAL, OVER_SPILL).
 ``--markdown`` writes the per-template table of docs/kernel-resources.md.
 """
 
 import re
 import sys
 
-from .gpu import compile_gpu
+from .gpu import compile_gpu, unit_spills
 from .._tables import ops
 
 LOCAL_LIMIT = 1024
+SPILL_LIMIT = 256
 BLOCK = 256
 
-# Kernel templates known to keep more than LOCAL_LIMIT bytes of local memory per thread
-# on some device, and why.  The check fails on any other, so the list only shrinks.
-OVER_LOCAL = {
+# Kernel templates GPUs never launch (the CPU device's schedules), exempt from both limits.
+CPU_ONLY = {
     "ga::reduce_cols": "never launched on a GPU: the column schedule is the CPU device's "
                        "(its 4096-output strip, chosen for the CPU's TLB-bound walks, keeps "
                        "an accumulator array per thread); GARRAY_REDUCE=cols runs reduce_nb "
                        "on GPUs (cython/_reduce.pxi, Note [Choosing a reduction schedule])",
     "ga::gemm_rt": "never launched on a GPU: the register-tiled GEMM is the CPU device's slot; "
                    "GPUs run gemm_tiled (garray/_gemm/engine.py)",
-    "ga::radix_rows": "open (issue 29), not fixed yet: per-thread digit counts of the row "
-                      "sort (up to 16 KiB); on GPUs they belong in shared memory",
-    "ga::radix_scatter": "open (issue 29), not fixed yet: per-thread digit counts (2 KiB)",
-    "ga::radix_hist": "open (issue 29), not fixed yet: per-thread digit counts (2 KiB)",
-    "ga::reduce_nb": "open (issue 29), not fixed yet: 1.5 KiB per thread for the complex128 "
-                     "argmin/argmax instances (found by this table, not yet examined)",
-    "ga::conv_bwd_data": "open (issue 29), not fixed yet: 1.8 KiB per thread in the double "
-                         "variant on sm_90 (found by this table, not yet examined)",
 }
+# Kernel templates known to keep more than LOCAL_LIMIT bytes of local memory per thread,
+# or to spill more than SPILL_LIMIT bytes per thread, on some device, and why.  The check
+# fails on any other, so the lists only shrink.
+OVER_LOCAL = dict(CPU_ONLY)
+OVER_SPILL = dict(CPU_ONLY)
 
 
 def template(expr):
@@ -57,10 +56,12 @@ def collect(dev):
     for relpath, exprs in ops.all_units():
         binary, lowered = compile_gpu(dev.kind, relpath, list(exprs), arch,
                                       props["warp_size"])
+        spills = unit_spills(dev.kind, relpath, list(exprs), arch, props["warp_size"])
         module = rt.module_load(binary)
         for e in exprs:
-            out.append((relpath, e, rt.function_attributes(rt.module_function(module,
-                                                                              lowered[e]))))
+            a = dict(rt.function_attributes(rt.module_function(module, lowered[e])))
+            a["spill"] = spills.get(lowered[e], 0)
+            out.append((relpath, e, a))
     return out
 
 
@@ -75,6 +76,10 @@ def problems(rows):
             bad.append(f"{e} ({relpath}): {a['local']} bytes of local memory per thread "
                        f"(limit {LOCAL_LIMIT}; list it in OVER_LOCAL with the reason if it "
                        f"must)")
+        if a.get("spill", 0) > SPILL_LIMIT and template(e) not in OVER_SPILL:
+            bad.append(f"{e} ({relpath}): stores {a['spill']} bytes of spilled registers per "
+                       f"thread (limit {SPILL_LIMIT}; list it in OVER_SPILL with the reason if "
+                       f"it must)")
     return bad
 
 
@@ -85,17 +90,21 @@ def table(rows, dev):
     for relpath, e, a in rows:
         by.setdefault((relpath, template(e)), []).append((e, a))
     lines = [f"| unit | kernel | instances | registers (most) | static shared bytes (most) | "
-             f"local bytes per thread (most) | over {LOCAL_LIMIT} B: why |",
-             "|---|---|---|---|---|---|---|"]
+             f"local bytes per thread (most) | spill store bytes per thread (most) | "
+             f"over a limit: why |",
+             "|---|---|---|---|---|---|---|---|"]
     for (relpath, t), items in sorted(by.items()):
         def most(key):
             e, a = max(items, key=lambda it: it[1].get(key, 0))
             v = a.get(key, 0)
             return f"{v}" if v == 0 or len(items) == 1 else f"{v} (`{_short(e)}`)"
-        over = max(a.get("local", 0) for _, a in items) > LOCAL_LIMIT
+        why = ""
+        if max(a.get("local", 0) for _, a in items) > LOCAL_LIMIT:
+            why = OVER_LOCAL.get(t, "")
+        if not why and max(a.get("spill", 0) for _, a in items) > SPILL_LIMIT:
+            why = OVER_SPILL.get(t, "")
         lines.append(f"| {relpath} | `{t}` | {len(items)} | {most('registers')} | "
-                     f"{most('shared')} | {most('local')} | "
-                     f"{OVER_LOCAL.get(t, '') if over else ''} |")
+                     f"{most('shared')} | {most('local')} | {most('spill')} | {why} |")
     return lines
 
 
@@ -122,9 +131,11 @@ def main(argv):
     print(f"resources of {len(rows)} kernels on {dev} ({p.get('name')}, {p.get('arch')}, "
           f"warp size {p.get('warp_size')})")
     over = sorted({template(e) for _, e, a in rows if a.get("local", 0) > LOCAL_LIMIT})
+    spilled = sorted({template(e) for _, e, a in rows if a.get("spill", 0) > SPILL_LIMIT})
     print(f"  most registers: {max(a.get('registers', 0) for _, _, a in rows)}; most local "
           f"bytes per thread: {max(a.get('local', 0) for _, _, a in rows)}; templates over "
-          f"{LOCAL_LIMIT} B of local memory: {', '.join(over) or 'none'}")
+          f"{LOCAL_LIMIT} B of local memory: {', '.join(over) or 'none'}; over "
+          f"{SPILL_LIMIT} B of spill stores: {', '.join(spilled) or 'none'}")
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(table(rows, dev)) + "\n")
