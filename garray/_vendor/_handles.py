@@ -22,6 +22,12 @@ Note [Vendor handles]
 4. ``sync_calls``: ``GARRAY_SYNC_LAUNCHES=1`` (read at import, as the launch path reads
    it) makes every vendor call synchronise after it, so a fault is reported by the call
    that made it.
+5. A dropped handle is not destroyed by its finaliser: ``Handle.__del__`` runs wherever
+   the garbage collector runs, which may be inside a lock the destroy path needs (a
+   library lookup's ``Once`` while ``ctypes.CDLL`` allocates: the CI stub run once
+   deadlocked there).  The finaliser only queues the handle (``list.append``, no lock),
+   and the next ``HandlePool.get`` on any thread destroys what is queued, with each
+   handle's device made current first.
 """
 
 import atexit
@@ -71,14 +77,28 @@ class Handle:
             self.stream = stream
 
     def __del__(self):
-        # Its thread has ended (or reset() replaced it): give the vendor its resources.
+        # Its thread has ended (or reset() replaced it): queue it for destruction by the
+        # next HandlePool.get (note 5); a finaliser takes no lock.
         if self.ptr is None or _exiting:
             return
+        _dropped.append((self.pool, self.device, self.ptr))
+        self.ptr = None
+
+
+# (pool, device, ptr) of dropped handles, destroyed by the next HandlePool.get (note 5).
+_dropped = []
+
+
+def _destroy_dropped():
+    while _dropped:
         try:
-            self.cache.clear()
-            self.device.runtime.activate()
-            self.pool.destroy(self.device, self.ptr)
-        except Exception:  # a finaliser must not raise; the handle is leaked at worst
+            pool, device, ptr = _dropped.pop()
+        except IndexError:      # another thread took the last one
+            return
+        try:
+            device.runtime.activate()
+            pool.destroy(device, ptr)
+        except Exception:  # noqa: BLE001 - a failed destroy leaks the handle at worst
             pass
 
 
@@ -94,6 +114,8 @@ class HandlePool:
     def get(self, device):
         """This thread's handle of ``device`` (a ``Handle``), with the device made
         current on this thread; created on first use."""
+        if _dropped:
+            _destroy_dropped()
         handles = getattr(self._local, "handles", None)
         if handles is None:
             handles = self._local.handles = {}

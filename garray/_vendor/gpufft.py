@@ -156,7 +156,29 @@ class _Plan:
             pass
 
     def __del__(self):
-        self.destroy()
+        # Dropped unreleased (its thread ended): queued for the next _plan, since a
+        # finaliser may run inside a lock the destroy path needs (Note [Vendor handles] 5
+        # in _handles.py).
+        if self.handle is not None and not _exiting:
+            _dropped.append((self.vendor, self.device, self.handle))
+            self.handle = None
+
+
+# (vendor, device, plan handle) of plans dropped by their finaliser; destroyed by _plan.
+_dropped = []
+
+
+def _destroy_dropped():
+    while _dropped:
+        try:
+            vendor, device, h = _dropped.pop()
+        except IndexError:
+            return
+        try:
+            device.runtime.activate()
+            _function(vendor, "Destroy", (vendor.handle,))(h)
+        except Exception:  # noqa: BLE001 - destroying must not raise; leaked at worst
+            pass
 
 
 class _ThreadCache:
@@ -201,6 +223,8 @@ class _Borrowed:
 
 
 def _plan(vendor, device, type_code, n, batch):
+    if _dropped:
+        _destroy_dropped()
     device.runtime.activate()
     tc = _thread_cache()
     key = (type_code, n, batch)

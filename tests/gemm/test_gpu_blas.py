@@ -175,6 +175,51 @@ def test_handles_per_thread():
 
 
 @gpu_only
+def test_a_dropped_handle_is_destroyed_by_the_next_use():
+    """A thread's handle is dropped with its thread: queued, then destroyed by the next
+    HandlePool.get on any thread (Note [Vendor handles] 5)."""
+    from garray._vendor import _handles
+    got = []
+    t = threading.Thread(target=lambda: got.append(gpublas.handle(DEV)))
+    t.start()
+    t.join()
+    assert any(ptr == got[0] for _, _, ptr in _handles._dropped)
+    gpublas.handle(DEV)
+    assert not _handles._dropped
+    run_case("float32", "N", "N")
+
+
+@gpu_only
+def test_a_handle_dropped_inside_a_library_lookup_does_not_deadlock():
+    """CI's stub run once hung: the garbage collector finalised a handle while this
+    thread held a library lookup's lock (ctypes.CDLL allocating inside Once.get), and
+    the finaliser's destroy looked the library up again.  Here the last reference goes
+    while the lookup's lock is held and its lookup pending: the finaliser must not wait
+    for that lock."""
+    code = """
+        import threading, garray
+        from garray._vendor import gpublas, _handles
+        dev = garray.default_device()
+        vendor = gpublas.FAMILY.vendor_of(dev, "handles")
+        box = []
+        t = threading.Thread(target=lambda: box.append(gpublas.FAMILY.handle(dev, vendor)))
+        t.start(); t.join()
+        gpublas.FAMILY._functions.clear()       # as reset() leaves it
+        lib = gpublas.FAMILY.library[dev.kind]
+        with lib._lock:
+            state, lib._state = lib._state, None    # a lookup in progress on this thread
+            box.clear()                             # the handle's last reference
+            lib._state = state
+        assert len(_handles._dropped) == 1
+        gpublas.handle(dev)                         # destroys it
+        assert not _handles._dropped
+        print("ok")
+    """
+    _, out, _ = run_isolated(code, timeout=120)
+    assert out.strip().endswith("ok")
+
+
+@gpu_only
 def test_handles_per_device():
     """A second device gets its own handle, and calls alternate between the two (each
     made current first).  Needs two devices (the stubs: FAKE_CUDA_NDEV / FAKE_HIP_NDEV=2)."""
