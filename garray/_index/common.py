@@ -30,7 +30,7 @@ def _index_array(indices, like, name="indices"):
 
 
 def _apply_mode(idx, n, mode, name="mode"):
-    if mode == "raise":
+    if mode is None or mode == "raise":     # NumPy takes None for 'raise'
         return idx
     if n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")

@@ -20,6 +20,8 @@ __all__ = ["ix_", "unravel_index", "ravel_multi_index", "indices", "diag_indices
            "diag_indices_from", "tril_indices", "tril_indices_from", "triu_indices",
            "triu_indices_from"]
 
+_INTP_MAX = 2**63 - 1
+
 
 def ix_(*args):
     """Open meshes from 1-d index sequences (booleans as their nonzero indices).
@@ -92,6 +94,9 @@ def unravel_index(indices, shape, order="C"):
     size = 1
     for s in shape:
         size *= s
+    if size > _INTP_MAX:
+        raise ValueError("dimensions are too large; arrays and shapes with a total size "
+                         "greater than 'intp' are not supported.")
     if idx.size and bool(_any((idx < 0) | (idx >= size))):
         raise ValueError(f"index out of bounds for array with size {size}")
     idx = idx.astype(numpy.int64, copy=False)
@@ -139,6 +144,9 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     for s in (reversed(dims) if order == "C" else dims):
         strides.append(acc)
         acc *= s
+    if acc > _INTP_MAX:      # a stride would wrap in int64
+        raise ValueError("invalid dims: array size defined by dims is larger than the "
+                         "maximum possible size.")
     if order == "C":
         strides.reverse()
     flat = None

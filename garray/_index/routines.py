@@ -150,6 +150,11 @@ def put_along_axis(arr, indices, values, axis):
     target[key] = values
 
 
+def _size(values):
+    return values.size if isinstance(values, (ndarray, numpy.ndarray)) else \
+        numpy.size(numpy.asarray(values, dtype=object))
+
+
 def _cycled(values, n, like):
     """values flattened and repeated cyclically to n elements (NumPy's put/place)."""
     if isinstance(values, numpy.ndarray):
@@ -189,6 +194,8 @@ def put(a, ind, v, mode="raise"):
     numpy.put
     """
     a = as_array(a, "put: a")
+    if _size(v) == 0:           # NumPy: nothing to put, nothing changes (ind unread)
+        return
     idx = _apply_mode(_index_array(ind, a, "ind"), a.size, mode).reshape(-1)
     vals = _cycled(v, idx.size, a)
     if a.flags.c_contiguous:
@@ -251,6 +258,8 @@ def putmask(a, mask, values):
     """
     a = as_array(a, "putmask: a")
     m = _as_bool(mask, a, "mask")
+    if _size(values) == 0:      # NumPy: nothing to put, nothing changes
+        return
     vals = _cycled(values, a.size, a).reshape(a.shape)
     a[...] = _where3(m, vals, a)
 
@@ -284,14 +293,15 @@ def compress(condition, a, /, axis=None, out=None):
     numpy.compress
     """
     a = as_array(a, "compress: a")
-    c = _as_bool(condition, a, "condition").reshape(-1)
+    c = _as_bool(condition, a, "condition")
+    if c.ndim != 1:
+        raise ValueError("compress: condition must be a 1-d array")
     if axis is None:
         a, ax = a.reshape(-1), 0
     else:
         ax = normalize_axis(axis, a.ndim)
-    if c.size > a.shape[ax]:
-        raise IndexError(f"index {a.shape[ax]} is out of bounds for axis {ax} with size "
-                         f"{a.shape[ax]}")
+    # NumPy: a longer condition is fine while its extra entries are false (take raises
+    # on a true one past the axis)
     return take(a, nonzero(c)[0], axis=ax, out=out)
 
 
@@ -351,6 +361,9 @@ def choose(a, choices, out=None, mode="raise"):
     dt = result_type(*chs)
     bs = broadcast_arrays(a, *chs)
     idx = _apply_mode(bs[0], len(chs), mode)
+    # mode='raise': NumPy refuses negative entries too (take_along_axis would wrap them)
+    if mode in (None, "raise") and idx.size and bool(_any(idx < 0)):
+        raise ValueError("invalid entry in choice array")
     stacked = stack([c.astype(dt, copy=False) for c in bs[1:]], axis=0)
     try:
         r = take_along_axis(stacked, idx[None], axis=0)[0]

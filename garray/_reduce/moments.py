@@ -3,8 +3,12 @@ degrees of freedom and squared deviations the nan* forms (garray/_reduce/nan.py)
 
 The semantics follow NumPy's ``_methods.py``:
 
-* ``mean``: bool and integers sum in float64; ``dtype=`` casts the input first; an empty
-  slice gives NaN with RuntimeWarning "Mean of empty slice".
+* ``mean``: bool and integers sum in float64, float16 in float32 (the result float16);
+  ``dtype=`` casts the input first; an empty slice gives NaN with RuntimeWarning "Mean
+  of empty slice".
+* A sum is divided by its count as NumPy divides by an ``intp``: in float64 (complex128)
+  at least, then cast back (``_per_count``), so a float16 slice of more than 65,504
+  elements is not divided by a count that overflowed to ``inf``.
 * ``var``/``std``: two passes (the mean with keepdims, then the sum of squared
   deviations, ``|x - m|**2`` for complex, so the result is real); the divisor is
   ``max(n - ddof, 0)`` (0/0 -> NaN, s/0 -> inf) with RuntimeWarning "Degrees of freedom
@@ -15,10 +19,12 @@ The semantics follow NumPy's ``_methods.py``:
 import math
 import numbers
 
+import numpy
+
 from .._args import as_array, reduction_axes
-from .. import _core
+from .. import _core, _dtypes
 from .._core import ndarray
-from .reductions import _store, reduce
+from .reductions import _check_ufunc_out, _store, reduce
 from .._elementwise import ufuncs as _u
 from .common import _F64, _any, _as_dtype, _kind, _norm_dtype, _warn
 
@@ -56,10 +62,19 @@ def _mean_dtype(x, dtype, name):
     return dt
 
 
+def _per_count(s, n):
+    """s / n in s's dtype, divided as NumPy's _methods divide by an ``intp`` count: a
+    Python number becomes a (strong) float64, so the division runs in float64 or
+    complex128 and the result is cast back once."""
+    if not isinstance(n, ndarray):
+        n = numpy.float64(n)
+    return _as_dtype(_u.divide(s, n), s.dtype)
+
+
 def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    """Arithmetic mean over ``axis``: bool and integers in float64, other dtypes in
-    their own (``dtype=`` casts the input first); an empty slice is NaN with a
-    RuntimeWarning.
+    """Arithmetic mean over ``axis``: bool and integers in float64, float16 summed in
+    float32, other dtypes in their own (``dtype=`` casts the input first); an empty
+    slice is NaN with a RuntimeWarning.
 
     Parameters
     ----------
@@ -95,11 +110,14 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     x = as_array(x, "mean: x")
     axes = reduction_axes(axis, x.ndim, "mean")
     dt = _mean_dtype(x, dtype, "mean")
+    half = dt is None and x.dtype == _dtypes.float16     # NumPy: a float32 sum
     n = _count(x, axes, where, keepdims, "mean")
     if (n == 0) if isinstance(n, int) else _any(_u.equal(n, 0)):
         _warn("Mean of empty slice.")
-    s = reduce("sum", x, axes, keepdims, dt, where=where, api="mean")
-    return _store(_as_dtype(_u.divide(s, n), s.dtype), out, "mean")
+    s = reduce("sum", x, axes, keepdims, _dtypes.float32 if half else dt, where=where,
+               api="mean")
+    r = _per_count(s, n)
+    return _store(_as_dtype(r, x.dtype) if half and out is None else r, out, "mean")
 
 
 def _ddof(ddof, correction, name):
@@ -123,7 +141,7 @@ def _var(x, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
     # NumPy's _var: the mean in dt, deviations of the uncast input, squares by the
     # input's kind (|d|**2 for complex input; d*d otherwise, complex when dt is)
     s1 = reduce("sum", x, axes, True, dt, where=where, api=name)
-    m = _as_dtype(_u.divide(s1, n), s1.dtype)
+    m = _per_count(s1, n)
     sq = _squared_magnitude(_u.subtract(x, m), _kind(x) == "c")
     s = reduce("sum", sq, axes, keepdims, dt, where=where, api=name)
     n = _squeeze_axes(n, axes, keepdims)
@@ -135,9 +153,10 @@ def _var(x, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
         if _any(_u.less_equal(n, ddof)):
             _warn("Degrees of freedom <= 0 for slice", 1)
         dof = _u.maximum(_u.subtract(n, ddof), 0)
-    r = _as_dtype(_u.divide(s, dof), s.dtype)
+    r = _per_count(s, dof)
     if sqrt:
         r = _u.sqrt(r)
+        _check_ufunc_out(r, out, "sqrt", name)
     return _store(r, out, name)
 
 

@@ -15,7 +15,7 @@ import math
 from .._args import as_array, reduction_axes
 from .. import _core
 from .._core import ndarray
-from .reductions import _store, reduce
+from .reductions import _check_index_out, _check_ufunc_out, _store, reduce
 from .._elementwise import ufuncs as _u
 from .common import _any, _as_dtype, _inexact, _kind, _norm_dtype, _warn
 from .moments import _ddof, _squared_magnitude, _squeeze_axes, _var, mean
@@ -162,6 +162,7 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
 
 
 def _nanarg(name, a, axis, out, keepdims):
+    _check_index_out(out, name)
     x = (a if type(a) is ndarray else as_array(a, f"{name}: a"))
     if isinstance(axis, (tuple, list)):
         raise TypeError(f"{name}: axis must be an integer or None, got "
@@ -316,6 +317,7 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, correction, name, sqrt):
         r = _core.where(bad, _core.full((), math.nan, dtype=r.dtype, device=r.device), r)
     if sqrt:
         r = _u.sqrt(r)
+        _check_ufunc_out(r, out, "sqrt", name)
     return _store(r, out, name)
 
 

@@ -9,6 +9,8 @@ in ``garray/_tables/reduce.py``.  This module parses arguments the way NumPy doe
 cast into it), ``initial=`` and ``where=``.
 """
 
+import numpy
+
 from .._args import as_array, reduction_axes
 from .. import _core, _dtypes
 from .._core import ndarray
@@ -255,7 +257,31 @@ def min(x, /, axis=None, out=None, keepdims=False, initial=None, where=True):
 amax, amin = max, min
 
 
+def _out_array(out):
+    return out[0] if isinstance(out, tuple) and len(out) == 1 else out
+
+
+def _check_index_out(out, name):
+    """argmax/argmin's out= receives int64 indices: NumPy refuses an out whose dtype
+    does not cast safely to intp (a float out, uint64)."""
+    o = _out_array(out)
+    if isinstance(o, ndarray) and not numpy.can_cast(o.dtype, numpy.int64, "safe"):
+        raise TypeError(f"{name}: Cannot cast scalar from dtype('{o.dtype}') to "
+                        f"dtype('int64') according to the rule 'safe'")
+
+
+def _check_ufunc_out(r, out, ufunc, name):
+    """A result that NumPy computes with a final ufunc into out= (std's sqrt) follows
+    that ufunc's same_kind rule: a float result does not go into an integer out."""
+    o = _out_array(out)
+    if isinstance(o, ndarray) and not numpy.can_cast(r.dtype, o.dtype, "same_kind"):
+        raise TypeError(f"{name}: Cannot cast ufunc '{ufunc}' output from "
+                        f"dtype('{r.dtype}') to dtype('{o.dtype}') with casting rule "
+                        f"'same_kind'")
+
+
 def _arg(name, x, axis, keepdims, out):
+    _check_index_out(out, name)
     x = (x if type(x) is ndarray else as_array(x, f"{name}: x"))
     if axis is None:
         r = reduce(name, x.reshape(-1), None, False, api=name)

@@ -397,11 +397,16 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
         raise TypeError(f"{api}: cannot reduceat on a scalar")
     if op.in2 is not None:          # as NumPy: no loop fits (exponents are integers)
         raise TypeError(f"{api}: the resolved dtypes are not compatible with reduceat")
+    as_array_given = isinstance(indices, (ndarray, numpy.ndarray))
     if isinstance(indices, ndarray):
         indices = indices.get()
     idx = numpy.asarray(indices)
     if idx.ndim != 1:
         raise ValueError(f"{api}: indices must be a 1-d sequence, got {idx.ndim} dimensions")
+    # NumPy: an array of indices casts by the safe rule; a sequence converts as intp
+    if as_array_given and idx.size and not numpy.can_cast(idx.dtype, numpy.intp, "safe"):
+        raise TypeError(f"{api}: indices: Cannot cast array data from dtype('{idx.dtype}') "
+                        f"to dtype('int64') according to the rule 'safe'")
     if idx.dtype.kind not in "biuf":
         raise TypeError(f"{api}: indices must be integers, got {idx.dtype}")
     idx = idx.astype(numpy.intp)

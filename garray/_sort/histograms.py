@@ -80,7 +80,7 @@ def bincount(x, /, weights=None, minlength=0):
     x = as_array(x, "bincount: x")
     if x.ndim != 1:
         raise ValueError(f"bincount: x must be 1-d, got {x.ndim} dimensions")
-    if x.dtype.kind not in "biu" or (x.dtype.kind == "u" and x.dtype.itemsize == 8):
+    if x.dtype.kind not in "biu":   # uint64 casts to int64 as NumPy's (a wrap is negative)
         raise TypeError(f"bincount: cannot cast array data from {x.dtype} to int64 "
                         f"according to the rule 'safe'")
     minlength = operator.index(minlength)
@@ -127,7 +127,12 @@ def _edges(a, bins, range_, dev):
             lo, hi = lo - 0.5, hi + 0.5
         # NumPy: result_type(first_edge, last_edge, a), made a float
         dt = a.dtype if a.dtype.kind == "f" else _dtypes.float64
-        return linspace(lo, hi, nb + 1, dtype=dt, device=dev)
+        edges = linspace(lo, hi, nb + 1, dtype=dt, device=dev)
+        # a range too wide (or too narrow) for finite, increasing edges in dt
+        if bool((~(edges[:-1] < edges[1:])).any()):
+            raise ValueError(f"histogram: Too many bins for data range. Cannot create {nb} "
+                             f"finite-sized bins.")
+        return edges
     e = as_array(bins, "histogram: bins")
     if e.ndim != 1:
         raise ValueError("histogram: `bins` must be 1d, when an array")

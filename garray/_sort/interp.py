@@ -50,6 +50,11 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         raise ValueError("interp: fp and xp are not of the same length")
     if xp_.shape[0] == 0:
         raise ValueError("interp: array of sample points is empty")
+    for name, a in (("x", x_), ("xp", xp_)):    # NumPy converts both with the safe rule
+        if not numpy.can_cast(a.dtype, numpy.float64, "safe"):
+            raise TypeError(f"interp: {name}: Cannot cast array data from "
+                            f"dtype('{a.dtype}') to dtype('float64') according to the "
+                            f"rule 'safe'")
     complex_out = fp_.dtype.kind == "c"
     ft = numpy.complex128 if complex_out else numpy.float64
     xq = x_.astype(numpy.float64, copy=False)

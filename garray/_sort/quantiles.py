@@ -91,7 +91,7 @@ def _quantile(a, q, axis, method, keepdims, nan, name, scale=1):
     qdt = a.dtype if weak and a.dtype.kind == "f" else _dtypes.result_type(qa.dtype,
                                                                            _dtypes.float32)
     qf = qa.astype(qdt) / scale if scale != 1 else qa.astype(qdt)
-    if qf.size and bool(_u.logical_or(qf < 0, qf > 1).any()):
+    if qf.size and bool(_u.logical_not(_u.logical_and(qf >= 0, qf <= 1)).any()):  # NaN too
         lim = "Percentiles must be in the range [0, 100]" if scale != 1 else \
             "Quantiles must be in the range [0, 1]"
         raise ValueError(f"{name}: {lim}")

@@ -22,11 +22,14 @@ Note [Sort launches]
 
 import operator
 
+import numpy
+
 from numpy.exceptions import AxisError
 
 from .._args import as_array, normalize_axis
 from .. import _core, _dtypes
 from .._core import _family_launch, empty, ndarray
+from .._reduce.reductions import any as _any
 from .._tables.sort import (RADIX, R_HIST, R_ROWS, R_SCAN, R_SCATTER, S_KEY, S_KEY8_OR_UNKEY,
                            S_SEARCH, S_TAKE, SORT, key_bytes, radix_code)
 
@@ -302,6 +305,8 @@ def searchsorted(a, v, /, side="left", sorter=None):
     --------
     numpy.searchsorted
     """
+    if not isinstance(side, str):
+        raise TypeError(f"searchsorted: search side must be str, not {type(side).__name__}")
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
     a = as_array(a, "searchsorted: a")
@@ -329,6 +334,11 @@ def searchsorted(a, v, /, side="left", sorter=None):
         sorter = sorter.astype(_dtypes.int64, copy=False)
         if not sorter.flags.c_contiguous:
             sorter = sorter.copy()
+        # the kernel reads a through sorter: every entry must index a (NumPy checks the
+        # entries its search visits, so whether it raises depends on v; garray checks
+        # all of them, docs/reliability.md)
+        if vc.size and sorter.size and bool(_any((sorter < 0) | (sorter >= a.shape[0]))):
+            raise ValueError("searchsorted: Sorter index out of range.")
     out = empty(vc.shape, dtype=_dtypes.int64, device=a.device)
     if out.size:
         _family_launch(SORT, _code(a), S_SEARCH, out.size,
@@ -379,15 +389,29 @@ def lexsort(keys, axis=-1):
     return from_rows(idx, moved, ax, len(shape))
 
 
-def _kth(kth, n, name):
-    ks = [kth] if not isinstance(kth, (list, tuple, ndarray)) else list(
-        kth.tolist() if isinstance(kth, ndarray) else kth)
+def _kth(kth, n, name, kind="introselect"):
+    """NumPy's checks of partition's kth and kind: integers (not bool), each in
+    [-n, n) unless the axis is empty (nothing to place)."""
+    if kind != "introselect":
+        raise ValueError(f"{name}: select kind must be 'introselect' (got {kind!r})")
+    if isinstance(kth, (list, tuple)):     # NumPy converts a sequence as an array
+        kth = numpy.asarray(kth)
+    if isinstance(kth, (ndarray, numpy.ndarray)):
+        if kth.dtype.kind == "b":
+            raise ValueError(f"{name}: Booleans unacceptable as partition index")
+        if kth.dtype.kind not in "iu" or kth.ndim > 1:
+            raise TypeError(f"{name}: Partition index must be integer")
+        ks = kth.tolist() if kth.ndim else [kth.tolist()]
+    elif isinstance(kth, (bool, numpy.bool_)):
+        raise ValueError(f"{name}: Booleans unacceptable as partition index")
+    else:
+        ks = [kth]
     for k in ks:
         try:
             k = operator.index(k)
         except TypeError:
-            raise TypeError(f"{name}: kth must be integers, got {type(k).__name__}") from None
-        if not -n <= k < n:
+            raise TypeError(f"{name}: Partition index must be integer") from None
+        if n and not -n <= k < n:          # NumPy checks nothing on an empty axis
             raise ValueError(f"{name}: kth(={k}) out of bounds ({n})")
 
 
@@ -423,7 +447,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     if a.ndim == 0 and axis is not None:
         raise AxisError("partition: axis -1 is out of bounds for array of dimension 0")
     _kth(kth, a.size if axis is None else a.shape[normalize_axis(axis, a.ndim, "partition")],
-         "partition")
+         "partition", kind)
     return _sort(a, axis, None, order, False, None, False, "partition")
 
 
@@ -456,5 +480,5 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     if a.ndim == 0 and axis is not None:
         raise AxisError("argpartition: axis -1 is out of bounds for array of dimension 0")
     _kth(kth, a.size if axis is None else a.shape[normalize_axis(axis, a.ndim, "argpartition")],
-         "argpartition")
+         "argpartition", kind)
     return _sort(a, axis, None, order, False, None, True, "argpartition")

@@ -101,6 +101,8 @@ def _scale(norm, n, inverse):
 def _points(n, default):
     if n is None:
         n = default
+    if isinstance(n, (bool, numpy.bool_)):      # operator.index takes a bool
+        raise TypeError("n: an integer is required, got a bool")
     n = operator.index(n)
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
@@ -239,6 +241,8 @@ def _cook_nd(a, s, axes, invreal=False, fname="fftn"):
             s = [a.shape[normalize_axis(ax, a.ndim)] for ax in axes]
     else:
         shapeless = False
+        if any(isinstance(v, (bool, numpy.bool_)) for v in s):
+            raise TypeError("s: integers are required, got a bool")
         s = [None if v is None else operator.index(v) for v in s]
     if axes is None:
         axes = list(range(-len(s), 0))

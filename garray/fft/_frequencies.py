@@ -30,6 +30,8 @@ def _freq_n(n, fname):
         n = operator.index(n)
     except TypeError:
         raise ValueError(f"{fname}: n should be an integer, got {n!r}") from None
+    if n == 0:          # NumPy divides by n * d first
+        raise ZeroDivisionError(f"{fname}: float division by zero (n is 0)")
     if n < 1:
         raise ValueError(f"{fname}: n must be positive, got {n}")
     return n
@@ -98,6 +100,8 @@ def rfftfreq(n, d=1.0, *, dtype=None, device=None):
 def _shift(x, axes, sign):
     x = as_array(x, "x")
     if axes is None:
+        if x.ndim == 0:     # NumPy's roll has no axis to take
+            raise ValueError("fftshift: x: a 0-d array has no axis to shift")
         axes = tuple(range(x.ndim))
         shift = tuple(sign * (dim // 2) for dim in x.shape)
     elif isinstance(axes, (int, numpy.integer)):

@@ -70,7 +70,8 @@ def _matrix(x, row, col, ord, keepdims):
     """The matrix norm over the axes (row, col)."""
     if ord in (2, -2, "nuc"):
         s = svdvals(moveaxis(x, (row, col), (-2, -1)))
-        r = _max(s, axis=-1) if ord == 2 else _min(s, axis=-1) if ord == -2 \
+        # NumPy: the max-type orders of an empty matrix are 0 (initial=0); min-type raise
+        r = _max(s, axis=-1, initial=0) if ord == 2 else _min(s, axis=-1) if ord == -2 \
             else _sum(s, axis=-1)
     elif ord in (None, "fro", "f"):
         r = _vector(x, (row, col), 2, False)
@@ -78,7 +79,7 @@ def _matrix(x, row, col, ord, keepdims):
         inner, outer_ = (row, col) if ord in (1, -1) else (col, row)
         s = _sum(_abs(x), axis=inner)
         outer_ -= 1 if outer_ > inner else 0
-        r = _max(s, axis=outer_) if ord in (1, _INF) else _min(s, axis=outer_)
+        r = _max(s, axis=outer_, initial=0) if ord in (1, _INF) else _min(s, axis=outer_)
     else:
         raise ValueError(f"ord: Invalid norm order {ord!r} for matrices.")
     if keepdims:

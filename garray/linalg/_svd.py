@@ -413,6 +413,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     m, n = a.shape[-2:]
     if a.size == 0:
         return empty(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
+    if a.dtype.kind in "biu":       # NumPy: bool and integers in float64
+        a = a.astype(numpy.float64)
     u, s, vt = svd(conj(a), full_matrices=False, hermitian=hermitian)
     rc = asarray(rcond, device=a.device)
     cutoff = rc[..., None] * _max(s, axis=-1, keepdims=True)

@@ -39,6 +39,7 @@ from ._params import DTYPES, check_operands, ntuple, resolve_algorithm
 from .._vendor import dnn
 from .._array_utils import ascontiguousarray
 from .._core import _family_launch, empty, ndarray
+from .._creation.ranges import arange
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
            "avg_pool3d", "max_pool1d_backward", "max_pool2d_backward", "max_pool3d_backward",
@@ -254,6 +255,8 @@ def _pool_backward(fn, nd, mode, grad_output, indices, input_shape, kernel_size,
     if mode == "max" and tuple(indices.shape) != want:
         raise ValueError(f"{fn}: indices has shape {tuple(indices.shape)}, grad_output "
                          f"{want}")
+    if mode == "max" and indices.size:
+        _check_max_indices(fn, indices, full[2:], out, kernel, stride, pad, dil)
     gx = empty(full, dtype=dtype, device=device)
     if gx.size:
         gy = ascontiguousarray(grad_output)
@@ -278,6 +281,29 @@ def _pool_backward(fn, nd, mode, grad_output, indices, input_shape, kernel_size,
             slot = P_AVG_BWD
         _family_launch(POOL, code, slot, gx.size, args, gx, gx.size * taps)
     return gx if batched else gx[0]
+
+
+def _check_max_indices(fn, indices, size, out, kernel, stride, pad, dil):
+    """Every index is a flat position in the input plane inside its own window: the
+    backward kernel gathers each input element's gradient from the windows that cover
+    it, so any other index would drop its gradient without a word (PyTorch refuses it
+    too).  A few elementwise passes over the indices and one reduction."""
+    plane = 1
+    for n in size:
+        plane *= n
+    bad = (indices < 0) | (indices >= plane)
+    rest = indices
+    nd = len(size)
+    for ax in reversed(range(nd)):
+        coord = rest % size[ax]
+        rest = rest // size[ax]
+        o = arange(out[ax], dtype=numpy.int64, device=indices.device)
+        o = o.reshape((out[ax],) + (1,) * (nd - 1 - ax))    # along output axis ax
+        d = coord - (o * stride[ax] - pad[ax])
+        bad = bad | (d < 0) | (d > (kernel[ax] - 1) * dil[ax]) | (d % dil[ax] != 0)
+    if bool(bad.any()):
+        raise IndexError(f"{fn}: indices: an index is not a position of its window in the "
+                         f"input plane of {plane} elements (as max_pool gives them)")
 
 
 def _divisor(divisor_override, fn):

@@ -13,6 +13,7 @@ import numpy
 from .._args import as_array
 from .._array_utils import ascontiguousarray
 from .._core import asarray, broadcast_to, ndarray
+from .._elementwise import ufuncs as _u
 from .._reduce import reductions
 from . import _draw
 from ._continuous import _ContinuousMethods
@@ -140,10 +141,15 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods,
             span = hi - lo
             if not numpy.isfinite(span):
                 raise OverflowError("high - low range exceeds valid bounds")
+            _check_nonneg(span, "uniform: high - low")
             return _draw.uniform(self._bit_generator, _shape(size), _F64, lo, span)
         shape = _broadcast_shape(size, lo, hi)
+        span = hi - lo
+        if not bool(reductions.all(_u.isfinite(span))):
+            raise OverflowError("high - low range exceeds valid bounds")
+        _check_nonneg(span, "uniform: high - low")
         u = _draw.uniform(self._bit_generator, shape, _F64)
-        return lo + (hi - lo) * u
+        return lo + span * u
 
     # ---- normal ----------------------------------------------------------------------
 
@@ -331,8 +337,11 @@ def _bound(x, name):
         return operator.index(x)
     except TypeError:
         pass
-    if isinstance(x, (float, numpy.floating)) and numpy.isfinite(x):
-        return int(x)
+    if isinstance(x, (float, numpy.floating)):
+        try:
+            return int(x)
+        except (ValueError, OverflowError) as e:    # NaN, inf: NumPy's classes
+            raise type(e)(f"{name}: {e}") from None
     raise TypeError(f"{name}: expected an integer, got {x!r}")
 
 

@@ -18,7 +18,15 @@ Note [Permutations by sorted keys]
    and sort last; at least ``size`` items have p_i > 0, so none is taken.
 5. ``choice`` with replacement and ``p``: ``searchsorted(cumsum(p) / sum, u,
    side='right')`` for uniforms u in [0, 1), NumPy's inversion, on the device.
-6. The host does shapes, argument checks, and reads back the few scalars NumPy's
+6. ``choice`` without replacement and without ``p`` from a population at least
+   ``_SMALL_SAMPLE`` times the sample (and past 2**16) draws uniform integers with
+   replacement and keeps each value's first occurrence until ``size`` distinct values
+   have come, in the order they came: sequential sampling without replacement (each
+   new value is uniform over those not yet taken), so the law and the order are the
+   permutation's, in O(size) memory and time (a population of 10**12 needs no 8 TB
+   order).  Rounds of ``2 * size + 16`` draws; the draws and the first-occurrence
+   selection run on the device, so the result is the same on every device.
+7. The host does shapes, argument checks, and reads back the few scalars NumPy's
    errors need (p's sum, a negative entry, the count of non-zero entries).
    ``shuffle`` of a Python list reads the permutation back, since the list itself
    lives on the host.
@@ -36,7 +44,9 @@ from .._index.routines import take_along_axis
 from .._manip.shaping import copyto
 from .._reduce import reductions
 from .._reduce.scans import cumsum
-from .._sort.sorting import argsort, searchsorted
+from .._manip.joining import concatenate
+from .._sort.sets import unique
+from .._sort.sorting import argsort, searchsorted, sort
 from . import _draw
 from ._continuous import KINDS
 from ._generator_base import _F64, _shape
@@ -48,6 +58,22 @@ def _order(bitgen, n, device):
     """A uniformly random permutation of range(n) as int64 indices (note 1)."""
     keys = _draw.bits(bitgen, (n,), _U64, device=device)
     return argsort(keys)
+
+
+_SMALL_SAMPLE = 4
+
+
+def _first_distinct(bitgen, pop, count, device):
+    """``count`` distinct integers of [0, pop) in the order uniform draws with
+    replacement first give them (note 6)."""
+    drawn = None
+    while True:
+        d = _draw.integers(bitgen, 0, pop, (2 * count + 16,), numpy.dtype("int64"),
+                           device=device)
+        drawn = d if drawn is None else concatenate([drawn, d])
+        _, first = unique(drawn, return_index=True)
+        if first.shape[0] >= count:
+            return drawn[sort(first)[:count]]
 
 
 def _gather(x, idx, axis):
@@ -118,6 +144,8 @@ class _SamplingMethods:
         numpy.random.Generator.permuted
         """
         arr = as_array(x, "x")
+        if arr.ndim == 0 and axis is None:     # NumPy shuffles the flat array: no length
+            raise TypeError("permuted: x: len() of unsized object (a 0-d array)")
         ax = None if axis is None else normalize_axis(axis, arr.ndim)
         if out is not None:
             if not isinstance(out, ndarray):
@@ -263,6 +291,8 @@ class _SamplingMethods:
                 e = _draw.dist(bitgen, KINDS["standard_exponential"], (pop,), _F64,
                                device=device)
                 order = argsort(e / pa)
+            elif pop >= _SMALL_SAMPLE * count and pop > 2**16:
+                order = _first_distinct(bitgen, pop, count, device)
             else:
                 order = _order(bitgen, pop, device)
             # a copy, so the full-length order can be freed
