@@ -62,6 +62,26 @@ CASES = [
     ("take-mode-none", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), _a(xp, [2]), mode=None)),
     ("take-mode-none-out-of-range", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), _a(xp, [3]),
                                                        mode=None)),
+    # take/put/choose convert indices as NumPy: arrays by same_kind, sequences as intp
+    ("take-float-list", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), [1.0, 2.7])),
+    ("take-float-array", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), _a(xp, [1.5]))),
+    ("take-bool-array", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), _a(xp, [True, False]))),
+    ("take-uint64-array", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), _a(xp, [2], "uint64"))),
+    ("take-numpy-float", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), numpy.asarray([1.0]))),
+    ("take-str-list", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), ["a"])),
+    ("take-empty-list", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), [])),
+    ("take-complex-list", lambda xp: xp.take(_a(xp, [3.0, 1, 2]), [1 + 2j])),
+    ("put-float-list", lambda xp: _put_any(xp, [1.0], [7.0])),
+    ("put-float-array", lambda xp: _put_any(xp, _a(xp, [1.0]), [7.0])),
+    ("choose-float", lambda xp: xp.choose(_a(xp, [0.0, 1]), [_a(xp, [1, 2]), _a(xp, [3, 4])])),
+    ("choose-bool", lambda xp: xp.choose(_a(xp, [True, False]), [_a(xp, [1, 2]),
+                                                                 _a(xp, [3, 4])])),
+    ("take-along-float", lambda xp: xp.take_along_axis(_a(xp, [3.0, 1, 2]), _a(xp, [1.0]),
+                                                       axis=0)),
+    ("take-along-bool", lambda xp: xp.take_along_axis(_a(xp, [3.0, 1, 2]), _a(xp, [True]),
+                                                      axis=0)),
+    ("ravel-multi-index-float", lambda xp: xp.ravel_multi_index((_a(xp, [1.0]),), (3,))),
+    ("unravel-index-float", lambda xp: xp.unravel_index(_a(xp, [1.0]), (3,))),
     # compress, put, putmask
     ("compress-2d-condition", lambda xp: xp.compress(_a(xp, [[True, False]]),
                                                      _a(xp, [3.0, 1, 2]))),
@@ -141,6 +161,12 @@ CASES = [
 def _put(xp, ind, v):
     a = _a(xp, [3.0, 1, 2])
     xp.put(a, _a(xp, ind, "int64"), _a(xp, v, "float64"))
+    return a
+
+
+def _put_any(xp, ind, v):
+    a = _a(xp, [3.0, 1, 2])
+    xp.put(a, ind, _a(xp, v, "float64"))
     return a
 
 

@@ -138,7 +138,9 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     coords = [_index_array(c, c if isinstance(c, ndarray) else _core.asarray(0),
-                           "multi_index").astype(numpy.int64, copy=False)
+                           "multi_index", error=(TypeError, "multi_index: only int indices "
+                                                            "permitted")
+                           ).astype(numpy.int64, copy=False)
               for c in multi_index]
     strides, acc = [], 1
     for s in (reversed(dims) if order == "C" else dims):

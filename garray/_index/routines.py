@@ -70,7 +70,7 @@ def take(a, indices, /, axis=None, out=None, mode="raise"):
         a, ax = a.reshape(-1), 0
     else:
         ax = normalize_axis(axis, a.ndim)
-    idx = _apply_mode(_index_array(indices, a), a.shape[ax], mode)
+    idx = _apply_mode(_index_array(indices, a, take=True), a.shape[ax], mode)
     return _write_out(a[(slice(None),) * ax + (idx,)], out, "take")
 
 
@@ -196,7 +196,7 @@ def put(a, ind, v, mode="raise"):
     a = as_array(a, "put: a")
     if _size(v) == 0:           # NumPy: nothing to put, nothing changes (ind unread)
         return
-    idx = _apply_mode(_index_array(ind, a, "ind"), a.size, mode).reshape(-1)
+    idx = _apply_mode(_index_array(ind, a, "ind", take=True), a.size, mode).reshape(-1)
     vals = _cycled(v, idx.size, a)
     if a.flags.c_contiguous:
         a.reshape(-1)[idx] = vals
@@ -356,7 +356,7 @@ def choose(a, choices, out=None, mode="raise"):
         raise ValueError("choices: need at least one array")
     like = next((c for c in (a, *choices) if isinstance(c, ndarray)), None)
     like = like if like is not None else _core.asarray(0)
-    a = _index_array(a, like, "a")
+    a = _index_array(a, like, "a", take=True)
     chs = [as_array(c, f"choices[{i}]", like.device) for i, c in enumerate(choices)]
     dt = result_type(*chs)
     bs = broadcast_arrays(a, *chs)
