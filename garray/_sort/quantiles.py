@@ -435,14 +435,19 @@ def digitize(x, bins, right=False):
         raise TypeError("digitize: x may not be complex")
     if bins.ndim != 1:
         raise ValueError("digitize: bins must be 1-dimensional")
+    # NumPy's monotonicity test (check_array_monotonic): the direction is that of the
+    # first pair that is not equal (a NaN is equal to nothing: [0, nan] is decreasing),
+    # and no later pair may go the other way strictly
+    inc = True
     if bins.shape[0] > 1:
-        d = bins[1:] - bins[:-1] if bins.dtype.kind != "b" else bins[1:].astype(
-            _dtypes.int8) - bins[:-1].astype(_dtypes.int8)
-        inc, dec = bool((d >= 0).all()), bool((d <= 0).all())
-    else:
-        inc, dec = True, False
-    if not (inc or dec):
-        raise ValueError("digitize: bins must be monotonically increasing or decreasing")
+        lo, hi = bins[:-1], bins[1:]
+        differ = ~(lo == hi)
+        if bool(differ.any()):
+            k = int(differ.argmax())
+            inc = bool(bins[k] < bins[k + 1])
+            if bool(((lo > hi) if inc else (lo < hi)).any()):
+                raise ValueError("digitize: bins must be monotonically increasing or "
+                                 "decreasing")
     side = "left" if right else "right"
     if inc:
         return searchsorted(bins, x, side=side)
