@@ -150,6 +150,10 @@ CASES = [
     ("ifftshift-0d", lambda xp: xp.fft.ifftshift(_a(xp, 3.0))),
     ("fftfreq-0", lambda xp: xp.fft.fftfreq(0)),
     ("rfftfreq-0", lambda xp: xp.fft.rfftfreq(0)),
+    # arange of Python ints past int64 (NumPy: float64 within uint64)
+    ("arange-past-int64", lambda xp: xp.arange(2**63, 2**63 + 2)),
+    ("arange-step-past-int64", lambda xp: xp.arange(0, 3, 2**63)),
+    ("arange-int64-edges", lambda xp: xp.arange(-2**63, 2**63 - 1, 2**62)),
     # random arguments
     ("uniform-reversed", lambda xp: xp.random.default_rng(0).uniform(1, 0)),
     ("uniform-reversed-array", lambda xp: xp.random.default_rng(0).uniform(
@@ -199,6 +203,22 @@ def test_random_cases_draw_the_same_values_when_valid():
                                             garray.asarray([1.0, 5.0]), size=(4, 2))
     u = garray.random.default_rng(5).uniform(size=(4, 2))
     assert_xp_close(g, garray.asnumpy(u) * numpy.asarray([1.0, 3.0]) + [0.0, 2.0], rtol=0)
+
+
+def test_arange_past_uint64_is_a_clear_type_error():
+    """NumPy makes an object array there; garray has no object dtype."""
+    for args in ((0, 2**64, 2**63), (2**64 - 2, 2**64), (-2**63 - 1, 0, 2**62)):
+        with pytest.raises(TypeError, match="object dtype"):
+            garray.arange(*args)
+
+
+def test_arange_length_is_exact_near_int64_limits():
+    """ceil((stop - start) / step) in integers (the Array API's length): NumPy computes
+    it in double and drops the last element here (docs/reliability.md)."""
+    r = garray.asnumpy(garray.arange(-2**63, 2**63 - 1, 2**63 - 1))
+    assert r.tolist() == [-2**63, -1, 2**63 - 2] and r.dtype == numpy.int64
+    r = garray.asnumpy(garray.arange(-5, 2**63 - 1, 2**61))
+    assert r.tolist() == [-5 + i * 2**61 for i in range(5)]
 
 
 # ---- searchsorted's sorter (once a crash) -------------------------------------------------

@@ -68,6 +68,14 @@ def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
         vals = (start, stop, step) if stop is not None else (start, step)
         dt = (_dtypes.default_float if any(isinstance(v, (float, numpy.floating)) for v in vals)
               else _dtypes.default_int)
+        ints = [int(v) for v in vals if isinstance(v, (int, numpy.integer))]
+        if dt == _dtypes.default_int and any(not -2**63 <= v < 2**63 for v in ints):
+            # NumPy: Python ints past int64 but within uint64 give float64; past uint64
+            # its object dtype
+            if any(not -2**63 <= v < 2**64 for v in ints):
+                raise TypeError("arange: integers outside [-2**63, 2**64) make NumPy's "
+                                "object dtype, which garray does not have")
+            dt = _dtypes.default_float
         dt = numpy.dtype(dt)
     if stop is None:
         start, stop = 0, start
