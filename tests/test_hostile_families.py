@@ -205,6 +205,17 @@ def test_random_cases_draw_the_same_values_when_valid():
     assert_xp_close(g, garray.asnumpy(u) * numpy.asarray([1.0, 3.0]) + [0.0, 2.0], rtol=0)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_expm1_of_signed_zeros_is_the_array_apis(dtype):
+    """expm1(+-0 + 0j) is +0 + 0j and expm1(+-0 - 0j) is +0 - 0j (array-api-tests found
+    -0 + 0j, which is NumPy's answer)."""
+    z = numpy.asarray([complex(-0.0, 0.0), complex(0.0, 0.0), complex(-0.0, -0.0),
+                       complex(0.0, -0.0)], dtype=dtype)
+    r = garray.asnumpy(garray.expm1(garray.asarray(z)))
+    assert (r == 0).all() and not numpy.signbit(r.real).any()
+    assert numpy.signbit(r.imag).tolist() == [False, False, True, True]
+
+
 def test_arange_past_uint64_is_a_clear_type_error():
     """NumPy makes an object array there; garray has no object dtype."""
     for args in ((0, 2**64, 2**63), (2**64 - 2, 2**64), (-2**63 - 1, 0, 2**62)):

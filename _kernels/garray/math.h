@@ -321,6 +321,8 @@ template <class T> GA_DEVICE complex<T> expm1(complex<T> z) {
         complex<T> e = exp(z);
         return complex<T>(e.re - T(1), e.im);
     }
+    if (z.re == T(0) && z.im == T(0))   // the Array API's +0 for +-0 + 0j (NumPy: -0)
+        return complex<T>(T(0), z.im);
     T a = sin(z.im / T(2));
     return complex<T>(expm1(z.re) * cos(z.im) - T(2) * a * a, exp(z.re) * sin(z.im));
 }

@@ -31,6 +31,11 @@ Note [Ahead-of-time CPU kernels]
    each warp size keeps its own code (and its own runtime state: a process uses one
    warp size).  The fast builds worked before this only where the compiler had inlined
    every such function into its entry.
+6. Each shard's ``#include`` lines carry the hash of the file and its headers, so an
+   edit of any kernel source changes the shard's text and the shard recompiles.  The
+   index's keys change with the same edit, and a build whose header dependencies were
+   lost (ninja once recorded none for a shard) would otherwise link stale code under
+   fresh keys: a wrong result with no fallback to the JIT.
 """
 
 import os
@@ -49,6 +54,7 @@ if __name__ == "__main__" and __package__ in (None, ""):
     __package__ = "garray._compiler"
 
 from . import gxx
+from .cache import source_hash
 from .prebuilt import unit_key
 from .._tables import ops as _optable
 from .._tables.family import barrier_kernels, table_files
@@ -120,7 +126,10 @@ def emit(outdir):
                 # kernels and runtime, so the linker cannot merge them with warp 32's
                 lines += [f"#define ga ga_w{w}", f"#define ga_host ga_host_w{w}"]
             for relpath in sorted({units[k][0] for k in members}):
-                lines.append(f'#include "{relpath}"')
+                # the hash of the file and its headers: any edit changes this shard's
+                # text, so it recompiles even where the build's header dependencies
+                # were lost (Note [Ahead-of-time CPU kernels], 6)
+                lines.append(f'#include "{relpath}"  // sources {source_hash(relpath)[:16]}')
             for k in members:
                 _, exprs, _, fibers = units[k]
                 lines += [f"GA_HOST_FIBER_ENTRY(ga_u{k}_{i}, {e})" if e in fibers else
