@@ -25,9 +25,10 @@ Note [Vendor handles]
 5. A dropped handle is not destroyed by its finaliser: ``Handle.__del__`` runs wherever
    the garbage collector runs, which may be inside a lock the destroy path needs (a
    library lookup's ``Once`` while ``ctypes.CDLL`` allocates: the CI stub run once
-   deadlocked there).  The finaliser only queues the handle (``list.append``, no lock),
-   and the next ``HandlePool.get`` on any thread destroys what is queued, with each
-   handle's device made current first.
+   deadlocked there).  The finaliser only queues the handle (``drop``: a list append,
+   no lock), and the next ``HandlePool.get`` on any thread destroys what is queued
+   (``destroy_dropped``), with each handle's device made current first.  gpufft.py's
+   plans use the same queue.
 """
 
 import atexit
@@ -77,28 +78,36 @@ class Handle:
             self.stream = stream
 
     def __del__(self):
-        # Its thread has ended (or reset() replaced it): queue it for destruction by the
-        # next HandlePool.get (note 5); a finaliser takes no lock.
+        # Its thread has ended (or reset() replaced it): queued, not destroyed (note 5).
         if self.ptr is None or _exiting:
             return
-        _dropped.append((self.pool, self.device, self.ptr))
+        drop(self.device, self.pool.destroy, (self.device, self.ptr))
         self.ptr = None
 
 
-# (pool, device, ptr) of dropped handles, destroyed by the next HandlePool.get (note 5).
+# (device, destroy, args) of vendor objects dropped by their finalisers (handles here,
+# FFT plans in gpufft.py); destroy_dropped() runs them (note 5).
 _dropped = []
 
 
-def _destroy_dropped():
+def drop(device, destroy, args):
+    """Queue ``destroy(*args)`` for the next ``destroy_dropped``: what a finaliser does
+    instead of destroying (a list append takes no lock)."""
+    _dropped.append((device, destroy, args))
+
+
+def destroy_dropped():
+    """Destroy what finalisers queued, each with its device current; called where no
+    lock of garray's is held (HandlePool.get, gpufft's plan lookup)."""
     while _dropped:
         try:
-            pool, device, ptr = _dropped.pop()
+            device, destroy, args = _dropped.pop()
         except IndexError:      # another thread took the last one
             return
         try:
             device.runtime.activate()
-            pool.destroy(device, ptr)
-        except Exception:  # noqa: BLE001 - a failed destroy leaks the handle at worst
+            destroy(*args)
+        except Exception:  # noqa: BLE001 - a failed destroy leaks the object at worst
             pass
 
 
@@ -115,7 +124,7 @@ class HandlePool:
         """This thread's handle of ``device`` (a ``Handle``), with the device made
         current on this thread; created on first use."""
         if _dropped:
-            _destroy_dropped()
+            destroy_dropped()
         handles = getattr(self._local, "handles", None)
         if handles is None:
             handles = self._local.handles = {}

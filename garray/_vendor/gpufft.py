@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy
 
-from . import nvidia_candidates, rocm_candidates
+from . import _handles, nvidia_candidates, rocm_candidates
 from ._base import Vendor, VendorFamily
 from .._core import empty
 
@@ -151,7 +151,7 @@ class _Plan:
             return
         try:
             self.device.runtime.activate()
-            _function(self.vendor, "Destroy", (self.vendor.handle,))(h)
+            _destroy_plan(self.vendor, h)
         except Exception:  # destroying must not raise; the plan is leaked at worst
             pass
 
@@ -160,25 +160,12 @@ class _Plan:
         # finaliser may run inside a lock the destroy path needs (Note [Vendor handles] 5
         # in _handles.py).
         if self.handle is not None and not _exiting:
-            _dropped.append((self.vendor, self.device, self.handle))
+            _handles.drop(self.device, _destroy_plan, (self.vendor, self.handle))
             self.handle = None
 
 
-# (vendor, device, plan handle) of plans dropped by their finaliser; destroyed by _plan.
-_dropped = []
-
-
-def _destroy_dropped():
-    while _dropped:
-        try:
-            vendor, device, h = _dropped.pop()
-        except IndexError:
-            return
-        try:
-            device.runtime.activate()
-            _function(vendor, "Destroy", (vendor.handle,))(h)
-        except Exception:  # noqa: BLE001 - destroying must not raise; leaked at worst
-            pass
+def _destroy_plan(vendor, h):
+    _function(vendor, "Destroy", (vendor.handle,))(h)
 
 
 class _ThreadCache:
@@ -223,8 +210,8 @@ class _Borrowed:
 
 
 def _plan(vendor, device, type_code, n, batch):
-    if _dropped:
-        _destroy_dropped()
+    if _handles._dropped:
+        _handles.destroy_dropped()
     device.runtime.activate()
     tc = _thread_cache()
     key = (type_code, n, batch)

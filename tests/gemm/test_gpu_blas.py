@@ -183,7 +183,7 @@ def test_a_dropped_handle_is_destroyed_by_the_next_use():
     t = threading.Thread(target=lambda: got.append(gpublas.handle(DEV)))
     t.start()
     t.join()
-    assert any(ptr == got[0] for _, _, ptr in _handles._dropped)
+    assert any(args[1] == got[0] for _, _, args in _handles._dropped)
     gpublas.handle(DEV)
     assert not _handles._dropped
     run_case("float32", "N", "N")
