@@ -134,9 +134,8 @@ cdef int _copy_into(ndarray dst, ndarray src) except -1:
 
 
 cdef int _copy_into_gpu(ndarray dst, ndarray src) except -1:
-    rt = dst._device.runtime
     if (dst._flags & FLAG_C) and (src._flags & FLAG_C) and src._size == dst._size:
-        rt.memcpy_dtod(dst._ptr, src._ptr, dst._size * dst._itemsize)
+        _copy_dtod(dst._device, dst._ptr, src._ptr, dst._size * dst._itemsize)
         return 0
     _cast_into(dst, src)          # same dtype: the strided cast kernel is a strided copy
     return 0
@@ -164,12 +163,11 @@ cdef object _to_numpy(ndarray a, bint copy):
     out = numpy.empty(a.shape, a._dtype)
     if a._size == 0:
         return out
-    rt = a._device.runtime
     if a._flags & FLAG_C:
-        rt.memcpy_dtoh(out.ctypes.data, a._ptr, a._size * a._itemsize)
+        _copy_dtoh(a._device, out.ctypes.data, a._ptr, a._size * a._itemsize)
         return out
     c = _copy_array(a)            # gather on the device (strided copy kernel), then one copy
-    rt.memcpy_dtoh(out.ctypes.data, (<ndarray>c)._ptr, a._size * a._itemsize)
+    _copy_dtoh(a._device, out.ctypes.data, (<ndarray>c)._ptr, a._size * a._itemsize)
     return out
 
 
@@ -182,14 +180,13 @@ cdef int _upload_into(ndarray dst, object h) except -1:
         hv = _wrap_numpy(h, dst._device, False)
         _copy_into(dst, _broadcast_view(hv, dst._shape, dst._nd, "value"))
         return 0
-    rt = dst._device.runtime
     if dst._flags & FLAG_C:
         hc = numpy.ascontiguousarray(numpy.broadcast_to(h, dst.shape))
-        rt.memcpy_htod(dst._ptr, hc.ctypes.data, dst._size * dst._itemsize)
+        _copy_htod(dst._device, dst._ptr, hc.ctypes.data, dst._size * dst._itemsize)
         return 0
     hc = numpy.ascontiguousarray(numpy.broadcast_to(h, dst.shape))
     tmp = _new_array(dst._dtype, dst._nd, dst._shape, dst._device)
-    rt.memcpy_htod((<ndarray>tmp)._ptr, hc.ctypes.data, dst._size * dst._itemsize)
+    _copy_htod(dst._device, (<ndarray>tmp)._ptr, hc.ctypes.data, dst._size * dst._itemsize)
     _copy_into(dst, tmp)          # scatter on the device
     return 0
 
@@ -207,7 +204,7 @@ cdef ndarray _transfer(ndarray a, object device):
     if r._size == 0:
         return r
     if a._is_cpu and not r._is_cpu and (a._flags & FLAG_C):
-        device.runtime.memcpy_htod(r._ptr, a._ptr, r._size * r._itemsize)
+        _copy_htod(device, r._ptr, a._ptr, r._size * r._itemsize)
         return r
     _upload_into(r, _to_numpy(a, not a._is_cpu))
     return r

@@ -94,6 +94,7 @@ cdef inline bint _is_complex_code(int code) noexcept:
     return code == _C64 or code == _C128
 
 include "_memory.pxi"
+include "_stream.pxi"
 include "_copy.pxi"
 include "_shape_methods.pxi"
 include "_methods.pxi"

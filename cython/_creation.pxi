@@ -72,7 +72,7 @@ def zeros(shape, dtype=None, order="C", *, device=None):
         if a._is_cpu:
             memset(<void*>a._ptr, 0, a._size * a._itemsize)
         else:
-            a._device.runtime.memset(a._ptr, 0, a._size * a._itemsize)
+            _fill_bytes(a._device, a._ptr, 0, a._size * a._itemsize)
     return a
 
 
@@ -242,7 +242,7 @@ def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
         if a._is_cpu:
             memset(<void*>a._ptr, 0, a._size * a._itemsize)
         else:
-            a._device.runtime.memset(a._ptr, 0, a._size * a._itemsize)
+            _fill_bytes(a._device, a._ptr, 0, a._size * a._itemsize)
     return _like_result(x, a, subok)
 
 
@@ -469,8 +469,8 @@ def asnumpy(a, stream=None):
     ----------
     a : ndarray or array_like
         The array.
-    stream : optional
-        Accepted for CuPy's signature.
+    stream : Stream or int, optional
+        The stream that copies (default: the current one).
 
     Returns
     -------
@@ -482,7 +482,7 @@ def asnumpy(a, stream=None):
     ndarray.get
     """
     if isinstance(a, ndarray):
-        return _to_numpy(<ndarray>a, True)
+        return (<ndarray>a).get(stream)
     return numpy.asarray(a)
 
 

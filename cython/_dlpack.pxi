@@ -124,22 +124,39 @@ cdef void _capsule_versioned(object cap) noexcept:
 
 cdef int _dlpack_stream_order(ndarray a, object stream) except -1:
     """The consumer's ``stream`` must see garray's work on the array (DLPack's stream
-    semantics).  garray queues its GPU work on the device's default stream: for CUDA the
-    legacy default stream (1) and the per-thread one (2) are ordered with it already, as
-    is HIP's null stream (0); -1 asks for no synchronisation.  Any other stream gets the
-    work finished first (a device synchronisation: correct for every stream, including
-    non-blocking ones, at the cost of a wait)."""
-    if a._is_cpu or stream is None:
+    semantics): work is queued on the producing thread's current stream (Note [Current
+    streams]); unless the consumer's stream is that one, or both are blocking default
+    streams (the legacy one and a per-thread one order each other), an event recorded
+    on it is made the consumer stream's wait -- no host or device synchronisation.
+    None means the legacy default stream (CUDA 1, HIP 0); -1 asks for no ordering."""
+    cdef intptr_t producer, consumer
+    if a._is_cpu:
         return 0
-    if not isinstance(stream, int) or isinstance(stream, bool):
-        raise TypeError(f"stream: expected an int or None, got {type(stream).__name__}")
     kind = a._device.kind
-    if stream == -1 or (kind == "cuda" and stream in (1, 2)) or (kind == "hip" and stream == 0):
+    if stream is None:
+        consumer = 0
+    else:
+        if not isinstance(stream, int) or isinstance(stream, bool):
+            raise TypeError(f"stream: expected an int or None, got {type(stream).__name__}")
+        if stream == -1:
+            return 0
+        if kind == "cuda" and stream == 0:
+            raise ValueError("stream: 0 is ambiguous for CUDA and not allowed by DLPack; use 1 "
+                             "(legacy default stream) or 2 (per-thread default stream)")
+        if stream < 0:
+            raise ValueError(f"stream: expected a stream handle, 1, 2 or -1; got {stream}")
+        consumer = 0 if (kind == "cuda" and stream == 1) else stream
+    producer = _stream_of(a._device)
+    if consumer == producer or ((consumer == 0 or consumer == 2) and
+                                (producer == 0 or producer == 2)):
         return 0
-    if kind == "cuda" and stream == 0:
-        raise ValueError("stream: 0 is ambiguous for CUDA and not allowed by DLPack; use 1 "
-                         "(legacy default stream) or 2 (per-thread default stream)")
-    a._device.runtime.synchronize()
+    rt = a._device.runtime
+    ev = rt.event_create(False, False)
+    try:
+        rt.event_record(ev, producer)
+        rt.stream_wait_event(consumer, ev)
+    finally:
+        rt.event_destroy(ev)      # the drivers release it once the wait is done
     return 0
 
 
@@ -208,6 +225,27 @@ cdef class _DLPackOwner:
             (<garray_DLManagedTensor*>self._m).deleter(<garray_DLManagedTensor*>self._m)
 
 
+cdef dict _dlpack_consumer_stream(object x):
+    """``{"stream": h}``: garray's current stream on the producer's GPU, which DLPack
+    asks the producer to order its work before (CUDA's legacy stream is 1 there);
+    ``{}`` for host memory, or when the device is not one garray can use."""
+    cdef intptr_t h
+    try:
+        dl_type, dl_id = x.__dlpack_device__()
+        if dl_type == kDLCUDA:
+            dev = Device("cuda", int(dl_id))
+        elif dl_type == kDLROCM:
+            dev = Device("hip", int(dl_id))
+        else:
+            return {}
+    except Exception:     # no __dlpack_device__, or a device garray cannot open
+        return {}
+    h = _stream_of(dev)
+    if dl_type == kDLCUDA and h == 0:
+        h = 1
+    return {"stream": h}
+
+
 def from_dlpack(x, /, *, device=None, copy=None):
     """A garray array sharing the memory of any DLPack producer (NumPy, PyTorch ...).
 
@@ -239,10 +277,11 @@ def from_dlpack(x, /, *, device=None, copy=None):
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"x: {type(x).__name__} does not support the DLPack protocol "
                         f"(no __dlpack__ method)")
+    kw = _dlpack_consumer_stream(x)
     try:
-        cap = x.__dlpack__(max_version=(1, 0))
+        cap = x.__dlpack__(max_version=(1, 0), **kw)
     except TypeError:
-        cap = x.__dlpack__()
+        cap = x.__dlpack__(**kw)
     owner = _DLPackOwner.__new__(_DLPackOwner)
     if PyCapsule_IsValid(cap, b"dltensor_versioned"):
         owner._m = PyCapsule_GetPointer(cap, b"dltensor_versioned")

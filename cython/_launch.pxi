@@ -380,8 +380,8 @@ cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned in
     rt = dev.runtime
     fn = <_drv_launch><intptr_t>rt.launch_address()
     rt.activate()
-    err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared, NULL,
-             args, NULL)
+    err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared,
+             <void*>_stream_of(dev), args, NULL)
     if err:
         from garray._errors import BackendError
         raise BackendError(f"{dev}: launching kernel {name} (grid {grid}, block {block}, "

@@ -26,8 +26,9 @@
 #    segments live.  ``limit`` (GARRAY_MEMORY_LIMIT) caps used + cached; on failure (the
 #    limit or the device) the pool returns its free segments and retries once, then
 #    raises OutOfMemoryError naming the size asked for and what the pool holds.
-# 5. Stream order: every queue here is the device's default stream, so a block freed is
-#    safe to hand out again at once.  Per-stream free lists come with streams.
+# 5. Stream order: a pool serves one stream (Note [Current streams], 3), so a freed
+#    block may go at once to that stream's next request.  A non-blocking stream's pool
+#    synchronises its stream before giving a segment back to the driver.
 # 6. Threads.  The pool relies on the GIL: allocation and release run with it held
 #    (kernel launches may release it later; allocation will not).  Its only calls into
 #    Python are the GPU runtime's malloc/free and building an error, and every one is
@@ -73,10 +74,14 @@ cdef class MemoryPool:
     cdef size_t _n_whole_free        # free blocks that are a whole segment
     cdef _PtrMap _map                # allocated blocks by address
     cdef readonly size_t n_allocs, n_hits
+    cdef readonly object _stream     # the stream's handle (0: the default stream)
+    cdef bint _sync_free             # a non-blocking stream: synchronise before a free
     cdef size_t _n_frees, _n_segments, _n_splits, _n_merges
 
-    def __cinit__(self, device):
+    def __cinit__(self, device, stream=0, non_blocking=False):
         self.device = device
+        self._stream = stream
+        self._sync_free = bool(non_blocking)
         self._runtime = device.runtime
         self._is_cpu = device.kind == "cpu"
         memset(self._nsmall, 0, sizeof(self._nsmall))
@@ -108,6 +113,8 @@ cdef class MemoryPool:
 
     cdef int _raw_free(self, intptr_t p, size_t nbytes) except -1:
         if not self._is_cpu:
+            if self._sync_free and self._stream:
+                self._runtime.stream_synchronize(self._stream)
             self._runtime.free(p)
         else:
             _cpu_raw_free(p, nbytes)
@@ -410,6 +417,10 @@ cdef class MemoryPool:
         _pm_free(&self._map)
 
     # ---- Python API ------------------------------------------------------------------
+    def _stream_closed(self):   # the stream was synchronised and destroyed
+        self._sync_free = False
+        self._stream = 0
+
     def free_all_blocks(self):
         """Return every wholly free segment to the device.
 

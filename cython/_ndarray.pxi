@@ -65,6 +65,10 @@ cdef inline MemoryPool _pool_of(object device):
     global _cpu_device, _cpu_pool
     if device is _cpu_device:
         return _cpu_pool
+    if _streams_on and device.kind != "cpu":
+        e = _stream_entry(device)      # the current stream's pool (Note [Current streams])
+        if e is not None:
+            return <MemoryPool>(<tuple>e)[1]
     pool = device.pool
     if device.kind == "cpu":
         _cpu_device, _cpu_pool = device, pool
@@ -354,8 +358,9 @@ cdef class ndarray(_ArrayOperators):
 
         Parameters
         ----------
-        stream : optional
-            Accepted for CuPy's signature.
+        stream : Stream or int, optional
+            The stream that copies (default: the current one); the call returns
+            when that stream has run the copy.
 
         Returns
         -------
@@ -366,7 +371,38 @@ cdef class ndarray(_ArrayOperators):
         --------
         garray.asnumpy
         """
-        return _to_numpy(self, True)
+        if stream is None:
+            return _to_numpy(self, True)
+        with _stream_scope(stream, self._device):
+            return _to_numpy(self, True)
+
+    def set(self, arr, stream=None):
+        """Copy the host array ``arr`` into this array (CuPy's ``ndarray.set``).
+
+        Parameters
+        ----------
+        arr : numpy.ndarray
+            Of this array's shape and dtype.
+        stream : Stream or int, optional
+            The stream that copies (default: the current one).
+
+        Returns
+        -------
+        None
+        """
+        if not isinstance(arr, numpy.ndarray):
+            raise TypeError(f"arr: expected a numpy.ndarray, got {type(arr).__name__}")
+        if arr.shape != self.shape:
+            raise ValueError(f"arr: shape {arr.shape} does not match the array's {self.shape}")
+        if arr.dtype != self._dtype:
+            raise TypeError(f"arr: dtype {arr.dtype} does not match the array's {self._dtype}")
+        if self._flags & FLAG_READONLY:
+            raise ValueError("assignment destination is read-only")
+        if stream is None:
+            _upload_into(self, arr)
+            return
+        with _stream_scope(stream, self._device):
+            _upload_into(self, arr)
 
     def to_device(self, device, /, *, stream=None):
         """This array on ``device`` (the same array when it is already there).
@@ -375,8 +411,9 @@ cdef class ndarray(_ArrayOperators):
         ----------
         device : Device or str
             The target device.
-        stream : optional
-            Accepted for the Array API's signature.
+        stream : Stream or int, optional
+            A stream of the target device that the copy is queued on (default: its
+            current stream).
 
         Returns
         -------
@@ -384,9 +421,14 @@ cdef class ndarray(_ArrayOperators):
             On device (this array itself when it is already there).
         """
         dev = _resolve_device(device)
+        if stream is not None:
+            scope = _stream_scope(stream, dev)
         if dev is self._device:
             return self
-        return _transfer(self, dev)
+        if stream is None:
+            return _transfer(self, dev)
+        with scope:
+            return _transfer(self, dev)
 
     def __array__(self, dtype=None, copy=None):
         if not self._is_cpu:

@@ -137,7 +137,7 @@ cdef int _write_scalar(ndarray a, _Scalar* sv) except -1:
     if a._is_cpu:
         memcpy(<void*>a._ptr, sv, a._itemsize)
     else:
-        a._device.runtime.memcpy_htod(a._ptr, <intptr_t>sv, a._itemsize)
+        _copy_htod(a._device, a._ptr, <intptr_t>sv, a._itemsize)
     return 0
 
 

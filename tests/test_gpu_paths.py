@@ -91,8 +91,9 @@ def test_a_failed_launch_names_the_kernel_and_the_status():
 @on_gpu
 def test_dlpack_stream_arguments():
     x = garray.arange(4.0)
-    for s in (None, -1, 1 if DEV.kind == "cuda" else 0, 12345):
-        x.__dlpack__(stream=s)      # 12345: an unknown stream waits for garray's work
+    other = garray.Stream(non_blocking=True)    # a consumer's own stream: waits on an event
+    for s in (None, -1, 1 if DEV.kind == "cuda" else 0, 2, other.ptr):
+        x.__dlpack__(stream=s)
     if DEV.kind == "cuda":
         with pytest.raises(ValueError, match="stream"):
             x.__dlpack__(stream=0)

@@ -25,9 +25,12 @@ Module-level functions::
     memcpy_dtoh(dst_host, src, nbytes, stream=None)
     memcpy_dtod(dst, src, nbytes, stream=None)
     memset(ptr, byte, nbytes, stream=None)
-    stream_create() -> handle;  stream_destroy(h);  stream_synchronize(h)
-    event_create() -> handle;  event_destroy(h);  event_record(h, stream=None)
-    event_synchronize(h);  event_elapsed_ms(start, end) -> float
+    stream_create(non_blocking=False, priority=None) -> handle
+    stream_destroy(h);  stream_synchronize(h);  stream_query(h) -> bool (all done)
+    stream_wait_event(stream, event)
+    event_create(timing=True, blocking=False) -> handle;  event_destroy(h)
+    event_record(h, stream=None);  event_query(h) -> bool;  event_synchronize(h)
+    event_elapsed_ms(start, end) -> float
     synchronize()                  wait for all work on the device
     module_load(binary) -> handle  (GPU) load a CUBIN / code object
     module_function(module, lowered_name) -> handle
@@ -36,7 +39,8 @@ Module-level functions::
                                    the Cython launch path calls directly (DriverLaunch)
 
 Copies with ``stream=None`` use the default stream and are synchronous with
-respect to the host.  Errors from the vendor runtime raise ``BackendError`` naming
+respect to the host; with a stream they are queued on it (garray/_streams.py decides
+which stream a call uses; a runtime only passes it on).  Errors from the vendor runtime raise ``BackendError`` naming
 the call and the vendor's error name.
 
 Threads: driver calls are made from any thread without a lock of garray's, as the

@@ -59,6 +59,7 @@ class Vendor:
     no_device: str        # reason: the driver counts zero devices
     success: str          # status codes
     out_of_memory: str
+    not_ready: str        # what a query answers while work is pending
     error_name: str       # status -> (status, name)
     malloc: str
     free: str
@@ -66,10 +67,14 @@ class Vendor:
     memcpy_dtoh: Calls
     memcpy_dtod: Calls
     memset: Calls         # byte-wise
-    stream_create: str
+    stream_create: str    # (flags) -> stream; flag 1: non-blocking
+    stream_create_priority: str   # (flags, priority) -> stream
     stream_destroy: str
     stream_synchronize: str
-    event_create: str
+    stream_query: str     # success, or not_ready while work is queued
+    stream_wait_event: str  # (stream, event, 0)
+    event_create: str     # (flags) -> event; 1: blocking sync, 2: no timing
+    event_query: str
     event_destroy: str
     event_record: str
     event_synchronize: str
@@ -79,7 +84,6 @@ class Vendor:
     module_function: str
     launch_library: str   # see DriverLaunch
     launch_symbol: str
-    create_flags: tuple = ()  # leading arguments of stream_create and event_create
     # (call, attribute member) raising a function's dynamic shared memory limit past the
     # default 48 KiB (CUDA); None where no call is needed (HIP: 64 KiB of LDS as is).
     max_dynamic_shared: tuple | None = None
@@ -313,9 +317,14 @@ class GpuRuntime(DriverLaunch):
             raise ValueError(f"{self.kind}: memset: byte must be in 0..255; got {byte}")
         self._sync_or_stream(self.vendor.memset, (ptr, byte, nbytes), stream)
 
-    # -- streams and events -----------------------------------------------
-    def stream_create(self):
-        return int(self._call(self.vendor.stream_create, *self.vendor.create_flags))
+    # -- streams and events (garray/_streams.py) ---------------------------
+    def stream_create(self, non_blocking=False, priority=None):
+        """A new stream: ``non_blocking`` takes it out of the legacy default stream's
+        order; ``priority`` (lower is more urgent; the driver clamps it to its range)."""
+        flags = 1 if non_blocking else 0
+        if priority is None:
+            return int(self._call(self.vendor.stream_create, flags))
+        return int(self._call(self.vendor.stream_create_priority, flags, int(priority)))
 
     def stream_destroy(self, h):
         self._call(self.vendor.stream_destroy, h)
@@ -323,14 +332,36 @@ class GpuRuntime(DriverLaunch):
     def stream_synchronize(self, h):
         self._call(self.vendor.stream_synchronize, h)
 
-    def event_create(self):
-        return int(self._call(self.vendor.event_create, *self.vendor.create_flags))
+    def _query(self, name, h):
+        api = self._api()
+        result = getattr(api, name)(h)
+        if result[0] == operator.attrgetter(self.vendor.not_ready)(api):
+            return False
+        self.check(result, name)
+        return True
+
+    def stream_query(self, h):
+        """Whether all work queued on stream ``h`` has finished."""
+        return self._query(self.vendor.stream_query, h)
+
+    def stream_wait_event(self, stream, event):
+        """Work queued on ``stream`` after this waits for ``event``'s recorded work."""
+        self._call(self.vendor.stream_wait_event, stream, event, 0)
+
+    def event_create(self, timing=True, blocking=False):
+        return int(self._call(self.vendor.event_create,
+                              (0 if timing else 2) | (1 if blocking else 0)))
 
     def event_destroy(self, h):
         self._call(self.vendor.event_destroy, h)
 
     def event_record(self, h, stream=None):
         self._call(self.vendor.event_record, h, 0 if stream is None else stream)
+
+    def event_query(self, h):
+        """Whether the work before the event's record has finished (True if never
+        recorded, as the drivers answer)."""
+        return self._query(self.vendor.event_query, h)
 
     def event_synchronize(self, h):
         self._call(self.vendor.event_synchronize, h)

@@ -185,7 +185,7 @@ class Runtime:
         ctypes.memset(ptr, byte, nbytes)
 
     # -- streams and events -----------------------------------------------
-    def stream_create(self):
+    def stream_create(self, non_blocking=False, priority=None):
         return Stream()
 
     def stream_destroy(self, h):
@@ -194,7 +194,15 @@ class Runtime:
     def stream_synchronize(self, h):
         _handle(h, Stream, "stream_synchronize")
 
-    def event_create(self):
+    def stream_query(self, h):
+        _handle(h, Stream, "stream_query")
+        return True
+
+    def stream_wait_event(self, stream, event):
+        _handle(stream, Stream, "stream_wait_event")
+        _handle(event, Event, "stream_wait_event")
+
+    def event_create(self, timing=True, blocking=False):
         return Event()
 
     def event_destroy(self, h):
@@ -206,6 +214,10 @@ class Runtime:
 
     def event_synchronize(self, h):
         _handle(h, Event, "event_synchronize")
+
+    def event_query(self, h):
+        _handle(h, Event, "event_query")
+        return True
 
     def event_elapsed_ms(self, start, end):
         t0 = _handle(start, Event, "event_elapsed_ms").time

@@ -185,12 +185,10 @@ class VendorFamily:
         """This thread's ``_handles.Handle`` of ``device``, with the device current,
         bound to the device's stream.
 
-        Streams: this is where a handle is bound to the stream of the call.  Today every
-        launch and copy goes to the default stream, so ``use_stream`` never calls the
-        vendor; when garray gains per-thread current streams, reading the caller's
-        stream (``stream_of``) and binding it here is all the vendor calls need: every
-        family's handle reaches its calls through this method (the FFT's plans through
-        ``stream_of``)."""
+        Streams: this is where a handle is bound to the stream of the call, the
+        thread's current stream (``stream_of``); ``use_stream`` tells the vendor only
+        when it changes.  Every family's handle reaches its calls through this method
+        (the FFT's plans through ``stream_of``)."""
         h = self._pools[vendor.kind].get(device)
         h.use_stream(self.stream_of(device))
         return h

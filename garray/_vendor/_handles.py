@@ -13,7 +13,7 @@ Note [Vendor handles]
    or when ``HandlePool.reset()`` replaced it (tests point the library variable
    elsewhere and look again); never at interpreter exit, when the driver may be gone.
 2. Streams: a vendor call is queued on the stream garray queues the device's work on
-   (``stream_of``: the default stream today, where every launch and copy goes), so it
+   (``stream_of``: the thread's current stream, where every launch and copy goes), so it
    is ordered with them; ``Handle.use_stream`` calls the vendor's set-stream only when
    the stream differs from the one the handle has.  ``VendorFamily.handle`` is where
    every family binds its handle to that stream.
@@ -35,6 +35,7 @@ import atexit
 import threading
 
 from .. import _env
+from .._core import _stream_handle_of
 
 __all__ = ["Handle", "HandlePool", "stream_of", "sync_calls"]
 
@@ -50,10 +51,10 @@ def _at_exit():
 
 
 def stream_of(device):
-    """The stream garray queues ``device``'s work on.  Today that is the default stream
-    (0) for every launch and copy (docs/architecture.md, "Memory"); when per-thread
-    current streams arrive, this is the one place the vendor calls read them."""
-    return 0
+    """The handle of the stream garray queues ``device``'s work on: the calling thread's
+    current stream (Note [Current streams], cython/_stream.pxi), where every launch and
+    copy of the call goes too."""
+    return _stream_handle_of(device)
 
 
 class Handle:

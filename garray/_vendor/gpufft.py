@@ -159,7 +159,8 @@ class _Plan:
         # Dropped unreleased (its thread ended): queued for the next _plan, since a
         # finaliser may run inside a lock the destroy path needs (Note [Vendor handles] 5
         # in _handles.py).
-        if self.handle is not None and not _exiting:
+        if self.handle is not None and not _exiting and _handles is not None:
+            # (_handles is None once the interpreter has cleared this module at exit)
             _handles.drop(self.device, _destroy_plan, (self.vendor, self.handle))
             self.handle = None
 

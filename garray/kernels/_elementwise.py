@@ -28,6 +28,7 @@ import numpy
 
 from .._dtypes import RECORDS
 from .._device import get_device
+from .._streams import stream_scope
 from .._core import _collapse_axes, ndarray, broadcast_shapes, broadcast_to, empty
 from ._raw import RawKernel
 
@@ -431,6 +432,9 @@ class ElementwiseKernel(_UserKernel):
         in_args = list(args[:self.nin])
         out_args = list(args[self.nin:])
         device = self._check_args(in_args, out_args)
+        if stream is not None:      # outputs allocated and the kernel queued on stream
+            with stream_scope(stream, device):
+                return self(*args, size=size, block_size=block_size)
 
         # loop shape: broadcast of every non-raw array (outputs included, as in CuPy)
         nonraw = [a for p, a in zip(self.params, in_args + out_args)

@@ -36,6 +36,7 @@ from .. import _compiler, _sanitizer
 from .._dtypes import DTYPE_CODE
 from .._core import _launch_raw, ndarray
 from .._device import get_device
+from .._streams import stream_scope
 from ._signature import signature
 from .._backends import cpu
 from .._compiler.progress import compiling, source_label
@@ -422,6 +423,9 @@ class RawKernel:
         if len(devs) > 1:
             raise ValueError(f"args: arrays are on different devices {sorted(map(str, devs))}")
         device = devs.pop() if devs else get_device(None)
+        if stream is not None:      # queued on that stream (docs/streams.md)
+            with stream_scope(stream, device):
+                return self(grid, block, args, shared_mem=shared_mem)
         keep = []
         addresses = self._addresses(args, keep)
         max_block, max_grid, max_shared = _limits(device)

@@ -38,6 +38,7 @@ from ._elementwise import (_BLOCK, _CTYPES, _MAX_GRID, _MAX_NDIM, _PRELUDE,
                             _UserKernel, _cast_scalar, _fill_strided, _is_scalar,
                             _kernel_dtype)
 from .._core import broadcast_shapes, broadcast_to, empty, ndarray
+from .._streams import stream_scope
 
 __all__ = ["ReductionKernel"]
 
@@ -292,6 +293,9 @@ class ReductionKernel(_UserKernel):
                 raise ValueError(f"{self.name}: out= needs {self.nout} array"
                                  f"{'s' if self.nout != 1 else ''}, got {len(out_args)}")
         device = self._check_args(in_args, out_args)
+        if stream is not None:      # outputs allocated and the kernel queued on stream
+            with stream_scope(stream, device):
+                return self(*args, axis=axis, keepdims=keepdims, out=out)
 
         arrays = [a for a in in_args if isinstance(a, ndarray)]
         try:

@@ -1,0 +1,150 @@
+# Note [Current streams]
+# ~~~~~~~~~~~~~~~~~~~~~~
+# Where GPU work is queued (the objects users see are in garray/_streams.py).
+# 1. Each thread has, per device, a current stream: the one ``with stream:`` or
+#    ``stream.use()`` made current, else the device's default stream.  The state is a
+#    thread-local dict {device: (handle, pool, Stream)}, read by every launch, copy,
+#    memset and vendor call (``_stream_of``) and by every allocation (``_pool_of``).
+# 2. Until a program makes a stream current, nothing is looked up: ``_streams_on`` is
+#    False and the handle is the default stream's (0, the legacy default stream of
+#    both vendors; 2, the per-thread default stream, under GARRAY_STREAM_PER_THREAD=1),
+#    so code without streams pays one branch per call.
+# 3. Each non-default stream allocates from a memory pool of its own (segments owned
+#    by one stream, as PyTorch's caching allocator): a block freed goes back to the
+#    pool it came from and is reused only by work on the same stream, which the stream
+#    orders after every earlier use.  An array used on a second stream must be kept
+#    alive, or marked with ``x.record_stream(s)``, until that stream is done with it.
+# 4. Under GARRAY_STREAM_PER_THREAD=1 the default stream is per thread, so each thread
+#    also gets a pool per device (the entry is made on the thread's first allocation).
+# 5. The CPU device runs everything in order at once: its streams and events keep the
+#    API (a stream is a queue that is always drained), and it has one pool.
+
+import threading
+
+cdef object _stream_tls = threading.local()
+cdef bint _streams_on = False
+cdef bint _per_thread_default = _env.flag("GARRAY_STREAM_PER_THREAD")
+cdef intptr_t _default_handle = 2 if _per_thread_default else 0
+if _per_thread_default:
+    _streams_on = True
+
+
+cdef dict _stream_table():
+    cdef object t = getattr(_stream_tls, "table", None)
+    if t is None:
+        t = {}
+        _stream_tls.table = t
+    return <dict>t
+
+
+cdef tuple _stream_entry(object dev):
+    """This thread's (handle, pool, Stream) for a GPU ``dev``, or None: the default
+    stream and the device's own pool."""
+    cdef dict t = _stream_table()
+    e = t.get(dev)
+    if e is None and _per_thread_default and dev.kind != "cpu":
+        e = (2, MemoryPool(dev, 2, False), None)
+        t[dev] = e
+    return e
+
+
+cdef inline intptr_t _stream_of(object dev) except? -1:
+    """The handle of ``dev``'s current stream on this thread (GPU devices)."""
+    if not _streams_on:
+        return _default_handle
+    e = _stream_entry(dev)
+    if e is None:
+        return _default_handle
+    return <intptr_t>(<tuple>e)[0]
+
+
+def _set_current_stream(object dev, object stream, object handle, object pool):
+    """Make ``stream`` (handle, pool) current for ``dev`` on this thread; stream None
+    restores the default.  Returns the previous (handle, pool, Stream) or None."""
+    global _streams_on
+    cdef dict t = _stream_table()
+    prev = t.get(dev)
+    if stream is None:
+        t.pop(dev, None)
+    else:
+        _streams_on = True
+        t[dev] = (handle, pool, stream)
+    return prev
+
+
+def _restore_current_stream(object dev, object prev):
+    """Put back what ``_set_current_stream`` returned."""
+    cdef dict t = _stream_table()
+    if prev is None:
+        t.pop(dev, None)
+    else:
+        t[dev] = prev
+
+
+def _current_stream_entry(object dev):
+    """This thread's (handle, pool, Stream) for ``dev`` or None (the default stream)."""
+    if not _streams_on:
+        return None
+    return _stream_entry(dev)
+
+
+def _default_stream_handle():
+    """0 (legacy default stream) or 2 (per-thread default stream)."""
+    return _default_handle
+
+
+def _stream_handle_of(object device):
+    """The handle of ``device``'s current stream on this thread (vendor calls)."""
+    return _stream_of(device)
+
+
+cdef object _stream_scope(object stream, object device):
+    """garray._streams.stream_scope (imported on first use: it imports this module)."""
+    from garray._streams import stream_scope
+    return stream_scope(stream, device)
+
+
+# Copies and fills on the current stream.  A host buffer handed to the driver is
+# pageable NumPy memory that the caller may drop at once, so a copy from or to the
+# host returns only when the current stream has run it (the stream, not the device:
+# work queued on other streams keeps running).  The default legacy stream keeps the
+# drivers' synchronous calls.
+
+cdef int _copy_dtoh(object dev, intptr_t host, intptr_t src, size_t nbytes) except -1:
+    cdef intptr_t s = _stream_of(dev)
+    rt = dev.runtime
+    if s == 0:
+        rt.memcpy_dtoh(host, src, nbytes)
+    else:
+        rt.memcpy_dtoh(host, src, nbytes, stream=s)
+        rt.stream_synchronize(s)
+    return 0
+
+
+cdef int _copy_htod(object dev, intptr_t dst, intptr_t host, size_t nbytes) except -1:
+    cdef intptr_t s = _stream_of(dev)
+    rt = dev.runtime
+    if s == 0:
+        rt.memcpy_htod(dst, host, nbytes)
+    else:
+        rt.memcpy_htod(dst, host, nbytes, stream=s)
+        rt.stream_synchronize(s)
+    return 0
+
+
+cdef int _copy_dtod(object dev, intptr_t dst, intptr_t src, size_t nbytes) except -1:
+    cdef intptr_t s = _stream_of(dev)
+    if s == 0:
+        dev.runtime.memcpy_dtod(dst, src, nbytes)
+    else:
+        dev.runtime.memcpy_dtod(dst, src, nbytes, stream=s)
+    return 0
+
+
+cdef int _fill_bytes(object dev, intptr_t ptr, int byte, size_t nbytes) except -1:
+    cdef intptr_t s = _stream_of(dev)
+    if s == 0:
+        dev.runtime.memset(ptr, byte, nbytes)
+    else:
+        dev.runtime.memset(ptr, byte, nbytes, stream=s)
+    return 0

@@ -1,0 +1,309 @@
+"""Streams and events (garray/_streams.py, Note [Current streams] in cython/_stream.pxi).
+
+Every device: the API, results computed on streams against NumPy's, the current stream
+per thread, the memory pool per stream.  On the stub GPU drivers, child processes run in
+the stubs' asynchronous mode with the hazard checker (../shared/gpu-stub/README.md), so a
+missing wait shows as a hazard or a wrong value: the tests of the tests remove the wait
+and expect exactly that.
+"""
+
+import os
+import threading
+
+import numpy
+import pytest
+
+import garray
+from isolated import run_isolated
+from xp import assert_xp_close, run_in_threads, xp_compare
+
+DEV = garray.default_device()
+GPU = DEV.kind != "cpu"
+STUB = GPU and os.environ.get("GARRAY_GPU_STUB") == "1"
+on_stub = pytest.mark.skipif(not STUB, reason="needs the stub GPU drivers' async mode")
+
+
+# ---- the API, on every device ---------------------------------------------------------
+
+def test_default_stream_is_current_until_a_stream_is_entered():
+    s0 = garray.get_current_stream()
+    assert s0 == garray.get_current_stream(DEV) and s0.ptr == 0
+    s = garray.Stream()
+    with s as entered:
+        assert entered is s and garray.get_current_stream() is s
+        with garray.Stream(non_blocking=True) as inner:
+            assert garray.get_current_stream() is inner
+        assert garray.get_current_stream() is s
+    assert garray.get_current_stream() == s0
+    s.use()
+    try:
+        assert garray.get_current_stream() is s
+    finally:
+        s0.use()
+    assert garray.get_current_stream() == s0
+
+
+def test_the_current_stream_is_per_thread():
+    s = garray.Stream()
+    seen = []
+    with s:
+        t = threading.Thread(target=lambda: seen.append(garray.get_current_stream()))
+        t.start()
+        t.join()
+    assert seen[0].ptr == 0 and seen[0] != s
+
+
+@xp_compare()
+def test_work_on_streams_matches_numpy(xp):
+    a = xp.arange(3000, dtype=xp.float32).reshape(30, 100)
+    if xp is numpy:
+        b = a * 2 + 1
+        return [b.sum(axis=1), xp.sqrt(b)[:, ::3], b @ b.T, xp.fft.fft(b[0]), b.copy()]
+    s1, s2 = garray.Stream(), garray.Stream(non_blocking=True)
+    with s1:
+        b = a * 2 + 1
+    done = s1.record()
+    s2.wait_event(done)
+    with s2:
+        r = [b.sum(axis=1), xp.sqrt(b)[:, ::3], b @ b.T, xp.fft.fft(b[0]), b.copy()]
+    s2.synchronize()
+    return r
+
+
+def test_host_transfers_take_a_stream():
+    s = garray.Stream(non_blocking=True)
+    h = numpy.arange(24, dtype=numpy.int32).reshape(4, 6)
+    x = garray.empty((4, 6), dtype=garray.int32)
+    x.set(h, stream=s)
+    assert_xp_close(garray.asarray(x.get(stream=s)), h)
+    assert_xp_close(garray.asarray(garray.asnumpy(x[:, ::2], stream=s)), h[:, ::2])
+    y = x.to_device(DEV, stream=s)
+    assert y is x
+    with pytest.raises(ValueError, match="shape"):
+        x.set(h.T)
+    with pytest.raises(TypeError, match="dtype"):
+        x.set(h.astype(numpy.int64))
+    with pytest.raises(TypeError, match="arr"):
+        x.set([1, 2])
+    with pytest.raises(TypeError, match="stream"):
+        x.get(stream="s")
+
+
+def test_events_time_and_order():
+    s = garray.Stream()
+    start, end = garray.Event(), garray.Event()
+    start.record(s)
+    with s:
+        garray.sqrt(garray.arange(1 << 16, dtype=garray.float32)).sum()
+    end.record(s)
+    ms = garray.get_elapsed_time(start, end)
+    assert isinstance(ms, float) and ms >= 0.0 and start.elapsed_time(end) == ms
+    assert end.done and end.query() and s.done
+    end.synchronize()
+    e = s.record()
+    assert isinstance(e, garray.Event)
+    with pytest.raises(ValueError, match="never recorded"):
+        garray.get_elapsed_time(garray.Event(), end)
+    quiet = garray.Event(disable_timing=True)
+    quiet.record()
+    with pytest.raises(ValueError, match="disable_timing"):
+        garray.get_elapsed_time(start, quiet)
+    with pytest.raises(NotImplementedError, match="interprocess"):
+        garray.Event(interprocess=True)
+    with pytest.raises(TypeError, match="event"):
+        s.wait_event("e")
+    with pytest.raises(TypeError, match="stream"):
+        end.record(stream=0)
+
+
+def test_bad_stream_arguments():
+    with pytest.raises(ValueError, match="null, ptds"):
+        garray.Stream(null=True, ptds=True)
+    with pytest.raises(ValueError, match="non_blocking"):
+        garray.Stream(null=True, non_blocking=True)
+    with pytest.raises(TypeError, match="priority"):
+        garray.Stream(priority=1.5)
+    with pytest.raises(TypeError, match="ptr"):
+        garray.ExternalStream("0")
+    with pytest.raises(ValueError, match="ptr"):
+        garray.ExternalStream(-1, device=DEV)
+    s = garray.Stream()
+    s.close()
+    s.close()
+    with pytest.raises(ValueError, match="closed"):
+        s.synchronize()
+    with pytest.raises(ValueError, match="closed"):
+        with s:
+            pass
+    if not GPU:
+        with pytest.raises(ValueError, match="CPU device"):
+            garray.ExternalStream(5)
+
+
+def test_priority_is_accepted():
+    if DEV.kind == "hip" and STUB:
+        pytest.skip("the stub HIP driver has no hipStreamCreateWithPriority")
+    s = garray.Stream(priority=-1)
+    with s:
+        r = garray.arange(10) * 3
+    assert_xp_close(r, numpy.arange(10) * 3)
+
+
+def test_external_stream_shares_a_handle():
+    if not GPU:
+        pytest.skip("the CPU device has no driver streams")
+    own = garray.Stream()
+    ext = garray.ExternalStream(own.ptr)
+    assert ext == own
+    with ext:
+        r = garray.arange(8, dtype=garray.int64) + 1
+    ext.synchronize()
+    assert_xp_close(r, numpy.arange(8) + 1)
+    del ext                       # never destroys the handle it was given
+    own.synchronize()
+
+
+# ---- memory: one pool per stream ------------------------------------------------------
+
+def test_each_stream_allocates_from_its_own_pool():
+    if not GPU:
+        pytest.skip("the CPU device has one pool (its streams run in order at once)")
+    pool = garray.get_default_memory_pool()
+    s = garray.Stream()
+    before = pool.used_bytes()
+    with s:
+        a = garray.empty(1000, dtype=garray.float64)
+        assert pool.used_bytes() == before
+        own = s._pool
+        assert own is not pool and own.used_bytes() >= 8000
+        del a
+        hits = own.n_hits
+        b = garray.empty(1000, dtype=garray.float64)   # the freed block, same stream
+        assert own.n_hits == hits + 1
+    del b
+    s.close()
+    assert own.used_bytes() == 0
+
+
+def test_pools_of_streams_under_threads():
+    # Each thread on its own stream allocates, computes and frees; blocks go back to the
+    # stream that used them, so a value never changes under another thread's work.
+    def work(i):
+        s = garray.Stream(non_blocking=bool(i % 2))
+        with s:
+            for k in range(20):
+                x = garray.full((257 + i,), float(k + i), dtype=garray.float32)
+                y = (x * 2).sum()
+                assert float(y.get(stream=s)) == 2.0 * (k + i) * (257 + i)
+                del x, y
+        s.close()
+    run_in_threads(work, n=4)
+
+
+# ---- DLPack ---------------------------------------------------------------------------
+
+def test_dlpack_orders_the_consumer_stream():
+    x = garray.arange(6.0)
+    consumer = garray.Stream()
+    s = garray.Stream(non_blocking=True)
+    with s:
+        y = x * 2
+        cap = y.__dlpack__(stream=consumer.ptr if GPU else None)
+    del cap
+    z = garray.from_dlpack(y)
+    assert_xp_close(z, numpy.arange(6.0) * 2)
+
+
+# ---- asynchronous stub drivers: ordering that a missing wait breaks ---------------------
+
+_ASYNC = {"FAKE_GPU_ASYNC": "1", "FAKE_GPU_HAZARDS": "1", "FAKE_GPU_DELAY_US": "2000"}
+
+_PRELUDE = """
+import ctypes, numpy, garray
+dev = garray.default_device()
+drv = ctypes.CDLL("libcuda.so.1" if dev.kind == "cuda" else "libamdhip64.so")
+def hazards():
+    n = ctypes.c_ulonglong(0)
+    drv.fake_hazards(ctypes.byref(n))
+    return n.value
+"""
+
+
+@on_stub
+@pytest.mark.parametrize("wait", [True, False], ids=["waits", "no-wait"])
+def test_two_streams_share_a_buffer_through_an_event(wait):
+    _, out, err = run_isolated(_PRELUDE + f"""
+a, b = garray.Stream(non_blocking=True), garray.Stream(non_blocking=True)
+with a:
+    x = garray.zeros(4096, dtype=garray.float32)
+    for _ in range(10):
+        x += 1
+ev = a.record()
+if {wait}:
+    b.wait_event(ev)
+with b:
+    total = x.sum()
+print("VALUE", float(total.get(stream=b)), "HAZARDS", hazards())
+""", env=_ASYNC)
+    line = [ln for ln in out.splitlines() if ln.startswith("VALUE")][0].split()
+    value, n = float(line[1]), int(line[3])
+    if wait:
+        assert (value, n) == (40960.0, 0), err[-2000:]
+    else:
+        assert n > 0, "the hazard checker saw no race without the wait"
+
+
+@on_stub
+def test_a_host_read_waits_for_its_stream_only():
+    # Stream b holds ~1 s of queued work (500 operations of 2 ms); a read of an array
+    # made on stream a returns while b still runs.  A read that synchronised the device
+    # would find b done.
+    _, out, err = run_isolated(_PRELUDE + """
+a, b = garray.Stream(non_blocking=True), garray.Stream(non_blocking=True)
+with b:
+    y = garray.zeros(64, dtype=garray.float32)
+    for _ in range(500):
+        y += 1
+with a:
+    x = garray.arange(16, dtype=garray.float32) + 1
+    v = x.get()
+print("READ", v.sum(), "B_BUSY", not b.query())
+b.synchronize()
+with b:
+    print("B", float(y.sum().get()), "HAZARDS", hazards())
+""", env=_ASYNC, timeout=300)
+    assert "READ 136.0 B_BUSY True" in out, out + err[-2000:]
+    assert "B 32000.0 HAZARDS 0" in out, out + err[-2000:]
+
+
+@on_stub
+def test_pool_reuse_across_streams_is_ordered():
+    # A block freed on stream a while a's work still reads it must not serve stream b.
+    _, out, err = run_isolated(_PRELUDE + """
+a, b = garray.Stream(non_blocking=True), garray.Stream(non_blocking=True)
+for i in range(20):
+    with a:
+        x = garray.full(1024, 1.0, dtype=garray.float32)
+        s = x.sum()
+        del x
+    with b:
+        y = garray.full(1024, 2.0, dtype=garray.float32)
+        t = y.sum()
+        del y
+    assert float(s.get(stream=a)) == 1024.0 and float(t.get(stream=b)) == 2048.0
+print("HAZARDS", hazards())
+""", env=_ASYNC, timeout=300)
+    assert "HAZARDS 0" in out, out + err[-2000:]
+
+
+def test_user_kernels_take_a_stream():
+    k = garray.ElementwiseKernel("T x", "T y", "y = x * 3 + 1", "streams_triple")
+    s = garray.Stream(non_blocking=True)
+    with s:
+        x = garray.arange(100, dtype=garray.float32)
+    y = k(x, stream=s)
+    assert_xp_close(garray.asarray(y.get(stream=s)),
+                    numpy.arange(100, dtype=numpy.float32) * 3 + 1)
+    r = garray.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "streams_sum")
+    t = r(x, stream=s)
+    assert float(t.get(stream=s)) == 4950.0
