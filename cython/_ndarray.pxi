@@ -353,7 +353,7 @@ cdef class ndarray(_ArrayOperators):
         _assign(self, value)
 
     # ---- transfers -----------------------------------------------------------------
-    def get(self, stream=None):
+    def get(self, stream=None, out=None, blocking=True):
         """A NumPy copy of this array on the host (any strides).
 
         Parameters
@@ -361,6 +361,11 @@ cdef class ndarray(_ArrayOperators):
         stream : Stream or int, optional
             The stream that copies (default: the current one); the call returns
             when that stream has run the copy.
+        out : numpy.ndarray, optional
+            Where to copy (C-contiguous, of this shape and dtype).
+        blocking : bool, optional
+            False: return with the copy still queued (``out`` must be pinned host
+            memory, ``garray.empty_pinned``; wait for the stream before reading it).
 
         Returns
         -------
@@ -371,10 +376,16 @@ cdef class ndarray(_ArrayOperators):
         --------
         garray.asnumpy
         """
-        if stream is None:
-            return _to_numpy(self, True)
+        if out is None:
+            if not blocking:
+                raise ValueError("blocking: False needs out= in pinned host memory "
+                                 "(garray.empty_pinned)")
+            if stream is None:
+                return _to_numpy(self, True)
+            with _stream_scope(stream, self._device):
+                return _to_numpy(self, True)
         with _stream_scope(stream, self._device):
-            return _to_numpy(self, True)
+            return _get_into(self, out, blocking)
 
     def set(self, arr, stream=None):
         """Copy the host array ``arr`` into this array (CuPy's ``ndarray.set``).
@@ -384,7 +395,9 @@ cdef class ndarray(_ArrayOperators):
         arr : numpy.ndarray
             Of this array's shape and dtype.
         stream : Stream or int, optional
-            The stream that copies (default: the current one).
+            The stream that copies (default: the current one).  From pinned host
+            memory (``garray.empty_pinned``) the copy stays queued on it; from other
+            memory the call returns when the stream has run it.
 
         Returns
         -------
@@ -398,11 +411,9 @@ cdef class ndarray(_ArrayOperators):
             raise TypeError(f"arr: dtype {arr.dtype} does not match the array's {self._dtype}")
         if self._flags & FLAG_READONLY:
             raise ValueError("assignment destination is read-only")
-        if stream is None:
-            _upload_into(self, arr)
-            return
         with _stream_scope(stream, self._device):
-            _upload_into(self, arr)
+            if not _set_pinned(self, arr):
+                _upload_into(self, arr)
 
     def to_device(self, device, /, *, stream=None):
         """This array on ``device`` (the same array when it is already there).

@@ -148,3 +148,61 @@ cdef int _fill_bytes(object dev, intptr_t ptr, int byte, size_t nbytes) except -
     else:
         dev.runtime.memset(ptr, byte, nbytes, stream=s)
     return 0
+
+
+# Pinned host memory (garray/_pinned.py): copies to and from it may stay queued.
+cdef object _pinned_mod = None
+
+
+cdef bint _is_pinned(object h) except -1:
+    global _pinned_mod
+    if _pinned_mod is None:
+        from garray import _pinned as m      # here: garray._pinned imports the core
+        _pinned_mod = m
+    return _pinned_mod.pinned_owner(h) is not None
+
+
+cdef object _get_into(ndarray a, object out, bint blocking):
+    """ndarray.get(out=out): the array's values copied into the NumPy array ``out`` on
+    the current stream; with ``blocking`` False (pinned ``out`` only) still queued."""
+    cdef ndarray src
+    cdef intptr_t s
+    if not isinstance(out, numpy.ndarray):
+        raise TypeError(f"out: expected a numpy.ndarray, got {type(out).__name__}")
+    if out.shape != a.shape:
+        raise ValueError(f"out: shape {out.shape} does not match the array's {a.shape}")
+    if out.dtype != a._dtype:
+        raise TypeError(f"out: dtype {out.dtype} does not match the array's {a._dtype}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out: must be a writeable C-contiguous array")
+    pinned = _is_pinned(out)
+    if not blocking and not pinned:
+        raise ValueError("blocking: False needs out= in pinned host memory "
+                         "(garray.empty_pinned)")
+    if a._is_cpu:
+        numpy.copyto(out, _host_view(a))
+        return out
+    if a._size == 0:
+        return out
+    src = a if a._flags & FLAG_C else _copy_array(a)
+    if not pinned:
+        _copy_dtoh(a._device, out.ctypes.data, src._ptr, a._size * a._itemsize)
+        return out
+    s = _stream_of(a._device)
+    rt = a._device.runtime
+    rt.memcpy_dtoh(out.ctypes.data, src._ptr, a._size * a._itemsize, stream=s)
+    if blocking:
+        rt.stream_synchronize(s)
+    return out
+
+
+cdef bint _set_pinned(ndarray dst, object h) except -1:
+    """ndarray.set from pinned, C-contiguous ``h`` into C-contiguous ``dst``: queued on
+    the current stream without waiting (False: not that case)."""
+    if dst._is_cpu or not (dst._flags & FLAG_C) or not h.flags.c_contiguous:
+        return False
+    if not _is_pinned(h):
+        return False
+    dst._device.runtime.memcpy_htod(dst._ptr, h.ctypes.data, dst._size * dst._itemsize,
+                                    stream=_stream_of(dst._device))
+    return True

@@ -22,6 +22,7 @@ from ._core import (ndarray, MemoryPool, asarray, asnumpy, empty, zeros, ones,  
                     expand_dims, set_implicit_transfer)
 from ._streams import (Stream, ExternalStream, Event, get_current_stream,  # noqa: F401
                        get_elapsed_time)
+from ._pinned import empty_pinned, zeros_pinned  # noqa: F401
 from ._creation.ranges import arange, linspace, eye, identity, meshgrid, tril, triu  # noqa: F401
 from ._info import __array_namespace_info__  # noqa: F401
 # NumPy's signatures: dtype objects, scalar type names, small array functions, printing.

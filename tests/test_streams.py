@@ -163,6 +163,42 @@ def test_external_stream_shares_a_handle():
     own.synchronize()
 
 
+# ---- pinned host memory ------------------------------------------------------------------
+
+def test_pinned_host_memory_and_asynchronous_copies():
+    h = garray.zeros_pinned((4, 6), dtype=numpy.int32)
+    assert isinstance(h, numpy.ndarray) and h.dtype == numpy.int32 and not h.any()
+    f = garray.empty_pinned(5, order="F")
+    assert f.shape == (5,) and f.dtype == numpy.float64
+    src = numpy.arange(24, dtype=numpy.int32).reshape(4, 6)
+    s = garray.Stream(non_blocking=True)
+    x = garray.empty((4, 6), dtype=garray.int32)
+    h[...] = src
+    x.set(h, stream=s)                      # queued: h must live until s has run it
+    out = garray.empty_pinned((4, 6), dtype=numpy.int32)
+    with s:
+        y = x * 2
+    r = y.get(stream=s, out=out, blocking=False)
+    assert r is out
+    s.synchronize()
+    assert_xp_close(garray.asarray(out), src * 2)
+    t = garray.empty_pinned((3, 4), dtype=numpy.int32)
+    y[1:, ::-1][:, 1:5].get(out=t, stream=s)      # a strided view: gathered, then copied
+    assert_xp_close(garray.asarray(t), (src * 2)[1:, ::-1][:, 1:5])
+    with pytest.raises(ValueError, match="blocking"):
+        y.get(blocking=False)
+    with pytest.raises(ValueError, match="blocking"):
+        y.get(out=numpy.empty((4, 6), numpy.int32), blocking=False)
+    with pytest.raises(ValueError, match="out"):
+        y.get(out=garray.empty_pinned((6, 4), dtype=numpy.int32))
+    with pytest.raises(TypeError, match="out"):
+        y.get(out=garray.empty_pinned((4, 6), dtype=numpy.int64))
+    with pytest.raises(ValueError, match="shape"):
+        garray.empty_pinned((-1, 2))
+    with pytest.raises(ValueError, match="order"):
+        garray.empty_pinned(3, order="K")
+
+
 # ---- memory: one pool per stream ------------------------------------------------------
 
 def test_each_stream_allocates_from_its_own_pool():
@@ -307,3 +343,26 @@ def test_user_kernels_take_a_stream():
     r = garray.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "streams_sum")
     t = r(x, stream=s)
     assert float(t.get(stream=s)) == 4950.0
+
+
+@on_stub
+@pytest.mark.parametrize("wait", [True, False], ids=["waits", "no-wait"])
+def test_an_asynchronous_copy_into_pinned_memory_is_read_after_synchronize(wait):
+    _, out, err = run_isolated(_PRELUDE + f"""
+s = garray.Stream(non_blocking=True)
+with s:
+    x = garray.zeros(256, dtype=garray.float32)
+    for _ in range(20):
+        x += 1
+h = garray.zeros_pinned(256, dtype=numpy.float32)
+x.get(out=h, stream=s, blocking=False)
+if {wait}:
+    s.synchronize()
+print("SUM", float(h.sum()))
+s.synchronize()
+""", env=_ASYNC)
+    total = float([ln for ln in out.splitlines() if ln.startswith("SUM")][0].split()[1])
+    if wait:
+        assert total == 5120.0, err[-2000:]
+    else:
+        assert total < 5120.0, "the copy had run before the host read it: not asynchronous"

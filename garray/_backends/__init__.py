@@ -21,6 +21,8 @@ Module-level functions::
                                    shared_memory_per_block, total_memory, arch
     malloc(nbytes) -> int          raises MemoryError when the device is out of memory
     free(ptr) -> None
+    host_alloc(nbytes) -> int      page-locked host memory (GPU); host memory (cpu)
+    host_free(ptr) -> None
     memcpy_htod(dst, src_host, nbytes, stream=None)
     memcpy_dtoh(dst_host, src, nbytes, stream=None)
     memcpy_dtod(dst, src, nbytes, stream=None)

@@ -63,6 +63,8 @@ class Vendor:
     error_name: str       # status -> (status, name)
     malloc: str
     free: str
+    host_alloc: str       # (nbytes, 0) -> page-locked host memory
+    host_free: str
     memcpy_htod: Calls
     memcpy_dtoh: Calls
     memcpy_dtod: Calls
@@ -302,6 +304,20 @@ class GpuRuntime(DriverLaunch):
     def free(self, ptr):
         if ptr:
             self._call(self.vendor.free, ptr)
+
+    def host_alloc(self, nbytes):
+        """Page-locked host memory (what asynchronous copies need); 0 for 0 bytes."""
+        nbytes = operator.index(nbytes)
+        if nbytes < 0:
+            raise ValueError(f"{self.kind}: host_alloc: negative size {nbytes}")
+        if nbytes == 0:
+            return 0
+        name = self.vendor.host_alloc
+        return int(self._call(name, nbytes, 0, label=f"{name}({nbytes} bytes)"))
+
+    def host_free(self, ptr):
+        if ptr:
+            self._call(self.vendor.host_free, ptr)
 
     def memcpy_htod(self, dst, src_host, nbytes, stream=None):
         self._sync_or_stream(self.vendor.memcpy_htod, (dst, src_host, nbytes), stream)

@@ -166,6 +166,9 @@ class Runtime:
         if ptr:
             _get_libc().free(ptr)
 
+    host_alloc = malloc     # host memory is what the CPU device computes on
+    host_free = free
+
     def memcpy_htod(self, dst, src_host, nbytes, stream=None):
         _stream(stream, "memcpy_htod")
         ctypes.memmove(dst, src_host, nbytes)
