@@ -419,6 +419,21 @@ def ffts(libs, dev, log2n, repeat):
     return out
 
 
+def overlap_row(dev, log2n, repeat):
+    """bench/streams.py's overlap table (8 pipelines of copy in, compute, copy out on one
+    stream and on two); returns the ratio one-stream time / two-stream time as text."""
+    try:
+        from streams import overlap       # bench/streams.py, beside this file
+        one, two, ratio = overlap(dev, log2n, 8, max(2, repeat // 2))
+    except Exception as e:  # noqa: BLE001 - reported, the other tables stand
+        print(f"streams: {type(e).__name__}: {str(e)[:200]}")
+        return "n/a"
+    print()
+    print(f"streams: 8 pipelines of 2**{log2n} float32 (pinned copy in, compute, copy out)")
+    print(f"one stream {one:.2f} ms, two streams {two:.2f} ms, ratio {ratio:.2f}")
+    return f"{ratio:.2f}"
+
+
 BYTES = {"add": 3, "multiply": 3, "exp": 2, "where": 3, "add strided": 3, "copy": 2}
 
 
@@ -494,6 +509,7 @@ def main():
         rnd = randoms(libs, dev, rand_k, args.repeat)
         cv = convs(libs, dev, args.conv_n, max(2, args.repeat // 2)) if args.conv_n > 0 else []
         ft = ffts(libs, dev, args.fft_log2n, args.repeat) if args.fft_log2n > 0 else []
+        ov = overlap_row(dev, min(args.log2n, 24), args.repeat)
     print("summary: " + ", ".join(f"{op}/{dt} {r.strip()}" for op, dt, r in rows
                                   if op in ("add", "exp", "copy"))
           + "; " + ", ".join(f"{op} {frac} of copy (ratio {r.strip()})" for op, frac, r in red)
@@ -501,7 +517,8 @@ def main():
           + "; " + ", ".join(f"matmul/{dt} vendor {v}, kernel {k}" for dt, v, k in mm)
           + "; " + ", ".join(f"random {op}/{dt} {r.strip()}" for op, dt, r in rnd)
           + "".join(f"; conv2d {lay} vendor {v}, kernel {k}" for lay, v, k in cv)
-          + "".join(f"; {case} vendor {v}, kernel {k}" for case, v, k in ft))
+          + "".join(f"; {case} vendor {v}, kernel {k}" for case, v, k in ft)
+          + f"; two streams / one {ov}")
 
 
 if __name__ == "__main__":

@@ -73,6 +73,13 @@ fi
 
 export LD_LIBRARY_PATH="$STUBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export GARRAY_GPU_STUB=1               # garray.testing.gpu_stub registers the CPU builds
+# Asynchronous streams (a worker per stream, FAKE_GPU_DELAY_US per queued operation, 200 by
+# default) with the stream-order hazard checker aborting at the first hazard: a missing
+# synchronisation fails here instead of passing by luck (docs/streams.md).  STUB_SYNC=1
+# runs the stubs' synchronous mode instead.
+if [ "${STUB_SYNC:-0}" != 1 ]; then
+  export FAKE_GPU_ASYNC=${FAKE_GPU_ASYNC:-1} FAKE_GPU_HAZARDS=${FAKE_GPU_HAZARDS:-abort}
+fi
 export FAKE_HIP_ARCH=gfx90a:sramecc+:xnack-     # what Debian's hiprtc 5.2 compiles for
 # One pytest process per test file, JOBS at a time.  The stub drivers never give device
 # memory back (a bump allocator) and open and close their whole arena with two mprotect
@@ -82,7 +89,9 @@ export FAKE_HIP_ARCH=gfx90a:sramecc+:xnack-     # what Debian's hiprtc 5.2 compi
 # each file on an empty arena.  test_notebooks runs its notebooks on the CPU device
 # whatever GARRAY_DEVICE says (the CPU-device runs cover it); test_gpu_compilers is the
 # compile check, run once by .ci/run.
-JOBS=${STUB_JOBS:-2}
+# Three at a time: in async mode a test waits on the stubs' per-operation delay (a sleep)
+# for much of its time, so a third process fills the cores that two would leave idle.
+JOBS=${STUB_JOBS:-3}
 stub_tests() {
   local kind=$1 logs t0 f n failed=0
   logs=$(mktemp -d)

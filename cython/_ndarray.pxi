@@ -65,6 +65,8 @@ cdef inline MemoryPool _pool_of(object device):
     global _cpu_device, _cpu_pool
     if device is _cpu_device:
         return _cpu_pool
+    if _n_deferred:
+        _release_deferred()            # blocks that waited for other streams
     if _streams_on and device.kind != "cpu":
         e = _stream_entry(device)      # the current stream's pool (Note [Current streams])
         if e is not None:
@@ -175,6 +177,8 @@ cdef class ndarray(_ArrayOperators):
         if self._pool is not None:
             if ga_san_on:
                 ga_san_remove(ga_san_allocs_ptr, <size_t>self._alloc_ptr)
+            if _n_recorded and _defer_release(self):
+                return              # used on other streams: released after them
             self._pool.release(self._alloc_ptr, self._alloc_size)
 
     # ---- metadata -------------------------------------------------------------
@@ -386,6 +390,30 @@ cdef class ndarray(_ArrayOperators):
                 return _to_numpy(self, True)
         with _stream_scope(stream, self._device):
             return _get_into(self, out, blocking)
+
+    def record_stream(self, stream):
+        """Mark this array's memory as used by work on ``stream`` (PyTorch's
+        ``Tensor.record_stream``): when the array is freed, its memory is reused only
+        after that stream's work queued so far has run.  Needed for an array allocated
+        on one stream and used on another that is not otherwise synchronised before
+        the array goes.
+
+        Parameters
+        ----------
+        stream : Stream
+            A stream of the array's device.
+
+        Returns
+        -------
+        None
+        """
+        from garray._streams import Stream      # here: garray._streams imports the core
+        if not isinstance(stream, Stream):
+            raise TypeError(f"stream: expected a garray.Stream, got {type(stream).__name__}")
+        if stream.device is not self._device:
+            raise ValueError(f"stream: a stream of {stream.device}, the array is on "
+                             f"{self._device}")
+        _record_stream(self, stream)
 
     def set(self, arr, stream=None):
         """Copy the host array ``arr`` into this array (CuPy's ``ndarray.set``).

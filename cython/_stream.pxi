@@ -206,3 +206,73 @@ cdef bint _set_pinned(ndarray dst, object h) except -1:
     dst._device.runtime.memcpy_htod(dst._ptr, h.ctypes.data, dst._size * dst._itemsize,
                                     stream=_stream_of(dst._device))
     return True
+
+
+# Arrays used on a second stream (ndarray.record_stream, PyTorch's name): when such an
+# array's memory is released, an event is recorded on every stream that used it, and
+# the block goes back to its pool only once they have all passed (checked at the next
+# allocation on any device, as PyTorch's caching allocator does).
+cdef dict _recorded = {}        # _alloc_ptr -> [Stream] of live arrays
+cdef list _deferred = []        # (pool, ptr, size, device, [event]) waiting for events
+cdef Py_ssize_t _n_recorded = 0, _n_deferred = 0
+
+
+cdef int _record_stream(ndarray a, object stream) except -1:
+    global _n_recorded
+    cdef ndarray owner = a
+    if owner._pool is None:
+        if not isinstance(a._base, ndarray) or (<ndarray>a._base)._pool is None:
+            return 0                # memory garray does not reuse (DLPack, host views)
+        owner = <ndarray>a._base
+    if owner._is_cpu or stream.ptr == owner._pool._stream:
+        return 0                    # in order already: the CPU device, or its own stream
+    lst = _recorded.get(owner._alloc_ptr)
+    if lst is None:
+        _recorded[owner._alloc_ptr] = lst = []
+        _n_recorded += 1
+    if stream not in lst:
+        lst.append(stream)
+    return 0
+
+
+cdef bint _defer_release(ndarray a):
+    """Called as ``a`` (a pool's array) dies: True when its block waits for streams."""
+    global _n_recorded, _n_deferred
+    streams = _recorded.pop(a._alloc_ptr, None)
+    if streams is None:
+        return False
+    _n_recorded -= 1
+    rt = a._device.runtime
+    events = []
+    try:
+        for s in streams:
+            ev = rt.event_create(False, False)
+            events.append(ev)
+            rt.event_record(ev, s._handle)
+    except Exception:  # noqa: BLE001 - a dying array cannot raise: wait instead
+        for ev in events:
+            rt.event_destroy(ev)
+        a._device.synchronize()
+        return False
+    _deferred.append((a._pool, a._alloc_ptr, a._alloc_size, a._device, events))
+    _n_deferred += 1
+    return True
+
+
+cdef int _release_deferred() except -1:
+    """Give back the blocks whose streams have passed their events."""
+    global _n_deferred
+    cdef MemoryPool pool
+    keep = []
+    for item in _deferred:
+        pool, ptr, size, dev, events = item
+        rt = dev.runtime
+        if all(rt.event_query(ev) for ev in events):
+            for ev in events:
+                rt.event_destroy(ev)
+            pool.release(ptr, size)
+        else:
+            keep.append(item)
+    _deferred[:] = keep
+    _n_deferred = len(keep)
+    return 0
