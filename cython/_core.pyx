@@ -96,6 +96,7 @@ cdef inline bint _is_complex_code(int code) noexcept:
 include "_memory.pxi"
 include "_stream.pxi"
 include "_copy.pxi"
+include "_stream_methods.pxi"
 include "_shape_methods.pxi"
 include "_methods.pxi"
 include "_operators.pxi"

@@ -33,10 +33,14 @@ class _PinnedBuffer:
 
 
 def _shape_tuple(shape):
-    if isinstance(shape, (tuple, list)):
-        dims = tuple(operator.index(d) for d in shape)
-    else:
-        dims = (operator.index(shape),)
+    try:
+        if isinstance(shape, (tuple, list)):
+            dims = tuple(operator.index(d) for d in shape)
+        else:
+            dims = (operator.index(shape),)
+    except TypeError:
+        raise TypeError(f"shape: expected an int or a tuple of ints, got "
+                        f"{type(shape).__name__}") from None
     if any(d < 0 for d in dims):
         raise ValueError(f"shape: negative dimensions are not allowed, got {dims}")
     return dims

@@ -42,6 +42,8 @@ EXEMPT = {
     "array_str", "get_printoptions", "set_printoptions", "printoptions", "geterr",
     "seterr", "geterrcall", "seterrcall", "default_device", "get_default_memory_pool",
     "set_implicit_transfer", "einsum_path", "signal.choose_conv_method",
+    # streams, events and pinned host memory (NumPy arrays are what the pinned ones make)
+    "get_current_stream", "get_elapsed_time", "empty_pinned", "zeros_pinned",
     # random: the module's state and seeding, and the scalar-parameter draws
     "random.default_rng", "random.get_bit_generator", "random.set_bit_generator",
     "random.get_state", "random.set_state", "random.seed", "random.bytes", "random.rand",

@@ -242,6 +242,7 @@ def test_dlpack_orders_the_consumer_stream():
     x = garray.arange(6.0)
     consumer = garray.Stream()
     s = garray.Stream(non_blocking=True)
+    s.wait_event(garray.get_current_stream().record())      # x was made on the default
     with s:
         y = x * 2
         cap = y.__dlpack__(stream=consumer.ptr if GPU else None)
