@@ -408,3 +408,39 @@ print("HAZARDS", hazards(), "SUMS", sorted({{float(s.get(stream=b)) for s in sum
         assert line == "HAZARDS 0 SUMS [3145728.0]", line + err[-2000:]
     else:
         assert not line.startswith("HAZARDS 0"), "no race without record_stream: " + line
+
+
+def test_per_thread_default_streams():
+    # GARRAY_STREAM_PER_THREAD=1: each thread's default stream is its own (handle 2 on
+    # GPUs) with a pool of its own; threads computing at once stay correct and, on the
+    # asynchronous stub, race-free.
+    env = dict(_ASYNC) if STUB else {}
+    env["GARRAY_STREAM_PER_THREAD"] = "1"
+    _, out, err = run_isolated("""
+import threading, numpy, garray
+dev = garray.default_device()
+errors, handles = [], set()
+def work(i):
+    try:
+        handles.add(garray.get_current_stream().ptr)
+        for k in range(10):
+            x = garray.full(1000 + i, float(i + k), dtype=garray.float64)
+            v = float((x * 2).sum().get())
+            assert v == 2.0 * (i + k) * (1000 + i), (i, k, v)
+    except Exception as e:
+        errors.append(repr(e))
+ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+[t.start() for t in ts]
+[t.join() for t in ts]
+print("ERRORS", errors, "HANDLES", sorted(handles))
+""" + ("""
+import ctypes
+drv = ctypes.CDLL("libcuda.so.1" if dev.kind == "cuda" else "libamdhip64.so")
+n = ctypes.c_ulonglong(0)
+drv.fake_hazards(ctypes.byref(n))
+print("HAZARDS", n.value)
+""" if STUB else ""), env=env)
+    assert "ERRORS []" in out, out + err[-2000:]
+    assert ("HANDLES [2]" if GPU else "HANDLES [0]") in out, out
+    if STUB:
+        assert "HAZARDS 0" in out, out + err[-2000:]

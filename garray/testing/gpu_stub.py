@@ -65,10 +65,21 @@ def installed():
     return _on_load in _compiler.observers._observers
 
 
+_primed = set()
+
+
 def _on_load(load):
     lib = stub_library(load.device.kind)
     if lib is None:
         return
+    if load.device not in _primed:
+        # The async stubs set up a device's NULL stream on its first use, and a blocking
+        # stream's first operation (its legacy-order dependency) does that while holding
+        # the queue lock: a self-deadlock when a per-thread default stream
+        # (GARRAY_STREAM_PER_THREAD=1) is the first to queue work.  A query of the NULL
+        # stream before any launch sets it up outside the lock.
+        load.device.runtime.stream_query(0)
+        _primed.add(load.device)
     shared = None
     if load.unit is not None:
         cpu = stand_in(*load.unit, load.warp_size)
