@@ -206,6 +206,9 @@ cdef ndarray _transfer(ndarray a, object device):
     if a._is_cpu and not r._is_cpu and (a._flags & FLAG_C):
         _copy_htod(device, r._ptr, a._ptr, r._size * r._itemsize)
         return r
+    if not a._is_cpu and a._device.kind == device.kind:
+        _copy_peer(r, a if a._flags & FLAG_C else _copy_array(a))
+        return r
     _upload_into(r, _to_numpy(a, not a._is_cpu))
     return r
 

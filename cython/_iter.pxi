@@ -85,9 +85,14 @@ cdef int _index_layout(int nd, Py_ssize_t* shape, int narr, Py_ssize_t st[][MAX_
 
 cdef int _pack_strided(_Strided* p, int nd, Py_ssize_t* shape, int narr,
                        Py_ssize_t st[][MAX_NDIM], int64_t n) noexcept:
-    """Collapse (shape, st) into p; returns the index layout (L_S32 / L_S64)."""
+    """Collapse (shape, st) into p; returns the index layout (L_S32 / L_S64).  Every
+    byte the kernel's ga::Strided<narr> holds is written (unused axes and the padding
+    after ndim are zeros): the parameter block a GPU launch copies never carries stale
+    stack words, which the stub drivers' conservative hazard and peer-access checks
+    would take for pointers."""
     cdef int i, a
     nd = _collapse_n(nd, shape, narr, st)
+    memset(p, 0, <size_t>(<char*>&p.strides[narr][0] - <char*>p))
     p.ndim = nd
     for i in range(nd):
         p.shape[i] = shape[i]

@@ -271,6 +271,7 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     nblk = _segments(n_lines, n, &per_blk)
     part = _scratch(n_lines * nblk * (_code_itemsize[out_code] + 16), a._device)
     pp = part._ptr
+    memset(&pr, 0, <size_t>(<char*>&pr.strides[1][0] - <char*>&pr))   # as _pack_strided
     pr.ndim = 1
     pr.shape[0] = n
     pr.strides[0][0] = sx

@@ -276,3 +276,22 @@ cdef int _release_deferred() except -1:
     _deferred[:] = keep
     _n_deferred = len(keep)
     return 0
+
+
+cdef int _copy_peer(ndarray dst, ndarray src) except -1:
+    """dst[...] = src, C-contiguous arrays of the same size on two GPUs of one vendor,
+    copied by the drivers between the devices (no trip through the host).  On the
+    default streams the drivers order the copy after all earlier work of both devices and
+    all later work after it; on another current stream of either device, the source's
+    stream is waited for first and the copy is waited for after, so both arrays may be
+    used or freed on their own streams at once."""
+    cdef intptr_t s_src = _stream_of(src._device), s_dst = _stream_of(dst._device)
+    cdef size_t n = dst._size * dst._itemsize
+    rt = dst._device.runtime
+    if s_src == 0 and s_dst == 0:
+        rt.memcpy_peer(dst._ptr, src._ptr, src._device.runtime, n)
+        return 0
+    src._device.runtime.stream_synchronize(s_src)
+    rt.memcpy_peer(dst._ptr, src._ptr, src._device.runtime, n, stream=s_dst)
+    rt.stream_synchronize(s_dst)
+    return 0

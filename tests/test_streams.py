@@ -444,3 +444,28 @@ print("HAZARDS", n.value)
     assert ("HANDLES [2]" if GPU else "HANDLES [0]") in out, out
     if STUB:
         assert "HAZARDS 0" in out, out + err[-2000:]
+
+
+@on_stub
+def test_copies_between_two_gpus():
+    # to_device between two GPUs of one vendor is a peer copy on the drivers (stubs with
+    # two devices), on the default streams and on a stream of the target.
+    ndev = "FAKE_CUDA_NDEV" if DEV.kind == "cuda" else "FAKE_HIP_NDEV"
+    _, out, err = run_isolated(_PRELUDE + """
+kind = dev.kind
+d0, d1 = garray.Device(kind, 0), garray.Device(kind, 1)
+rt_class = type(d1.runtime)
+peer_calls, peer = [], rt_class.memcpy_peer
+rt_class.memcpy_peer = lambda self, *a, **k: (peer_calls.append(1), peer(self, *a, **k))[1]
+x = garray.arange(1000, dtype=garray.float32, device=d0) * 3
+y = x.to_device(d1)
+z = x[::-3].to_device(d1)                 # strided: gathered on d0 first
+s = garray.Stream(non_blocking=True, device=d1)
+w = (x + 1).to_device(d1, stream=s)
+back = w.to_device(d0)
+ok = (y.device == d1 and numpy.array_equal(y.get(), numpy.arange(1000, dtype=numpy.float32) * 3)
+      and numpy.array_equal(z.get(), (numpy.arange(1000, dtype=numpy.float32) * 3)[::-3])
+      and numpy.array_equal(back.get(), numpy.arange(1000, dtype=numpy.float32) * 3 + 1))
+print("OK", ok, "HAZARDS", hazards(), "PEER", len(peer_calls))
+""", env={**_ASYNC, ndev: "2"})
+    assert "OK True HAZARDS 0 PEER 4" in out, out + err[-3000:]

@@ -27,6 +27,8 @@ Module-level functions::
     memcpy_dtoh(dst_host, src, nbytes, stream=None)
     memcpy_dtod(dst, src, nbytes, stream=None)
     memset(ptr, byte, nbytes, stream=None)
+    memcpy_peer(dst, src, src_runtime, nbytes, stream=None)   (GPU) from another GPU of
+                                   the same vendor
     stream_create(non_blocking=False, priority=None) -> handle
     stream_destroy(h);  stream_synchronize(h);  stream_query(h) -> bool (all done)
     stream_wait_event(stream, event)

@@ -95,6 +95,14 @@ class Runtime(GpuRuntime):
         self.check(driver.cuCtxSetCurrent(self._context), "cuCtxSetCurrent")
         return driver
 
+    def memcpy_peer(self, dst, src, src_runtime, nbytes, stream=None):
+        """Copy nbytes from ``src`` on ``src_runtime``'s GPU to ``dst`` on this one."""
+        if stream is None:
+            self._call("cuMemcpyPeer", dst, self._context, src, src_runtime._context, nbytes)
+        else:
+            self._call("cuMemcpyPeerAsync", dst, self._context, src, src_runtime._context,
+                       nbytes, stream)
+
     def properties(self):
         driver = self._api()
         dev = self._device

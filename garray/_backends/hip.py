@@ -76,6 +76,14 @@ class Runtime(GpuRuntime):
         self.check(hip.hipSetDevice(self.index), "hipSetDevice")
         return hip
 
+    def memcpy_peer(self, dst, src, src_runtime, nbytes, stream=None):
+        """Copy nbytes from ``src`` on ``src_runtime``'s GPU to ``dst`` on this one."""
+        if stream is None:
+            self._call("hipMemcpyPeer", dst, self.index, src, src_runtime.index, nbytes)
+        else:
+            self._call("hipMemcpyPeerAsync", dst, self.index, src, src_runtime.index, nbytes,
+                       stream)
+
     def properties(self):
         hip = self._api()
         prop = hip.hipDeviceProp_t()
