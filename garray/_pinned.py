@@ -46,13 +46,7 @@ def _shape_tuple(shape):
     return dims
 
 
-def empty_pinned(shape, dtype=float, order="C", *, device=None):
-    """A NumPy array in page-locked host memory, uninitialised (``cupyx.empty_pinned``).
-
-    Copies between it and a GPU array can be asynchronous: ``x.get(out=h, stream=s,
-    blocking=False)`` and ``x.set(h, stream=s)`` return before the copy has run (wait
-    with ``s.synchronize()`` or an event before touching ``h``).
-
+_PARAMETERS = """
     Parameters
     ----------
     shape : int or tuple of ints
@@ -67,11 +61,10 @@ def empty_pinned(shape, dtype=float, order="C", *, device=None):
     Returns
     -------
     numpy.ndarray
+"""
 
-    See Also
-    --------
-    numpy.empty
-    """
+
+def empty_pinned(shape, dtype=float, order="C", *, device=None):
     if order not in ("C", "F"):
         raise ValueError(f"order: must be 'C' or 'F', got {order!r}")
     dims = _shape_tuple(shape)
@@ -84,30 +77,28 @@ def empty_pinned(shape, dtype=float, order="C", *, device=None):
 
 
 def zeros_pinned(shape, dtype=float, order="C", *, device=None):
-    """``empty_pinned`` filled with zeros (``cupyx.zeros_pinned``).
+    out = empty_pinned(shape, dtype, order, device=device)
+    out[...] = 0
+    return out
 
-    Parameters
-    ----------
-    shape : int or tuple of ints
-        The shape.
-    dtype : data-type, optional
-        NumPy's dtype (default float64).
-    order : {'C', 'F'}, optional
-        Memory layout.
-    device : Device or str, optional
-        The GPU whose driver pins the memory (default: the current device).
 
-    Returns
-    -------
-    numpy.ndarray
+empty_pinned.__doc__ = """A NumPy array in page-locked host memory, uninitialised
+    (``cupyx.empty_pinned``).
 
+    Copies between it and a GPU array can be asynchronous: ``x.get(out=h, stream=s,
+    blocking=False)`` and ``x.set(h, stream=s)`` return before the copy has run (wait
+    with ``s.synchronize()`` or an event before touching ``h``).
+""" + _PARAMETERS + """
+    See Also
+    --------
+    numpy.empty
+    """
+zeros_pinned.__doc__ = """``empty_pinned`` filled with zeros (``cupyx.zeros_pinned``).
+""" + _PARAMETERS + """
     See Also
     --------
     numpy.zeros
     """
-    out = empty_pinned(shape, dtype, order, device=device)
-    out[...] = 0
-    return out
 
 
 def pinned_owner(arr):
