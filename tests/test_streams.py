@@ -469,3 +469,35 @@ ok = (y.device == d1 and numpy.array_equal(y.get(), numpy.arange(1000, dtype=num
 print("OK", ok, "HAZARDS", hazards(), "PEER", len(peer_calls))
 """, env={**_ASYNC, ndev: "2"})
     assert "OK True HAZARDS 0 PEER 4" in out, out + err[-3000:]
+
+
+@on_stub
+@pytest.mark.parametrize("annotated", [True, False], ids=["annotated", "conservative"])
+def test_user_kernel_launches_are_annotated(annotated):
+    # Two unordered streams each write their own array, both arrays in one pool segment
+    # of the default stream: with the launches annotated (each array's own bytes) the
+    # checker sees no conflict; under its conservative rule (a pointer argument covers
+    # the rest of its driver allocation) it reports one.
+    _, out, err = run_isolated(_PRELUDE + f"""
+import garray.kernels._raw as raw
+if not {annotated}:
+    raw._launch_observer = None
+k = garray.RawKernel(r'''
+extern "C" __global__ void fill7(const float* src, float* dst, int n) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) dst[i] = src[i] + 7.0f;
+}}''', "fill7")
+src = garray.ones(256, dtype=garray.float32)
+x = garray.zeros(256, dtype=garray.float32)
+y = garray.zeros(256, dtype=garray.float32)
+garray.get_current_stream().synchronize()
+a, b = garray.Stream(non_blocking=True), garray.Stream(non_blocking=True)
+k((1,), (256,), (src, x, numpy.int32(256)), stream=a)
+k((1,), (256,), (src, y, numpy.int32(256)), stream=b)
+a.synchronize(); b.synchronize()
+print("SUMS", float(x.sum().get()), float(y.sum().get()), "HAZARDS", hazards())
+""", env=_ASYNC)
+    line = [ln for ln in out.splitlines() if ln.startswith("SUMS")][0]
+    assert line.startswith("SUMS 2048.0 2048.0"), line + err[-2000:]
+    assert (line.endswith("HAZARDS 0") if annotated else not line.endswith("HAZARDS 0")), \
+        line + err[-2000:]

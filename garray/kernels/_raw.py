@@ -44,6 +44,11 @@ from .._compiler.progress import compiling, source_label
 __all__ = ["RawModule", "RawKernel"]
 
 _MAX_ARGS = 64
+
+# A test hook (garray.testing.gpu_stub): called as (device, args, params) right before a
+# GPU launch of a user kernel, on the launching thread, to tell the stub drivers' hazard
+# checker which bytes the launch touches.  None in product use.
+_launch_observer = None
 _MAX_BLOCK = 1024            # threads per block: NVIDIA, AMD and the CPU device
 _MAX_GRID = 2 ** 31 - 1
 _CPU_SHARED = 64 * 1024      # the CPU device's dynamic shared memory unless raised
@@ -465,5 +470,7 @@ class RawKernel:
         if shared_mem > mod.shared_allowed.get(self.name, 48 * 1024):
             device.runtime.allow_dynamic_shared(mod.functions[self.name], shared_mem)
             mod.shared_allowed[self.name] = shared_mem
+        if _launch_observer is not None:
+            _launch_observer(device, args, self._params)
         _launch_raw(device, mod, mod.functions[self.name], g, b, addresses, shared_mem,
                     self.name)

@@ -28,8 +28,15 @@ soname, prefers the wheel in site-packages, whose library fails on the stub driv
 
 import ctypes
 import importlib.metadata
+import numbers
+import os
+import re
+
+import numpy
 
 from .. import _compiler
+from .._core import ndarray
+from ..kernels import _raw
 
 _LIBRARIES = {"cuda": "libcuda.so.1", "hip": "libamdhip64.so"}
 _libs = {}
@@ -50,6 +57,11 @@ def stub_library(kind):
                 lib.fake_register_fn.restype = None
                 lib.fake_stats.argtypes = [ctypes.POINTER(ctypes.c_ulonglong)]
                 lib.fake_stats.restype = None
+                if hasattr(lib, "fake_annotate_next_launch"):
+                    u64p = ctypes.POINTER(ctypes.c_ulonglong)
+                    lib.fake_annotate_next_launch.argtypes = [ctypes.c_int, u64p, u64p,
+                                                              ctypes.c_char_p]
+                    lib.fake_annotate_next_launch.restype = None
         except (OSError, KeyError):
             lib = None
         _libs[kind] = lib
@@ -116,11 +128,58 @@ def preload_stub_blas():
     return hasattr(lib, "fake_blas_stats")
 
 
+_CONST = re.compile(r"\bconst\b")
+
+
+def _extent(a):
+    """[lo, hi) bytes of device memory that the view ``a`` spans (None: empty)."""
+    if a.size == 0:
+        return None
+    lo = hi = a.ptr
+    for n, st in zip(a.shape, a.strides):
+        if st < 0:
+            lo += (n - 1) * st
+        else:
+            hi += (n - 1) * st
+    return lo, hi + a.itemsize
+
+
+def annotate_user_launch(device, args, params):
+    """Tell the stub's hazard checker the exact bytes a user kernel launch touches: each
+    array argument's span, read-only ('r') for a ``const`` pointer parameter, else read
+    and write ('x').  Launches whose signature is unknown, or that pass anything but
+    arrays and scalars, keep the stub's conservative rule."""
+    lib = stub_library(device.kind)
+    if (lib is None or not hasattr(lib, "fake_annotate_next_launch") or params is None
+            or len(params) != len(args)):
+        return
+    ptrs, sizes, modes = [], [], []
+    for a, p in zip(args, params):
+        if isinstance(a, ndarray):
+            if not p.pointer:
+                return
+            span = _extent(a)
+            if span is not None:
+                ptrs.append(span[0])
+                sizes.append(span[1] - span[0])
+                modes.append("r" if _CONST.search(p.text.split("*")[0]) else "x")
+        elif p.pointer or not isinstance(a, (numbers.Number, numpy.generic)):
+            return                       # a raw address or a struct: not known here
+    n = len(ptrs)
+    lib.fake_annotate_next_launch(n, (ctypes.c_ulonglong * max(n, 1))(*ptrs),
+                                  (ctypes.c_ulonglong * max(n, 1))(*sizes),
+                                  "".join(modes).encode() or b"x")
+
+
 def install():
     """Register CPU stand-ins for every kernel garray loads on a stub GPU from now on
-    (and, with the ``nvidia-cublas`` wheel installed, load the stub cuBLAS first).
+    (and, with the ``nvidia-cublas`` wheel installed, load the stub cuBLAS first), and,
+    when the stubs check stream order (FAKE_GPU_HAZARDS), annotate user kernel launches
+    with the bytes they touch (``annotate_user_launch``).
     Returns the kinds ("cuda", "hip") whose driver is the stub."""
     _compiler.add_load_observer(_on_load)
+    if os.environ.get("FAKE_GPU_HAZARDS", "0") not in ("", "0"):
+        _raw._launch_observer = annotate_user_launch
     kinds = [k for k in _LIBRARIES if stub_library(k) is not None]
     if _cublas_wheel_installed():
         preload_stub_blas()
