@@ -374,14 +374,10 @@ cdef class ndarray(_ArrayOperators):
             On device (this array itself when it is already there).
         """
         dev = _resolve_device(device)
-        if stream is not None:
-            scope = _stream_scope(stream, dev)
-        if dev is self._device:
-            return self
         if stream is None:
-            return _transfer(self, dev)
-        with scope:
-            return _transfer(self, dev)
+            return self if dev is self._device else _transfer(self, dev)
+        with _stream_scope(stream, dev):          # checks stream even when no copy is made
+            return self if dev is self._device else _transfer(self, dev)
 
     def __array__(self, dtype=None, copy=None):
         if not self._is_cpu:

@@ -37,13 +37,29 @@ cdef dict _stream_table():
     return <dict>t
 
 
+cdef MemoryPool _thread_pool(object dev):
+    """This thread's pool for its per-thread default stream (handle 2) on ``dev``."""
+    pools = getattr(_stream_tls, "pools", None)
+    if pools is None:
+        pools = _stream_tls.pools = {}
+    p = pools.get(dev)
+    if p is None:
+        p = pools[dev] = MemoryPool(dev, 2, False)
+    return <MemoryPool>p
+
+
+def _per_thread_pool(object dev):
+    """``_thread_pool`` for garray._streams (a ``Stream(ptds=True)`` made current)."""
+    return _thread_pool(dev)
+
+
 cdef tuple _stream_entry(object dev):
     """This thread's (handle, pool, Stream) for a GPU ``dev``, or None: the default
     stream and the device's own pool."""
     cdef dict t = _stream_table()
     e = t.get(dev)
     if e is None and _per_thread_default and dev.kind != "cpu":
-        e = (2, MemoryPool(dev, 2, False), None)
+        e = (2, _thread_pool(dev), None)
         t[dev] = e
     return e
 

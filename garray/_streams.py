@@ -22,23 +22,6 @@ _NULL, _PER_THREAD = 0, 2
 _tls = threading.local()
 
 
-def _thread_pools():
-    pools = getattr(_tls, "pools", None)
-    if pools is None:
-        pools = _tls.pools = {}
-    return pools
-
-
-def _per_thread_pool(device):
-    """This thread's pool for the per-thread default stream of ``device``
-    (Note [Current streams], 4)."""
-    pools = _thread_pools()
-    pool = pools.get(device)
-    if pool is None:
-        pool = pools[device] = _core.MemoryPool(device, _PER_THREAD, False)
-    return pool
-
-
 class Stream:
     """A queue of GPU work that runs in order (``cupy.cuda.Stream``).
 
@@ -81,21 +64,19 @@ class Stream:
         if priority is not None:
             if isinstance(priority, bool) or not isinstance(priority, int):
                 raise TypeError(f"priority: expected an int, got {type(priority).__name__}")
-        self.device = get_device(device)
-        self.non_blocking = bool(non_blocking)
-        self.priority = priority
-        self._owned = False
+        dev = get_device(device)
+        if null or ptds:
+            handle = None if dev.kind == "cpu" else (_NULL if null else _PER_THREAD)
+            self._setup(dev, handle, "null" if null else "ptds", False, False, None)
+        else:
+            self._setup(dev, dev.runtime.stream_create(bool(non_blocking), priority), "new",
+                        True, bool(non_blocking), priority)
+
+    def _setup(self, device, handle, kind, owned, non_blocking, priority):
+        self.device, self._handle, self._kind, self._owned = device, handle, kind, owned
+        self.non_blocking, self.priority = non_blocking, priority
         self._pool = None
         self._closed = False
-        rt = self.device.runtime
-        if null:
-            self._handle = _NULL if self.device.kind != "cpu" else None
-        elif ptds:
-            self._handle = _PER_THREAD if self.device.kind != "cpu" else None
-        else:
-            self._handle = rt.stream_create(self.non_blocking, priority)
-            self._owned = True
-        self._kind = "null" if null else ("ptds" if ptds else "new")
 
     # -- identity ------------------------------------------------------------------
     @property
@@ -129,7 +110,7 @@ class Stream:
         if dev.kind == "cpu" or self._kind == "null":
             return None            # the device's own pool
         if self._kind == "ptds":
-            return _per_thread_pool(dev)
+            return _core._per_thread_pool(dev)     # the one the default path uses too
         if self._pool is None:
             self._pool = _core.MemoryPool(dev, self._handle, self._sync_before_free())
         return self._pool
@@ -265,7 +246,6 @@ class Stream:
         None
         """
         if self._closed or not self._owned:
-            self._closed = self._closed or self._owned
             return
         self._closed = True
         rt = self.device.runtime
@@ -301,18 +281,13 @@ class ExternalStream(Stream):
             raise TypeError(f"ptr: expected an int stream handle, got {type(ptr).__name__}")
         if ptr < 0:
             raise ValueError(f"ptr: a stream handle is non-negative, got {ptr}")
-        self.device = get_device(device)
-        if self.device.kind == "cpu":
+        dev = get_device(device)
+        if dev.kind == "cpu":
             raise ValueError("device: the CPU device has no driver streams to share")
-        self.non_blocking = False
-        self.priority = None
-        self._owned = False
-        self._pool = None
-        self._closed = False
-        if ptr == 1 and self.device.kind == "cuda":
+        if ptr == 1 and dev.kind == "cuda":
             ptr = _NULL                # CU_STREAM_LEGACY: the legacy default stream
-        self._handle = ptr
-        self._kind = {_NULL: "null", _PER_THREAD: "ptds"}.get(ptr, "new")
+        self._setup(dev, ptr, {_NULL: "null", _PER_THREAD: "ptds"}.get(ptr, "new"), False,
+                    False, None)
 
     def _sync_before_free(self):
         return True                    # whether it blocks is the other library's choice

@@ -36,6 +36,7 @@ import numpy
 
 from .. import _compiler
 from .._core import ndarray
+from .._inquiry import _extent
 from ..kernels import _raw
 
 _LIBRARIES = {"cuda": "libcuda.so.1", "hip": "libamdhip64.so"}
@@ -131,19 +132,6 @@ def preload_stub_blas():
 _CONST = re.compile(r"\bconst\b")
 
 
-def _extent(a):
-    """[lo, hi) bytes of device memory that the view ``a`` spans (None: empty)."""
-    if a.size == 0:
-        return None
-    lo = hi = a.ptr
-    for n, st in zip(a.shape, a.strides):
-        if st < 0:
-            lo += (n - 1) * st
-        else:
-            hi += (n - 1) * st
-    return lo, hi + a.itemsize
-
-
 def annotate_user_launch(device, args, params):
     """Tell the stub's hazard checker the exact bytes a user kernel launch touches: each
     array argument's span, read-only ('r') for a ``const`` pointer parameter, else read
@@ -158,10 +146,10 @@ def annotate_user_launch(device, args, params):
         if isinstance(a, ndarray):
             if not p.pointer:
                 return
-            span = _extent(a)
+            span = _extent(a)              # (memory space, first byte, end byte)
             if span is not None:
-                ptrs.append(span[0])
-                sizes.append(span[1] - span[0])
+                ptrs.append(span[1])
+                sizes.append(span[2] - span[1])
                 modes.append("r" if _CONST.search(p.text.split("*")[0]) else "x")
         elif p.pointer or not isinstance(a, (numbers.Number, numpy.generic)):
             return                       # a raw address or a struct: not known here
