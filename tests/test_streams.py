@@ -501,3 +501,31 @@ print("SUMS", float(x.sum().get()), float(y.sum().get()), "HAZARDS", hazards())
     assert line.startswith("SUMS 2048.0 2048.0"), line + err[-2000:]
     assert (line.endswith("HAZARDS 0") if annotated else not line.endswith("HAZARDS 0")), \
         line + err[-2000:]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float32",
+                                   "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("shape", [(), (0,), (3, 0), (5,), (4, 6)], ids=str)
+def test_stream_transfers_of_every_dtype_and_empty_and_0d(dtype, shape):
+    # set / get(out=pinned, blocking=False) / asnumpy / to_device on a stream, compared
+    # with NumPy, for 0-d, empty and strided arrays.
+    h = (numpy.arange(int(numpy.prod(shape)), dtype=numpy.int64) % 7).astype(dtype)
+    h = h.reshape(shape)
+    s = garray.Stream(non_blocking=True)
+    x = garray.empty(shape, dtype=dtype)
+    pinned = garray.empty_pinned(shape, dtype)
+    pinned[...] = h
+    x.set(pinned, stream=s)
+    out = garray.zeros_pinned(shape, dtype)
+    x.get(out=out, stream=s, blocking=False)
+    s.synchronize()
+    numpy.testing.assert_array_equal(out, h)
+    assert out.dtype == h.dtype and out.shape == h.shape
+    with s:
+        y = x * 1 if x.ndim == 0 else x[..., ::-1]
+    assert_xp_close(garray.asarray(garray.asnumpy(y, stream=s)),
+                    h * 1 if h.ndim == 0 else h[..., ::-1])
+    z = y.to_device(DEV, stream=s)
+    assert z is y
+    y.record_stream(garray.Stream())
+    del y, z
