@@ -13,6 +13,19 @@ cdef object _ufunc_methods():
     return _ufunc_methods_mod
 
 
+cdef object _ufunc_keywords_mod = None
+cdef str _SAME_KIND = "same_kind"        # the call's defaults, compared by identity first
+cdef str _ORDER_K = "K"
+
+
+cdef object _ufunc_keywords():
+    global _ufunc_keywords_mod
+    if _ufunc_keywords_mod is None:
+        from garray._elementwise import keywords as _keywords
+        _ufunc_keywords_mod = _keywords
+    return _ufunc_keywords_mod
+
+
 @cython.final
 cdef class ufunc:
     """An elementwise function of garray (``garray.add``, ``garray.sin`` ...).
@@ -33,17 +46,37 @@ cdef class ufunc:
         self.nout = self._k.nout
         self.__doc__ = self._k.op.docstring()
 
-    def __call__(self, *args, out=None):
-        if self.nout == 2 and self.nin < len(args) <= self.nin + 2:
-            # NumPy's positional outputs: divmod(a, b, q, r)
+    def __call__(self, *args, out=None, where=True, casting=_SAME_KIND, order=_ORDER_K,
+                 dtype=None, subok=True, signature=None):
+        if self.nin < len(args) <= self.nin + self.nout:
+            # NumPy's positional outputs: add(a, b, o), divmod(a, b, q, r)
             if out is not None:
                 raise TypeError(f"{self.__name__}: cannot specify 'out' as both a "
                                 f"positional and keyword argument")
-            out = tuple(args[self.nin:]) + (None,) * (self.nin + 2 - len(args))
+            out = tuple(args[self.nin:]) + (None,) * (self.nin + self.nout - len(args))
             args = args[:self.nin]
+            for o in out:
+                if o is not None and not isinstance(o, ndarray):
+                    raise TypeError(f"{self.__name__}: return arrays must be of ArrayType "
+                                    f"(a positional output is a {type(o).__name__})")
+            if self.nout == 1:
+                out = out[0]
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__}() takes {self.nin} positional argument"
                             f"{'s' if self.nin > 1 else ''} but {len(args)} were given")
+        if (where is not True or dtype is not None or signature is not None
+                or subok is not True or (casting is not _SAME_KIND and casting != _SAME_KIND)
+                or (order is not _ORDER_K and order != _ORDER_K)):
+            # Note [ufunc keywords] (garray/_elementwise/keywords.py)
+            return _ufunc_keywords().call(self, args, out, where, casting, order, dtype,
+                                          subok, signature)
+        if out is not None and self.nout == 1 and type(out) is tuple:
+            if len(out) != 1:
+                raise ValueError(f"{self.__name__}: The 'out' tuple must have exactly one "
+                                 f"entry per ufunc output (1), got {len(out)}")
+            out = out[0]
+        elif out is Ellipsis:
+            out = None
         if self.nin == 1:
             return _unary(self._k, args[0], out)
         if not isinstance(args[0], ndarray) and not isinstance(args[1], ndarray):
@@ -189,7 +222,7 @@ cdef class ufunc:
         """
         return _ufunc_methods().at(self, a, indices, b)
 
-    def outer(self, A, B, /, *, out=None):
+    def outer(self, A, B, /, *, out=None, **kwargs):
         """This ufunc on every pair (a, b) of A's and B's elements; the result has shape
         A.shape + B.shape.
 
@@ -201,6 +234,9 @@ cdef class ufunc:
             Second operand.
         out : ndarray, optional
             A garray array of the result's shape to write into.
+        **kwargs
+            The call's other keywords (``where``, ``casting``, ``order``, ``dtype``,
+            ``subok``, ``signature``), as for ``self(A, B)``.
 
         Returns
         -------
@@ -211,7 +247,7 @@ cdef class ufunc:
         --------
         numpy.ufunc.outer
         """
-        return _ufunc_methods().outer(self, A, B, out)
+        return _ufunc_methods().outer(self, A, B, out, kwargs)
 
     @property
     def identity(self):

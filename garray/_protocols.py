@@ -137,19 +137,11 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
         for k, x in enumerate(inputs):
             if isinstance(x, numpy.ndarray):
                 _refuse_host(name, f"operand {k}")
-    if method == "__call__":
-        kwargs = dict(kwargs)
-        where = kwargs.pop("where", True)
-        if isinstance(where, numpy.ndarray):
-            _refuse_host(name, "where=")
-        # masked: the whole result first, then copied into out= where the mask holds
-        out = kwargs.pop("out", None) if where is not True else None
-        dtype = kwargs.pop("dtype", None)
-        if dtype is not None:
-            r = _call_with_dtype(impl, name, inputs, kwargs, numpy.dtype(dtype))
-        else:
-            r = impl(*inputs, **kwargs)
-        return r if where is True else _masked(r, out, where, name)
+    where = kwargs.get("where", True)
+    if isinstance(where, numpy.ndarray):
+        _refuse_host(name, "where=")
+    # every keyword (where=, dtype=, casting=, order=, subok=, signature=) is garray's
+    # ufunc's own (Note [ufunc keywords] in garray/_elementwise/keywords.py)
     return impl(*inputs, **kwargs)
 
 
@@ -157,40 +149,3 @@ def _refuse_host(name, what):
     raise TypeError(f"numpy.{name}: {what} is a numpy.ndarray next to a garray.ndarray; "
                     "garray does not copy host arrays to a device implicitly: use "
                     "garray.asarray(...) (or garray.asnumpy(...) for a NumPy result)")
-
-
-def _masked(r, out, where, name):
-    """numpy.<ufunc>(..., out=o, where=m): o takes the result where m is True and keeps
-    its values elsewhere; without out= NumPy leaves those elements uninitialised, and here
-    they hold the unmasked result."""
-    if out is None:
-        return r
-    if isinstance(out, tuple):          # two outputs (divmod, frexp, modf)
-        res = []
-        for ri, oi in zip(r, out):
-            if oi is not None:
-                garray.copyto(oi, ri, where=where)
-            res.append(ri if oi is None else oi)
-        return tuple(res)
-    garray.copyto(out, r, where=where)
-    return out
-
-
-def _call_with_dtype(impl, name, inputs, kwargs, dtype):
-    """numpy.<ufunc>(..., dtype=d): the inputs cast to d under NumPy's default
-    ``casting='same_kind'``, the loop run in d; a ufunc whose loop for d gives another
-    result dtype (a comparison) has no such loop, as in NumPy."""
-    casting = kwargs.pop("casting", "same_kind")
-    cast = []
-    for k, x in enumerate(inputs):
-        if isinstance(x, garray.ndarray):
-            if not numpy.can_cast(x.dtype, dtype, casting):
-                raise TypeError(f"Cannot cast ufunc {name!r} input {k} from {x.dtype!r} to "
-                                f"{dtype!r} with casting rule {casting!r}")
-            x = x.astype(dtype, copy=False)
-        cast.append(x)
-    r = impl(*cast, **kwargs)
-    if isinstance(r, garray.ndarray) and r.dtype != dtype:
-        raise TypeError(f"No loop matching the specified signature and casting was found "
-                        f"for ufunc {name} (dtype={dtype})")
-    return r
