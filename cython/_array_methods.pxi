@@ -229,3 +229,126 @@ cdef object _format(ndarray a, bint is_repr):
     if a._device is not _devmod.default_device() and s.endswith(")"):
         s = f"{s[:-1]}, device={a._device})"
     return s
+
+
+# ---- resize, byteswap, fields, host memory (_extra_methods.pxi) ------------------------
+
+# Py_REFCNT(self) inside x.resize(...) when only the caller's name holds x: the name, the
+# interpreter's stack entry of the method call and the call's argument (measured, and
+# tested by tests/test_ndarray_methods.py both ways).
+cdef Py_ssize_t _RESIZE_BASE_REFS = 3
+
+
+cdef int _resize_in_place(ndarray a, tuple new_shape, bint refcheck,
+                          Py_ssize_t refs) except -1:
+    """x.resize(*new_shape): NumPy's in-place resize (values kept in memory order, new
+    elements zero).  The new block is swapped into ``a``; the old one (or the wrapped
+    host memory's exporter) goes with a holder array, freed at once unless views may
+    still read it (refcheck=False).  A view of another garray array is refused."""
+    cdef Py_ssize_t shape[MAX_NDIM]
+    cdef int nd, i
+    cdef ndarray n, src
+    cdef Py_ssize_t keep, size
+    if not new_shape or (len(new_shape) == 1 and new_shape[0] is None):
+        return 0                                     # a.resize(): nothing to do
+    if len(new_shape) == 1 and type(new_shape[0]) is not int:
+        new_shape = tuple(new_shape[0])
+    nd = _read_shape(new_shape, shape, "new_shape")
+    if not (a._flags & (FLAG_C | FLAG_F)):
+        raise ValueError("resize only works on single-segment arrays")
+    # NumPy's order: an F-contiguous array keeps F strides, any other C strides
+    fortran = not (a._flags & FLAG_C)
+    try:
+        size = _checked_size(shape, nd, a._itemsize)
+    except ValueError as e:           # NumPy's resize: a MemoryError
+        raise MemoryError(f"resize: {e}") from None
+    if size == a._size:
+        _set_layout(a, nd, shape, fortran)          # the same memory, a new shape
+        return 0
+    if isinstance(a._base, ndarray):
+        raise ValueError("cannot resize this array: it does not own its data")
+    if refcheck and refs > _RESIZE_BASE_REFS:
+        raise ValueError("cannot resize an array that references or is referenced by "
+                         "another array in this way. Use the np.resize function or "
+                         "refcheck=False")
+    n = _new_array(a._dtype, 1, &size, a._device)   # the new block, in memory order
+    if size:
+        _fill_bytes(n._device, n._ptr, 0, <size_t>(size * n._itemsize))
+    keep = min(size, a._size)
+    if keep:
+        n[:keep] = a.reshape(-1, order="F" if fortran else "C")[:keep]
+    # swap the blocks: a takes the new one and layout; n frees the old one
+    a._ptr, n._ptr = n._ptr, a._ptr
+    a._pool, n._pool = n._pool, a._pool
+    a._alloc_ptr, n._alloc_ptr = n._alloc_ptr, a._alloc_ptr
+    a._alloc_size, n._alloc_size = n._alloc_size, a._alloc_size
+    a._base, n._base = n._base, a._base      # wrapped host memory: n keeps its exporter
+    a._size = size
+    _set_layout(a, nd, shape, fortran)
+    if refs > _RESIZE_BASE_REFS:
+        a._base = n          # views made before keep the old block alive through a
+    return 0
+
+
+cdef int _set_layout(ndarray a, int nd, Py_ssize_t* shape, bint fortran) except -1:
+    """a (contiguous, of this size) takes ``shape`` with C or F strides over its memory."""
+    cdef int i, k
+    cdef Py_ssize_t step = a._itemsize
+    a._nd = nd
+    for k in range(nd):
+        i = k if fortran else nd - 1 - k
+        a._shape[i] = shape[i]
+        a._strides[i] = step
+        step *= shape[i]
+    _update_flags(a)
+    return 0
+
+
+cdef object _byteswap(ndarray a, bint inplace):
+    """x.byteswap(): each element's bytes reversed (each half of a complex one)."""
+    cdef Py_ssize_t w = a._itemsize // 2 if _is_complex_code(a._code) else a._itemsize
+    if w == 1 or a._size == 0:
+        return a if inplace else _copy_array(a)
+    if inplace and a._flags & FLAG_READONLY:
+        raise ValueError("byteswap: array to be byte-swapped is read-only")
+    c = _copy_array(a) if not (a._flags & FLAG_C) else a
+    u = c.reshape(-1).view(_code_dtype[_U8]).reshape(a._size * a._itemsize // w, w)
+    r = u[:, ::-1].copy().reshape(-1).view(a._dtype).reshape(a.shape)
+    if not inplace:
+        return r
+    a[...] = r
+    return a
+
+
+cdef ndarray _field_view(ndarray a, object dtype, object offset):
+    """x.getfield(dtype, offset): each element's bytes from ``offset`` as ``dtype`` (a
+    view, a's shape and strides)."""
+    dt = _norm_dtype(dtype)
+    off = _dim(offset, "offset")
+    if off < 0:
+        raise ValueError(f"getfield: offset is negative ({off})")
+    if off + dt.itemsize > a._itemsize:
+        raise ValueError(f"getfield: new type plus offset is larger than original type "
+                         f"({dt} at offset {off} in {a._dtype})")
+    cdef ndarray r = _view_same(a)
+    r._dtype = dt
+    r._code = _code_of[dt]
+    r._itemsize = dt.itemsize
+    r._ptr += off
+    align = dt.itemsize // 2 if dt.kind == "c" else dt.itemsize
+    if r._size and (r._ptr % align or any(
+            r._shape[i] > 1 and r._strides[i] % align for i in range(r._nd))):
+        raise NotImplementedError(
+            f"getfield: {dt} at offset {off} of {a._dtype} elements is unaligned, which "
+            f"garray's kernels do not read")
+    _update_flags(r)
+    return r
+
+
+cdef object _host_memory(ndarray a, str what):
+    """A NumPy array over a CPU-device array's memory, for x.data and x.ctypes."""
+    if not a._is_cpu:
+        raise BufferError(f"ndarray.{what}: the array lives on {a._device}, whose memory "
+                          f"the host cannot address; copy it with garray.asnumpy(x) (or "
+                          f"share it with DLPack) first")
+    return _host_view(a)

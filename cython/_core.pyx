@@ -5,6 +5,7 @@ One extension module made of one included file per concern (docs/architecture.md
 how a call travels through them):
   _memory.pxi           per-device memory pools (statistics, limit, retry); the size
                         classes and allocators in _memory_sizes.pxi, mmap in _memory_map.pxi
+  _extra_methods.pxi    ndarray's resize, byteswap, getfield/setfield, data, ctypes
   _shape_methods.pxi    ndarray's shape and copy methods (reshape, transpose, copy, astype)
   _methods.pxi          ndarray's methods that are also functions (x.sum() ...), forwarded
   _operators.pxi        the ndarray operators, generated from the op table
@@ -38,6 +39,7 @@ exporting module's C-API table.  The files stay small and separate by concern.
 """
 
 from cpython.long cimport PyLong_AsSsize_t
+from cpython.ref cimport Py_REFCNT
 from libc.stdint cimport intptr_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
@@ -97,6 +99,7 @@ include "_memory.pxi"
 include "_stream.pxi"
 include "_copy.pxi"
 include "_stream_methods.pxi"
+include "_extra_methods.pxi"
 include "_shape_methods.pxi"
 include "_methods.pxi"
 include "_operators.pxi"

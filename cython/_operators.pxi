@@ -90,9 +90,13 @@ cdef class _ArrayOperators(_ArrayMethods):
         return _inplace(_op_subtract, <ndarray>self, other)
 
     def __mul__(self, other):
+        if (<ndarray>self)._nd == 0 and _is_sequence(other):
+            return NotImplemented     # Python's repetition (__index__)
         return _binary(_op_multiply, self, other, None)
 
     def __rmul__(self, other):
+        if (<ndarray>self)._nd == 0 and _is_sequence(other):
+            return NotImplemented     # Python's repetition (__index__)
         return _binary(_op_multiply, other, self, None)
 
     def __imul__(self, other):

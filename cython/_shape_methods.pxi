@@ -2,7 +2,7 @@
 # x.squeeze, x.swapaxes, x.copy, x.astype, x.view): a base class of ndarray, so _ndarray.pxi stays about the type itself.
 # Each casts self once; the work is _shape.pxi's, _copy.pxi's and _array_methods.pxi's.
 
-cdef class _ArrayShapeMethods(_ArrayStreamMethods):
+cdef class _ArrayShapeMethods(_ArrayExtraMethods):
     """The shape and copy methods of ndarray."""
 
     def reshape(self, *shape, order="C", copy=None):

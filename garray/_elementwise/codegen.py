@@ -75,8 +75,12 @@ def operators_pxi():
             "unary": "_unary({v}, self, None)"}
     for dunder, op, role in ops:
         args = "self" if role == "unary" else "self, other"
-        lines += ["", f"    def {dunder}({args}):",
-                  "        return " + call[role].format(v=var[op.name])]
+        lines += ["", f"    def {dunder}({args}):"]
+        if op.name == "multiply" and role in ("forward", "reflected"):
+            # Note [0-d arrays for NumPy scalars] (cython/_extra_methods.pxi)
+            lines += ["        if (<ndarray>self)._nd == 0 and _is_sequence(other):",
+                      "            return NotImplemented     # Python's repetition (__index__)"]
+        lines += ["        return " + call[role].format(v=var[op.name])]
     return "\n".join(lines) + "\n"
 
 
