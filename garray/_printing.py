@@ -22,7 +22,8 @@ from ._core import asnumpy
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions",
            "array2string", "array_repr", "array_str",
-           "seterr", "geterr", "errstate", "seterrcall", "geterrcall"]
+           "seterr", "geterr", "errstate", "seterrcall", "geterrcall",
+           "base_repr", "binary_repr", "format_float_positional", "format_float_scientific"]
 
 # NumPy's defaults (numpy.get_printoptions() in a fresh process).
 _DEFAULT_PRINT = {"edgeitems": 3, "threshold": 1000, "floatmode": "maxprec", "precision": 8,
@@ -411,3 +412,139 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801 - NumPy's name
 
     def __exit__(self, *exc):
         _err_state.reset(self._tokens.pop())
+
+
+# ---- scalar formatting: host strings, NumPy's printer (as for arrays) ------------------
+
+
+def _host_scalar(x, name):
+    """A scalar argument as NumPy's formatters take it: a garray 0-d or one-element array
+    becomes the NumPy scalar of its dtype (one value read from the device)."""
+    from ._core import ndarray   # here: the core imports the printing module
+    if isinstance(x, ndarray):
+        if x.ndim != 0:
+            raise TypeError(f"{name}: only 0-dimensional arrays can be converted to Python "
+                            f"scalars, got shape {x.shape}")
+        return asnumpy(x)[()]
+    return x
+
+
+def base_repr(number, base=2, padding=0):
+    """The digits of an integer in ``base`` (2 to 36) as a string.
+
+    Parameters
+    ----------
+    number : int
+        The integer (a garray 0-d integer array is read from its device).
+    base : int, optional
+        The base, 2 to 36.
+    padding : int, optional
+        Zeros put on the left.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    numpy.base_repr
+    """
+    return numpy.base_repr(_host_scalar(number, "base_repr: number"), base, padding)
+
+
+def binary_repr(num, width=None):
+    """The binary digits of an integer; negative ones in two's complement when ``width``
+    is given.
+
+    Parameters
+    ----------
+    num : int
+        The integer (a garray 0-d integer array is read from its device).
+    width : int, optional
+        The number of digits.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    numpy.binary_repr
+    """
+    return numpy.binary_repr(_host_scalar(num, "binary_repr: num"), width)
+
+
+def format_float_positional(x, precision=None, unique=True, fractional=True, trim="k",
+                            sign=False, pad_left=None, pad_right=None, min_digits=None):
+    """A float in positional notation, with the shortest digits that round-trip its
+    dtype by default (NumPy's Dragon4 formatter).
+
+    Parameters
+    ----------
+    x : float or 0-d ndarray
+        The value (a garray 0-d array keeps its dtype, e.g. float16).
+    precision : int, optional
+        The most digits to print.
+    unique : bool, optional
+        The shortest unique digits.
+    fractional : bool, optional
+        ``precision`` counts digits after the point (else significant digits).
+    trim : {'k', '.', '0', '-'}, optional
+        How trailing zeros and the point are trimmed.
+    sign : bool, optional
+        Always print the sign.
+    pad_left : int, optional
+        Pad the integer part to this many characters.
+    pad_right : int, optional
+        Pad the fraction to this many characters.
+    min_digits : int, optional
+        The fewest digits to print.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    numpy.format_float_positional
+    """
+    return numpy.format_float_positional(
+        _host_scalar(x, "format_float_positional: x"), precision, unique, fractional, trim,
+        sign, pad_left, pad_right, min_digits)
+
+
+def format_float_scientific(x, precision=None, unique=True, trim="k", sign=False,
+                            pad_left=None, exp_digits=None, min_digits=None):
+    """A float in scientific notation, with the shortest digits that round-trip its
+    dtype by default (NumPy's Dragon4 formatter).
+
+    Parameters
+    ----------
+    x : float or 0-d ndarray
+        The value (a garray 0-d array keeps its dtype, e.g. float16).
+    precision : int, optional
+        The most digits to print.
+    unique : bool, optional
+        The shortest unique digits.
+    trim : {'k', '.', '0', '-'}, optional
+        How trailing zeros and the point are trimmed.
+    sign : bool, optional
+        Always print the sign.
+    pad_left : int, optional
+        Pad the integer part to this many characters.
+    exp_digits : int, optional
+        The fewest digits of the exponent.
+    min_digits : int, optional
+        The fewest digits to print.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    numpy.format_float_scientific
+    """
+    return numpy.format_float_scientific(
+        _host_scalar(x, "format_float_scientific: x"), precision, unique, trim, sign,
+        pad_left, exp_digits, min_digits)

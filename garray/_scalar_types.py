@@ -25,6 +25,7 @@ __all__ = [
     "ulonglong", "short", "ushort", "byte", "ubyte", "intc", "uintc", "long", "ulong",
     "bool_", "generic", "number", "integer", "signedinteger", "unsignedinteger", "floating",
     "complexfloating", "inexact", "half",
+    "True_", "False_", "ScalarType", "sctypeDict", "typecodes",
 ]
 
 # The C-named aliases of the 14 supported dtypes (NumPy 2: int_ and long are int64 on
@@ -40,6 +41,18 @@ half = numpy.half
 generic, number, integer, inexact = numpy.generic, numpy.number, numpy.integer, numpy.inexact
 signedinteger, unsignedinteger = numpy.signedinteger, numpy.unsignedinteger
 floating, complexfloating = numpy.floating, numpy.complexfloating
+
+# NumPy's bool scalars, and its tuple of scalar types (Python's and NumPy's: what
+# ``type(x) in ScalarType`` asks is NumPy's question, so the answer is NumPy's).
+True_, False_ = numpy.True_, numpy.False_
+ScalarType = numpy.ScalarType
+# Names and one-letter codes of the scalar types garray's 14 dtypes have (NumPy's lists
+# less strings, datetimes, object and long double, which garray arrays cannot hold).
+sctypeDict = {k: v for k, v in numpy.sctypeDict.items()
+              if v in {d.type for d in _dtypes.DTYPES}}
+typecodes = {"Character": "", "Integer": "bhilqnp", "UnsignedInteger": "BHILQNP",
+             "Float": "efd", "Complex": "FD", "AllInteger": "bBhHiIlLqQnNpP",
+             "AllFloat": "efdFD", "Datetime": "", "All": "?bhilqnpBHILQNPefdFD"}
 
 
 class _DtypeType(type):

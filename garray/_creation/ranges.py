@@ -60,7 +60,7 @@ def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
     start = _check_scalar(start, "start")
     if stop is not None:
         stop = _check_scalar(stop, "stop")
-    step = _check_scalar(step, "step")
+    step = 1 if step is None else _check_scalar(step, "step")     # None: 1, as NumPy
     if step == 0:
         raise ValueError("step: must not be zero")
     dt = None if dtype is None else _dtypes.normalize_dtype(dtype)
