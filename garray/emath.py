@@ -1,0 +1,330 @@
+"""NumPy's ``numpy.emath`` (``numpy.lib.scimath``): functions whose result is complex
+where the real one would be NaN.
+
+``sqrt``, ``log``, ``log2``, ``log10``, ``logn``, ``power``, ``arccos``, ``arcsin`` and
+``arctanh`` follow NumPy 2's ``numpy/lib/_scimath_impl.py`` exactly, dtypes included:
+
+- an argument that holds a real value outside the real function's domain (a negative
+  one for ``sqrt``, the logarithms and ``power``'s base; one of absolute value above 1
+  for ``arccos``, ``arcsin``, ``arctanh``) is converted to complex first, the *whole*
+  array, when any of its elements needs it: float32, int8, int16, uint8 and uint16 to
+  complex64, every other real dtype (float16, float64, int32, int64, uint32, uint64) to
+  complex128 (NumPy's ``_tocomplex``);
+- ``power``'s exponent: an integer array with a negative element becomes float64 (NumPy's
+  ``_fix_int_lt_zero``, ``p * 1.0``), so that ``power(2, -1)`` is 0.5, not an error;
+- NaN, -0.0 and bools never need the conversion; complex input is taken as it is;
+  ``abs(x) > 1`` is NumPy's test, so int8's -128 (whose ``abs`` wraps to -128) does
+  not convert, as in NumPy.
+
+Then garray's own ufunc computes the result (``garray.sqrt``, ``garray.log`` ...), on the
+argument's device.  A Python scalar argument becomes a 0-d array first (NumPy's
+``asarray``), as strong as any array in promotion: ``power(float32_array, 2)`` is
+float64, as NumPy's.  Where NumPy returns a scalar, garray returns a 0-d array, as
+garray's ufuncs do; a NumPy array argument is refused (Note [NumPy input] in
+garray/_args.py).
+
+Synchronisation: the result's dtype depends on the values, so deciding whether a
+conversion is needed reads one bool back from the device (``bool(garray.any(...))``),
+which waits for the work queued before it.  Arguments whose dtype can never need the
+conversion (bool, complex, and unsigned integers for the ``< 0`` test) are not read.
+"""
+
+from . import _dtypes
+from ._args import as_array
+from ._elementwise import ufuncs as _ufuncs
+from ._reduce.reductions import any as _any
+
+__all__ = ["sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin", "arctanh"]
+
+# NumPy's _tocomplex: these go to complex64, every other real dtype to complex128
+_TO_COMPLEX64 = frozenset(_dtypes.normalize_dtype(t) for t in
+                          ("float32", "int8", "int16", "uint8", "uint16"))
+
+
+def _tocomplex(x):
+    return x.astype(_dtypes.complex64 if x.dtype in _TO_COMPLEX64 else _dtypes.complex128)
+
+
+def _fix_real_lt_zero(x, where):
+    """NumPy's _fix_real_lt_zero: ``x`` as an array, complex if any real element < 0."""
+    x = as_array(x, where)
+    if x.dtype.kind in "if" and bool(_any(_ufuncs.less(x, 0))):   # reads one bool
+        x = _tocomplex(x)
+    return x
+
+
+def _fix_int_lt_zero(x, where):
+    """NumPy's _fix_int_lt_zero: ``x`` as an array, float64 if it is an integer array
+    with a negative element (NumPy's ``x * 1.0``; a float array keeps its dtype and
+    values, so it is not read)."""
+    x = as_array(x, where)
+    if x.dtype.kind == "i" and bool(_any(_ufuncs.less(x, 0))):   # reads one bool
+        x = x.astype(_dtypes.float64)
+    return x
+
+
+def _fix_real_abs_gt_1(x, where):
+    """NumPy's _fix_real_abs_gt_1: ``x`` as an array, complex if any real element has
+    ``abs(x) > 1`` (garray's abs, which wraps for the most negative integer as NumPy's)."""
+    x = as_array(x, where)
+    kind = x.dtype.kind
+    if kind in "iuf":
+        big = _ufuncs.greater(x if kind == "u" else _ufuncs.abs(x), 1)
+        if bool(_any(big)):                                          # reads one bool
+            x = _tocomplex(x)
+    return x
+
+
+def sqrt(x):
+    """The square root of ``x``, complex for negative real input (NumPy's
+    ``numpy.emath.sqrt``).
+
+    Where any real element of ``x`` is negative, the whole of ``x`` is converted to
+    complex first (float32, int8, int16, uint8, uint16: complex64; other real dtypes:
+    complex128); otherwise the result is ``garray.sqrt(x)``'s.  Deciding reads one bool
+    back from the device (the module's notes).
+
+    >>> garray.emath.sqrt(garray.asarray([-4.0, 4.0]))
+    array([0.+2.j, 2.+0.j])
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The input (a Python scalar becomes a 0-d array).
+
+    Returns
+    -------
+    ndarray
+        The square root; a 0-d array for a scalar or 0-d input.
+
+    See Also
+    --------
+    numpy.emath.sqrt
+    garray.sqrt
+    """
+    return _ufuncs.sqrt(_fix_real_lt_zero(x, "emath.sqrt: x"))
+
+
+def log(x):
+    """The natural logarithm of ``x``, complex for negative real input (NumPy's
+    ``numpy.emath.log``): ``log(-e) == 1 + pi*1j``.
+
+    Where any real element of ``x`` is negative, the whole of ``x`` is converted to
+    complex first (as ``sqrt``); ``log(0)`` is ``-inf`` and ``log(-0.0)`` is real
+    ``-inf`` too.  Deciding reads one bool back from the device.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The input (a Python scalar becomes a 0-d array).
+
+    Returns
+    -------
+    ndarray
+        The natural logarithm.
+
+    See Also
+    --------
+    numpy.emath.log
+    garray.log
+    """
+    return _ufuncs.log(_fix_real_lt_zero(x, "emath.log: x"))
+
+
+def log10(x):
+    """The base-10 logarithm of ``x``, complex for negative real input (NumPy's
+    ``numpy.emath.log10``).
+
+    Where any real element of ``x`` is negative, the whole of ``x`` is converted to
+    complex first (as ``sqrt``).  Deciding reads one bool back from the device.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The input (a Python scalar becomes a 0-d array).
+
+    Returns
+    -------
+    ndarray
+        The base-10 logarithm.
+
+    See Also
+    --------
+    numpy.emath.log10
+    garray.log10
+    """
+    return _ufuncs.log10(_fix_real_lt_zero(x, "emath.log10: x"))
+
+
+def log2(x):
+    """The base-2 logarithm of ``x``, complex for negative real input (NumPy's
+    ``numpy.emath.log2``).
+
+    Where any real element of ``x`` is negative, the whole of ``x`` is converted to
+    complex first (as ``sqrt``).  Deciding reads one bool back from the device.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The input (a Python scalar becomes a 0-d array).
+
+    Returns
+    -------
+    ndarray
+        The base-2 logarithm.
+
+    See Also
+    --------
+    numpy.emath.log2
+    garray.log2
+    """
+    return _ufuncs.log2(_fix_real_lt_zero(x, "emath.log2: x"))
+
+
+def logn(n, x):
+    """The base-``n`` logarithm of ``x``, ``log(x) / log(n)``, complex where either is
+    negative (NumPy's ``numpy.emath.logn``).
+
+    ``x`` and ``n`` are each converted to complex first where any of their real elements
+    is negative (as ``sqrt``); the two logarithms are garray's and broadcast together.
+    Deciding reads up to two bools back from the device.
+
+    >>> garray.emath.logn(2, garray.asarray([4.0, 8.0]))
+    array([2., 3.])
+
+    Parameters
+    ----------
+    n : ndarray or array_like
+        The base (a Python scalar becomes a 0-d array: float64 for an int).
+    x : ndarray or array_like
+        The values whose logarithm is taken.
+
+    Returns
+    -------
+    ndarray
+        ``log(x) / log(n)``, broadcast.
+
+    See Also
+    --------
+    numpy.emath.logn
+    """
+    x = _fix_real_lt_zero(x, "emath.logn: x")
+    n = _fix_real_lt_zero(n, "emath.logn: n")
+    return _ufuncs.divide(_ufuncs.log(x), _ufuncs.log(n))
+
+
+def power(x, p):
+    """``x`` to the power ``p``, complex for a negative real base (NumPy's
+    ``numpy.emath.power``).
+
+    As NumPy: where any real element of ``x`` is negative, the whole of ``x`` is
+    converted to complex first (so ``power(-2, 2)`` is ``4+0j``, complex even for an
+    integer power); where ``p`` is an integer array with a negative element it becomes
+    float64 (so ``power(2, -1)`` is 0.5, not an error).  Then ``garray.power``; two bool
+    arrays compute in int8, NumPy's loop for them.  Deciding reads up to two bools back
+    from the device.
+
+    >>> garray.emath.power(garray.asarray([2, 4]), -1)
+    array([0.5 , 0.25])
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The base.
+    p : ndarray or array_like
+        The exponent, broadcast against ``x``.
+
+    Returns
+    -------
+    ndarray
+        ``x ** p``.
+
+    See Also
+    --------
+    numpy.emath.power
+    garray.power
+    """
+    x = _fix_real_lt_zero(x, "emath.power: x")
+    p = _fix_int_lt_zero(p, "emath.power: p")
+    if x.dtype == _dtypes.bool and p.dtype == _dtypes.bool:
+        # NumPy's power loop for (bool, bool) is int8's (garray.power has no bool loop)
+        x, p = x.astype(_dtypes.int8), p.astype(_dtypes.int8)
+    return _ufuncs.power(x, p)
+
+
+def arccos(x):
+    """The inverse cosine of ``x``, complex where a real ``|x| > 1`` (NumPy's
+    ``numpy.emath.arccos``).
+
+    Where any real element of ``x`` has ``abs(x) > 1``, the whole of ``x`` is converted
+    to complex first (float32, int8, int16, uint8, uint16: complex64; other real dtypes:
+    complex128); otherwise the result is ``garray.arccos(x)``'s.  Deciding reads one
+    bool back from the device.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The input (a Python scalar becomes a 0-d array).
+
+    Returns
+    -------
+    ndarray
+        The inverse cosine, in radians.
+
+    See Also
+    --------
+    numpy.emath.arccos
+    garray.arccos
+    """
+    return _ufuncs.arccos(_fix_real_abs_gt_1(x, "emath.arccos: x"))
+
+
+def arcsin(x):
+    """The inverse sine of ``x``, complex where a real ``|x| > 1`` (NumPy's
+    ``numpy.emath.arcsin``).
+
+    Where any real element of ``x`` has ``abs(x) > 1``, the whole of ``x`` is converted
+    to complex first (as ``arccos``).  Deciding reads one bool back from the device.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The input (a Python scalar becomes a 0-d array).
+
+    Returns
+    -------
+    ndarray
+        The inverse sine, in radians.
+
+    See Also
+    --------
+    numpy.emath.arcsin
+    garray.arcsin
+    """
+    return _ufuncs.arcsin(_fix_real_abs_gt_1(x, "emath.arcsin: x"))
+
+
+def arctanh(x):
+    """The inverse hyperbolic tangent of ``x``, complex where a real ``|x| > 1``
+    (NumPy's ``numpy.emath.arctanh``).
+
+    Where any real element of ``x`` has ``abs(x) > 1``, the whole of ``x`` is converted
+    to complex first (as ``arccos``); ``arctanh(1)`` stays real ``inf``.  Deciding reads
+    one bool back from the device.
+
+    Parameters
+    ----------
+    x : ndarray or array_like
+        The input (a Python scalar becomes a 0-d array).
+
+    Returns
+    -------
+    ndarray
+        The inverse hyperbolic tangent.
+
+    See Also
+    --------
+    numpy.emath.arctanh
+    garray.arctanh
+    """
+    return _ufuncs.arctanh(_fix_real_abs_gt_1(x, "emath.arctanh: x"))
