@@ -63,13 +63,14 @@ NAMESPACES = [
     ("garray.nn", "garray.nn"),
     ("garray.special", "garray.special"),
     ("garray.lib.stride_tricks", "garray.lib.stride_tricks"),
+    ("garray.emath", "garray.emath (complex results where real ones would be NaN)"),
 ]
 
 # The main namespace is grouped by the module that defines each name.
 GROUPS = [
     ("Array object, devices and memory", ("_core", "_device", "_errors")),
     ("Data types", ("_dtypes", "_dtype_codes", "_scalar_types")),
-    ("Array creation", ("_creation", "_array_utils", "_io")),
+    ("Array creation", ("_creation", "_array_utils", "_io", "_io_formats")),
     ("Elementwise functions (ufuncs)", ("ufunc", "_elementwise", "_sort.interp")),
     ("Reductions and statistics", ("_reduce", "_sort.quantiles", "_sort.histograms",
                                    "_gemm.covariance")),
@@ -91,14 +92,24 @@ _CONSTANTS = """\
 Constants and dtypes
 --------------------
 
-``garray.e``, ``garray.pi``, ``garray.inf``, ``garray.nan`` and ``garray.newaxis``
-(``None``) are NumPy's.  The 13 dtypes (``garray.bool``, ``int8``, ``int16``, ``int32``,
-``int64``, ``uint8`` ... ``uint64``, ``float32``, ``float64``, ``complex64``,
-``complex128``) and NumPy 2's other scalar type names (``intp``, ``double``,
-``floating``, ``number`` ...) are NumPy's own objects (``garray.float32 is
-numpy.float32``); ``garray.dtype`` (below) checks a dtype against the ones garray
-supports.  float16, longdouble, strings, datetimes, structured and object dtypes are not
-supported.
+``garray.e``, ``garray.pi``, ``garray.inf``, ``garray.nan``, ``garray.euler_gamma``,
+``garray.little_endian`` and ``garray.newaxis`` (``None``) are NumPy's.  The 14 dtypes
+(``garray.bool``, ``int8``, ``int16``, ``int32``, ``int64``, ``uint8`` ... ``uint64``,
+``float16``, ``float32``, ``float64``, ``complex64``, ``complex128``) and NumPy 2's other
+scalar type names (``intp``, ``double``, ``floating``, ``number`` ..., ``True_``,
+``False_``, ``ScalarType``) are NumPy's own objects (``garray.float32 is
+numpy.float32``); ``garray.sctypeDict`` and ``garray.typecodes`` are NumPy's, less the
+types garray arrays cannot hold (longdouble, strings, datetimes, structured and object
+dtypes).  ``garray.dtype`` (below) checks a dtype against the ones garray supports.
+
+Index tricks
+------------
+
+``garray.mgrid``, ``garray.ogrid``, ``garray.r_``, ``garray.c_``, ``garray.s_`` and
+``garray.index_exp`` are NumPy's objects indexed with slices (``garray.mgrid[0:2,
+0:3]``, ``garray.r_[1:4, 0, x]``); the arrays they build are made on the current device
+by garray's own kernels.  ``r_``'s matrix directives (``'r'``, ``'c'`` and a string
+alone) raise NotImplementedError: garray has no matrix class.
 
 """
 

@@ -31,7 +31,8 @@ from ._array_utils import (array, asanyarray, copy, ascontiguousarray,  # noqa: 
                            asfortranarray, isscalar, ndim, shape, size, iterable)
 from ._printing import (set_printoptions, get_printoptions, printoptions,  # noqa: F401
                         array2string, array_repr, array_str, seterr, geterr, errstate,
-                        seterrcall, geterrcall)
+                        seterrcall, geterrcall, base_repr, binary_repr,
+                        format_float_positional, format_float_scientific)
 from ._inquiry import (iscomplex, isreal, iscomplexobj, isrealobj, isfortran,  # noqa: F401
                        isneginf, isposinf, asarray_chkfinite, may_share_memory,
                        shares_memory, common_type, require, min_scalar_type)
@@ -74,6 +75,10 @@ from ._index.index_arrays import (ix_, unravel_index, ravel_multi_index, indices
                                   diag_indices, diag_indices_from, tril_indices,
                                   tril_indices_from, triu_indices, triu_indices_from)
 from ._index.iterators import ndindex, ndenumerate, flatiter  # noqa: F401
+from ._index.nditer import *  # noqa: F401,F403  (nditer, nested_iters)
+from ._index.tricks import mgrid, ogrid, r_, c_, s_, index_exp  # noqa: F401
+from ._elementwise.vectorize import *  # noqa: F401,F403  (vectorize, frompyfunc)
+from ._io_formats import *  # noqa: F401,F403  (savez, genfromtxt, fromfile, memmap ...)
 from ._core import ufunc, astype  # noqa: F401
 from . import _sanitizer
 if _sanitizer.mask:     # GARRAY_CPU_SANITIZE: before any array exists (Note [CPU sanitizer])
@@ -123,6 +128,8 @@ pi = _math.pi
 inf = _math.inf
 nan = _math.nan
 newaxis = None
+euler_gamma = 0.5772156649015329
+little_endian = _sys.byteorder == "little"
 
 # The subpackages load on first use, as NumPy 2 loads numpy.linalg: until then the name is
 # a placeholder module whose first attribute read imports the subpackage, which then takes
@@ -151,7 +158,7 @@ class _Subpackage(_types.ModuleType):
         return dir(self._load())
 
 
-for _name in ("linalg", "fft", "random", "nn", "signal", "special"):
+for _name in ("linalg", "fft", "random", "nn", "signal", "special", "emath"):
     if f"{__name__}.{_name}" not in _sys.modules:
         globals()[_name] = _Subpackage(f"{__name__}.{_name}")
 del _name

@@ -1,13 +1,21 @@
 """NumPy's public names that garray leaves out, each group with its reason.
 
-tests/test_numpy_coverage.py checks every public callable of ``numpy`` and every public
-name of ``numpy.linalg``, ``numpy.fft`` and ``numpy.random``: each is in garray or listed
-here, and nothing listed here is in garray (so the lists only shrink).
+tests/test_numpy_coverage.py checks, against the installed NumPy:
+- every public name of ``numpy``'s main namespace that is not a submodule, callable or
+  not (functions, ufuncs, classes, scalar types, constants, the index tricks);
+- every name in the ``__all__`` of ``numpy.linalg``, ``numpy.fft``, ``numpy.random``
+  and ``numpy.emath``;
+- every public attribute of ``numpy.ndarray``;
+- every keyword of a ufunc call and of its methods (``UFUNC_KEYWORDS``);
+- every submodule of ``numpy``: garray has it (``SUBPACKAGES``) or lists it in
+  ``SUBMODULES_OUT_OF_SCOPE``.
+Each is in garray or listed here, and nothing listed here is in garray (the lists only
+shrink).
 
 Two kinds of groups:
-- OUT_OF_SCOPE: what garray does not aim to offer (strings, datetimes, masked arrays,
-  the matrix class, file I/O beyond save/load/savetxt/loadtxt, docs and build helpers).
-  Not counted in the coverage figure, as for CuPy's.
+- OUT_OF_SCOPE: what no device can hold (object and extended-precision dtypes), the
+  matrix class NumPy deprecates, and NumPy's own build, configuration and docs helpers.
+  Not counted in the coverage figure.
 - NOT_YET: planned, with the issue that builds it.  Counted as missing.
 
 To shrink a list: implement the name in garray and delete it here; the test fails while
@@ -16,34 +24,59 @@ a name is both in garray and listed.
 
 # Reason -> names.  Not counted in the coverage figure.
 OUT_OF_SCOPE = {
-    "strings, bytes and void: garray arrays hold numbers (14 dtypes)":
-        "bytes_ str_ character flexible void record recarray",
-    "datetimes: garray has no datetime64/timedelta64 dtypes":
-        "datetime64 timedelta64 datetime_as_string datetime_data busday_count "
-        "busday_offset busdaycalendar is_busday isnat",
     "object and extended-precision dtypes: no device arithmetic for them":
         "object_ longdouble clongdouble float128 complex256",
     "the matrix class: deprecated by NumPy":
         "matrix asmatrix bmat",
-    "a Python function per element or NumPy's C iterator over host memory: no kernel "
-    "can run them":
-        "frompyfunc vectorize nditer nested_iters",
-    "file I/O beyond save/load/savetxt/loadtxt (garray/_io.py has those)":
-        "fromfile fromregex genfromtxt memmap savez savez_compressed",
-    "docs, configuration, build and string-formatting helpers":
-        "info show_config show_runtime test get_include getbufsize setbufsize typename "
-        "base_repr binary_repr format_float_positional format_float_scientific",
+    "NumPy's own build, configuration and docs helpers (its C headers, its ufunc "
+    "buffer size, its test runner)":
+        "info show_config show_runtime test get_include getbufsize setbufsize typename",
 }
 
 # "not yet implemented: <issue>" -> names.  Counted as missing.
 NOT_YET = {}
+
+NOT_YET["not yet implemented: strings, datetimes and records (issue 34, the new "
+        "dtypes)"] = (
+    "bytes_ str_ character flexible void record recarray datetime64 timedelta64 "
+    "datetime_as_string datetime_data busday_count busday_offset busdaycalendar "
+    "is_busday isnat")
 
 NOT_YET["not yet implemented: NumPy's other bit generators (garray.random has "
         "Philox4x32-10, issue 10; a BitGenerator base class and PCG64/MT19937 on the "
         "device are unplanned)"] = (
     "random.BitGenerator random.MT19937 random.PCG64 random.PCG64DXSM random.SFC64")
 
-SUBPACKAGES = ("linalg", "fft", "random")
+# The subpackages whose names are checked one by one.
+SUBPACKAGES = ("linalg", "fft", "random", "emath")
+
+# NumPy's other submodules, by name, with the reason garray has no counterpart.
+SUBMODULES_OUT_OF_SCOPE = {
+    "char": "string arrays (NumPy's legacy chararray functions): issue 34's strings",
+    "strings": "string ufuncs: issue 34's strings",
+    "rec": "record arrays: issue 34's records",
+    "ma": "masked arrays: not planned (a mask beside a garray array does the work)",
+    "polynomial": "the Polynomial classes: garray has the poly1d functions only",
+    "ctypeslib": "ctypes interop of host memory (x.ctypes works on the CPU device)",
+    "typing": "static type annotations of NumPy's own objects",
+    "dtypes": "NumPy's DType classes: garray's dtypes are NumPy's objects",
+    "exceptions": "garray raises NumPy's own exception classes (numpy.exceptions)",
+    "f2py": "the Fortran wrapper generator",
+    "core": "NumPy's private core (deprecated as public)",
+    "lib": "NumPy's helpers namespace: garray.lib has stride_tricks",
+    "testing": "NumPy's test helpers (garray.testing holds the stub GPU drivers instead)",
+}
+
+# The keywords of a ufunc call and of its methods (NumPy's ufunc documentation,
+# "Optional keyword arguments" and the methods' signatures).
+UFUNC_KEYWORDS = {
+    "__call__": ("out", "where", "casting", "order", "dtype", "subok", "signature"),
+    "reduce": ("axis", "dtype", "out", "keepdims", "initial", "where"),
+    "accumulate": ("axis", "dtype", "out"),
+    "reduceat": ("indices", "axis", "dtype", "out"),
+    "outer": ("out", "where", "casting", "order", "dtype", "subok", "signature"),
+    "at": (),
+}
 
 
 def left_out():

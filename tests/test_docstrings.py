@@ -28,8 +28,8 @@ numpydoc_docscrape = pytest.importorskip(
 import garray  # noqa: E402
 
 NAMESPACES = ("garray", "garray.linalg", "garray.fft", "garray.fft.config", "garray.random",
-              "garray.signal",
-              "garray.nn", "garray.special", "garray.lib.stride_tricks")
+              "garray.signal", "garray.nn", "garray.special", "garray.lib.stride_tricks",
+              "garray.emath")
 
 _NUMPYDOC_SECTIONS = {"Summary", "Extended Summary", "Parameters", "Returns", "Yields",
                       "Receives", "Raises", "Warns", "Other Parameters", "Attributes",
@@ -73,7 +73,8 @@ def public_callables():
             out[f"{ns}.{name}"] = obj
             if inspect.isclass(obj):
                 classes.append((f"{ns}.{name}", obj))
-    for qual, cls in classes:
+    # base classes first: a subclass (garray.memmap) must not claim ndarray's methods
+    for qual, cls in sorted(classes, key=lambda qc: len(qc[1].__mro__)):
         for name in sorted(dir(cls)):
             if name.startswith("_"):
                 continue

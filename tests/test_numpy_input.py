@@ -31,6 +31,8 @@ EXEMPT = {
     "broadcast_shapes", "ndindex", "fft.fftfreq", "fft.rfftfreq",
     "can_cast", "promote_types", "result_type", "min_scalar_type", "common_type",
     "mintypecode", "finfo", "iinfo", "isdtype", "issubdtype",
+    # one scalar in, a string out (NumPy's formatter, as repr)
+    "base_repr", "binary_repr", "format_float_positional", "format_float_scientific",
     # metadata only: they read type, shape or dtype, as NumPy's (no data moves)
     "isscalar", "iterable", "ndim", "shape", "size", "iscomplexobj", "isrealobj",
     "isfortran", "may_share_memory", "shares_memory",
@@ -38,7 +40,8 @@ EXEMPT = {
     # passes its NumPy indices through numpy.take on garray chunks)
     "ix_", "ravel_multi_index", "unravel_index",
     # callables, files, printing and global state
-    "fromfunction", "load", "loadtxt", "save", "savetxt", "array2string", "array_repr",
+    "fromfunction", "load", "loadtxt", "save", "savetxt", "savez", "savez_compressed",
+    "genfromtxt", "fromfile", "fromregex", "array2string", "array_repr",
     "array_str", "get_printoptions", "set_printoptions", "printoptions", "geterr",
     "seterr", "geterrcall", "seterrcall", "default_device", "get_default_memory_pool",
     "set_implicit_transfer", "einsum_path", "signal.choose_conv_method",
