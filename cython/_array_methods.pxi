@@ -345,10 +345,15 @@ cdef ndarray _field_view(ndarray a, object dtype, object offset):
     return r
 
 
+class NotHostMemoryError(BufferError, AttributeError):
+    """x.data / x.ctypes of an array on a GPU: a BufferError, and an AttributeError so that
+    ``hasattr(x, "ctypes")`` and ``getattr(x, "data", None)`` probe it as absent."""
+
+
 cdef object _host_memory(ndarray a, str what):
     """A NumPy array over a CPU-device array's memory, for x.data and x.ctypes."""
     if not a._is_cpu:
-        raise BufferError(f"ndarray.{what}: the array lives on {a._device}, whose memory "
+        raise NotHostMemoryError(f"ndarray.{what}: the array lives on {a._device}, whose memory "
                           f"the host cannot address; copy it with garray.asnumpy(x) (or "
                           f"share it with DLPack) first")
     return _host_view(a)

@@ -188,8 +188,9 @@ cdef class _ArrayExtraMethods(_ArrayStreamMethods):
 
     @property
     def data(self):
-        """A memoryview of this CPU-device array's memory (no copy); a BufferError for
-        an array on a GPU, whose memory the host cannot read. See numpy.ndarray.data."""
+        """A memoryview of this CPU-device array's memory (no copy); a BufferError (and
+        AttributeError) for an array on a GPU, whose memory the host cannot read.
+        See numpy.ndarray.data."""
         return _host_memory(<ndarray>self, "data").data
 
     @property
