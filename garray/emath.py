@@ -75,112 +75,6 @@ def _fix_real_abs_gt_1(x, where):
     return x
 
 
-def sqrt(x):
-    """The square root of ``x``, complex for negative real input (NumPy's
-    ``numpy.emath.sqrt``).
-
-    Where any real element of ``x`` is negative, the whole of ``x`` is converted to
-    complex first (float32, int8, int16, uint8, uint16: complex64; other real dtypes:
-    complex128); otherwise the result is ``garray.sqrt(x)``'s.  Deciding reads one bool
-    back from the device (the module's notes).
-
-    >>> garray.emath.sqrt(garray.asarray([-4.0, 4.0]))
-    array([0.+2.j, 2.+0.j])
-
-    Parameters
-    ----------
-    x : ndarray or array_like
-        The input (a Python scalar becomes a 0-d array).
-
-    Returns
-    -------
-    ndarray
-        The square root; a 0-d array for a scalar or 0-d input.
-
-    See Also
-    --------
-    numpy.emath.sqrt
-    garray.sqrt
-    """
-    return _ufuncs.sqrt(_fix_real_lt_zero(x, "emath.sqrt: x"))
-
-
-def log(x):
-    """The natural logarithm of ``x``, complex for negative real input (NumPy's
-    ``numpy.emath.log``): ``log(-e) == 1 + pi*1j``.
-
-    Where any real element of ``x`` is negative, the whole of ``x`` is converted to
-    complex first (as ``sqrt``); ``log(0)`` is ``-inf`` and ``log(-0.0)`` is real
-    ``-inf`` too.  Deciding reads one bool back from the device.
-
-    Parameters
-    ----------
-    x : ndarray or array_like
-        The input (a Python scalar becomes a 0-d array).
-
-    Returns
-    -------
-    ndarray
-        The natural logarithm.
-
-    See Also
-    --------
-    numpy.emath.log
-    garray.log
-    """
-    return _ufuncs.log(_fix_real_lt_zero(x, "emath.log: x"))
-
-
-def log10(x):
-    """The base-10 logarithm of ``x``, complex for negative real input (NumPy's
-    ``numpy.emath.log10``).
-
-    Where any real element of ``x`` is negative, the whole of ``x`` is converted to
-    complex first (as ``sqrt``).  Deciding reads one bool back from the device.
-
-    Parameters
-    ----------
-    x : ndarray or array_like
-        The input (a Python scalar becomes a 0-d array).
-
-    Returns
-    -------
-    ndarray
-        The base-10 logarithm.
-
-    See Also
-    --------
-    numpy.emath.log10
-    garray.log10
-    """
-    return _ufuncs.log10(_fix_real_lt_zero(x, "emath.log10: x"))
-
-
-def log2(x):
-    """The base-2 logarithm of ``x``, complex for negative real input (NumPy's
-    ``numpy.emath.log2``).
-
-    Where any real element of ``x`` is negative, the whole of ``x`` is converted to
-    complex first (as ``sqrt``).  Deciding reads one bool back from the device.
-
-    Parameters
-    ----------
-    x : ndarray or array_like
-        The input (a Python scalar becomes a 0-d array).
-
-    Returns
-    -------
-    ndarray
-        The base-2 logarithm.
-
-    See Also
-    --------
-    numpy.emath.log2
-    garray.log2
-    """
-    return _ufuncs.log2(_fix_real_lt_zero(x, "emath.log2: x"))
-
-
 def logn(n, x):
     """The base-``n`` logarithm of ``x``, ``log(x) / log(n)``, complex where either is
     negative (NumPy's ``numpy.emath.logn``).
@@ -252,79 +146,58 @@ def power(x, p):
     return _ufuncs.power(x, p)
 
 
-def arccos(x):
-    """The inverse cosine of ``x``, complex where a real ``|x| > 1`` (NumPy's
-    ``numpy.emath.arccos``).
+_DOC = """{summary}, complex {where} (NumPy's ``numpy.emath.{name}``).
 
-    Where any real element of ``x`` has ``abs(x) > 1``, the whole of ``x`` is converted
-    to complex first (float32, int8, int16, uint8, uint16: complex64; other real dtypes:
-    complex128); otherwise the result is ``garray.arccos(x)``'s.  Deciding reads one
-    bool back from the device.
+Where any real element of ``x`` {test}, the whole of ``x`` is converted to complex
+first (float32, int8, int16, uint8, uint16: complex64; other real dtypes: complex128);
+otherwise the result is ``garray.{name}(x)``'s.{extra}  Deciding reads one bool back
+from the device (the module's notes).
 
-    Parameters
-    ----------
-    x : ndarray or array_like
-        The input (a Python scalar becomes a 0-d array).
+Parameters
+----------
+x : ndarray or array_like
+    The input (a Python scalar becomes a 0-d array).
 
-    Returns
-    -------
-    ndarray
-        The inverse cosine, in radians.
+Returns
+-------
+ndarray
+    {result}; a 0-d array for a scalar or 0-d input.
 
-    See Also
-    --------
-    numpy.emath.arccos
-    garray.arccos
-    """
-    return _ufuncs.arccos(_fix_real_abs_gt_1(x, "emath.arccos: x"))
+See Also
+--------
+numpy.emath.{name}
+garray.{name}
+"""
 
 
-def arcsin(x):
-    """The inverse sine of ``x``, complex where a real ``|x| > 1`` (NumPy's
-    ``numpy.emath.arcsin``).
+def _scimath(name, fix, summary, result, extra=""):
+    """The emath function ``name``: garray's ufunc of that name on ``fix(x)``."""
+    uf = getattr(_ufuncs, name)
+    negative = fix is _fix_real_lt_zero
 
-    Where any real element of ``x`` has ``abs(x) > 1``, the whole of ``x`` is converted
-    to complex first (as ``arccos``).  Deciding reads one bool back from the device.
-
-    Parameters
-    ----------
-    x : ndarray or array_like
-        The input (a Python scalar becomes a 0-d array).
-
-    Returns
-    -------
-    ndarray
-        The inverse sine, in radians.
-
-    See Also
-    --------
-    numpy.emath.arcsin
-    garray.arcsin
-    """
-    return _ufuncs.arcsin(_fix_real_abs_gt_1(x, "emath.arcsin: x"))
+    def f(x):
+        return uf(fix(x, f"emath.{name}: x"))
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = _DOC.format(
+        name=name, summary=summary, result=result, extra=extra,
+        where="for negative real input" if negative else "where a real ``|x| > 1``",
+        test="is negative" if negative else "has ``abs(x) > 1``")
+    return f
 
 
-def arctanh(x):
-    """The inverse hyperbolic tangent of ``x``, complex where a real ``|x| > 1``
-    (NumPy's ``numpy.emath.arctanh``).
-
-    Where any real element of ``x`` has ``abs(x) > 1``, the whole of ``x`` is converted
-    to complex first (as ``arccos``); ``arctanh(1)`` stays real ``inf``.  Deciding reads
-    one bool back from the device.
-
-    Parameters
-    ----------
-    x : ndarray or array_like
-        The input (a Python scalar becomes a 0-d array).
-
-    Returns
-    -------
-    ndarray
-        The inverse hyperbolic tangent.
-
-    See Also
-    --------
-    numpy.emath.arctanh
-    garray.arctanh
-    """
-    return _ufuncs.arctanh(_fix_real_abs_gt_1(x, "emath.arctanh: x"))
+sqrt = _scimath("sqrt", _fix_real_lt_zero, "The square root of ``x``", "The square root",
+                "  ``sqrt(-4.0)`` is ``2j``.")
+log = _scimath("log", _fix_real_lt_zero, "The natural logarithm of ``x``",
+               "The natural logarithm", "  ``log(-e)`` is ``1 + pi*1j``; ``log(0)`` and "
+               "``log(-0.0)`` are real ``-inf``.")
+log10 = _scimath("log10", _fix_real_lt_zero, "The base-10 logarithm of ``x``",
+                 "The base-10 logarithm")
+log2 = _scimath("log2", _fix_real_lt_zero, "The base-2 logarithm of ``x``",
+                "The base-2 logarithm")
+arccos = _scimath("arccos", _fix_real_abs_gt_1, "The inverse cosine of ``x``",
+                  "The inverse cosine, in radians", "  ``abs`` is garray's, which wraps "
+                  "for int8's -128 as NumPy's (so -128 does not convert).")
+arcsin = _scimath("arcsin", _fix_real_abs_gt_1, "The inverse sine of ``x``",
+                  "The inverse sine, in radians")
+arctanh = _scimath("arctanh", _fix_real_abs_gt_1, "The inverse hyperbolic tangent of ``x``",
+                   "The inverse hyperbolic tangent", "  ``arctanh(1)`` stays real ``inf``.")
