@@ -10,6 +10,7 @@ each case so that a crash names it.  By hand, longer::
 """
 
 import argparse
+import importlib
 import operator
 import os
 import sys
@@ -339,6 +340,15 @@ def fuzz_reductions(examples, s):
 CLASSES = {"shapes": fuzz_shapes, "elementwise": fuzz_elementwise,
            "indexing": fuzz_indexing, "aliasing": fuzz_aliasing,
            "reductions": fuzz_reductions}
+
+# The families that landed after this file, each fuzzed in a module of its own
+# (tests/fuzz_<family>.py) whose register(classes, fz) adds its classes; ``fz`` is this
+# module (compare, data_for, the strategies), passed rather than imported because this
+# file also runs as __main__.
+FAMILY_MODULES = ("fuzz_sorting", "fuzz_index_manip", "fuzz_numeric")
+for _name in FAMILY_MODULES:
+    importlib.import_module(_name).register(CLASSES, sys.modules[__name__])
+del _name
 
 
 def main(examples=150, seed=0, classes=None):

@@ -91,8 +91,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     x = array(m, ndmin=2, dtype=dtype)
     if not rowvar and m.ndim != 1:
         x = x.T
-    if x.shape[0] == 0:
-        return empty((0, 0), dtype=dtype, device=m.device)
+    if x.shape[0] == 0:                   # NumPy: float64, whatever the dtype
+        return empty((0, 0), dtype=numpy.float64, device=m.device)
     if y is not None:
         y = array(y, ndmin=2, dtype=dtype)
         if not rowvar and y.shape[0] != 1:
@@ -116,7 +116,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         fact = w_sum - ddof
     else:
         fact = w_sum - ddof * _sum(w * aweights) / w_sum
-    if float(fact) <= 0:
+    fv = complex(fact)                    # complex weights sum: NumPy's complex order
+    if (fv.real, fv.imag) <= (0.0, 0.0):
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0
     x = x - avg[:, None]

@@ -7,8 +7,11 @@ Everything runs garray's kernels: the rows of ``garray/_tables/reduce.py`` throu
 warnings, errors) follow NumPy's ``_methods.py`` and ``_function_base_impl.py``.
 """
 
+import numpy
+
 from .._args import as_array, normalize_axis_tuple, reduction_axes
 from .. import _core, _dtypes
+from .._core import ndarray
 from .reductions import _store, reduce
 from . import reductions as _red
 from .._elementwise import ufuncs as _u
@@ -57,7 +60,11 @@ def ptp(a, axis=None, out=None, keepdims=False):
     lo = reduce("min", x, axis, keepdims, api="ptp")
     if _kind(x) == "b":
         raise TypeError("ptp: numpy boolean subtract is not supported for bool input")
-    return _store(_u.subtract(hi, lo), out, "ptp")
+    r = _u.subtract(hi, lo)
+    if isinstance(out, ndarray) and not numpy.can_cast(r.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"ptp: cannot cast the result from {r.dtype} to out's {out.dtype} "
+                        f"with casting rule 'same_kind'")
+    return _store(r, out, "ptp")
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):

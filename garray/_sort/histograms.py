@@ -86,27 +86,32 @@ def bincount(x, /, weights=None, minlength=0):
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("bincount: minlength must be non-negative")
-    if weights is not None:
-        weights = as_array(weights, "bincount: weights")
-        if weights.shape != x.shape:
-            raise ValueError("bincount: the weights and list don't have the same length.")
-        if weights.dtype.kind == "c":
-            raise TypeError("bincount: cannot cast complex weights to float64")
     x = x.astype(_dtypes.int64, copy=False)
     dev = x.device
-    top = -1
-    if x.size:
-        if bool((x < 0).any()):
-            raise ValueError("bincount: 'list' argument must have no negative elements")
-        top = int(x.max())        # the output's length
+    if not x.size:                 # NumPy: int64 zeros, the weights unread
+        return _core.zeros((minlength,), dtype=_dtypes.int64, device=dev)
+    if bool((x < 0).any()):
+        raise ValueError("bincount: 'list' argument must have no negative elements")
+    top = int(x.max())             # the output's length
+    if weights is not None:
+        weights = as_array(weights, "bincount: weights")
+        if weights.dtype.kind == "c":
+            raise TypeError("bincount: cannot cast complex weights to float64")
+        if weights.shape != x.shape:
+            raise ValueError("bincount: the weights and list don't have the same length.")
     nb = max(top + 1, minlength)
     s, sw = _sorted_with(x, weights)
     edges = arange(nb + 1, dtype=_dtypes.int64, device=dev)
     return _bin_sums(searchsorted(s, edges, side="left"), sw, dev)
 
 
+_ESTIMATORS = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
+
+
 def _edges(a, bins, range_, dev):
     if isinstance(bins, str):
+        if bins not in _ESTIMATORS:
+            raise ValueError(f"histogram: bins: {bins!r} is not a valid estimator")
         raise NotImplementedError(f"histogram: bins={bins!r} (estimators) is not supported")
     if isinstance(bins, int) or (isinstance(bins, _core.ndarray) and bins.ndim == 0):
         nb = operator.index(bins)
@@ -134,6 +139,10 @@ def _edges(a, bins, range_, dev):
                              f"finite-sized bins.")
         return edges
     e = as_array(bins, "histogram: bins")
+    if e.ndim == 0:                         # a NumPy integer scalar, or a TypeError
+        if e.dtype.kind not in "biu":
+            raise TypeError("histogram: `bins` must be an integer, a string, or an array")
+        return _edges(a, int(e), range_, dev)
     if e.ndim != 1:
         raise ValueError("histogram: `bins` must be 1d, when an array")
     if e.shape[0] > 1 and bool((e[1:] < e[:-1]).any()):
@@ -165,6 +174,9 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
     numpy.histogram_bin_edges
     """
     a = as_array(a, "histogram_bin_edges: a")
+    if weights is not None and as_array(weights, "histogram_bin_edges: weights").shape != \
+            a.shape:
+        raise ValueError("histogram_bin_edges: weights should have the same shape as a.")
     return _edges(a.reshape(-1), bins, range, a.device)
 
 
@@ -221,7 +233,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         n = n.astype(_dtypes.int64 if weights.dtype.kind == "b" else weights.dtype)
     if density:
         widths = (edges[1:] - edges[:-1]).astype(_dtypes.float64)
-        nf = n.astype(_dtypes.float64)
+        nf = n.astype(_dtypes.result_type(n.dtype, _dtypes.float64))   # complex stays
         return nf / widths / nf.sum(), edges
     return n, edges
 
@@ -280,16 +292,24 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     dev = cols[0].device if d else None
     edges = []
     for c, b, r in zip(cols, bins, range):
+        if isinstance(b, str):              # NumPy: str < int, a TypeError
+            raise TypeError(f"histogramdd: bins: estimators ({b!r}) are for 1-d histogram")
         if isinstance(b, int) or (isinstance(b, _core.ndarray) and b.ndim == 0):
-            e = _edges(c.astype(_dtypes.float64), b, r, dev)
+            # NumPy: linspace over the data's extent (in a float data's dtype), or over
+            # a Python range (float64)
+            own = c.dtype.kind == "f" and r is None and c.size
+            e = _edges(c if own else c.astype(_dtypes.float64), b, r, dev)
         else:
-            e = _edges(c, b, None, dev).astype(_dtypes.float64)
+            e = _edges(c, b, None, dev)   # NumPy keeps an edge array's own dtype
+            if not e.shape[0]:
+                raise IndexError("histogramdd: bins: an edge array may not be empty")
         edges.append(e)
     nbin = [e.shape[0] + 1 for e in edges]        # with the two outlier bins
     flat = _core.zeros((n,), dtype=_dtypes.int64, device=dev)
     stride = 1
     for c, e, nb in reversed(list(zip(cols, edges, nbin))):
         cf = c.astype(_dtypes.float64)
+        e = e.astype(_dtypes.float64, copy=False)
         idx = searchsorted(e, cf, side="right")
         idx = idx - (cf == e[-1:]).astype(_dtypes.int64)   # the last bin is closed
         flat = flat + idx * stride

@@ -109,8 +109,8 @@ def sort_complex(a):
     --------
     numpy.sort_complex
     """
-    a = as_array(a, "a")
-    s = sort(a, axis=-1) if a.ndim else a
+    a = as_array(a, "sort_complex: a")
+    s = sort(a, axis=-1)                   # a 0-d a is an AxisError, as in NumPy
     if s.dtype.kind == "c":
         return s
     # NumPy: 8- and 16-bit integers become complex64, everything else complex128

@@ -17,12 +17,15 @@ Note [Quantiles]
 
 import warnings
 
+from numpy.exceptions import AxisError
+
 from .._args import as_array, reduction_axes
 from .. import _core, _dtypes
 from .._elementwise import ufuncs as _u
 from .._core import ndarray
 from .._elementwise.functions import where
 from .sorting import _sort_rows, searchsorted, take_rows
+from .._reduce.nan import nanmean
 
 __all__ = ["median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
            "digitize"]
@@ -38,6 +41,10 @@ def _rows(a, axis, name):
     the shape with the reduced axes as 1).  ``axis`` may be a list: NumPy's median and
     quantile family take any sequence of axes (its sum and mean do not)."""
     axes = reduction_axes(tuple(axis) if isinstance(axis, list) else axis, a.ndim, name)
+    # NumPy's median family takes no axis of a 0-d a (an empty tuple aside)
+    if a.ndim == 0 and axis is not None and not (isinstance(axis, (tuple, list))
+                                                 and not axis):
+        raise AxisError(f"{name}: axis {axis!r} is out of bounds for array of dimension 0")
     kept = tuple(i for i in range(a.ndim) if i not in axes)
     moved = _core.permute_dims(a, kept + axes) if a.ndim else a
     kshape = tuple(a.shape[i] for i in kept)
@@ -75,14 +82,9 @@ def _quantile(a, q, axis, method, keepdims, nan, name, scale=1):
         # float16 where NumPy's is: a's own values, or weights from a Python q
         same = method in ("lower", "higher", "nearest") or (
             isinstance(q, (int, float)) and not isinstance(q, bool))
+        same = same or (nan and a.size == 0)   # nanmean of float16 is float16
         return r.astype(_dtypes.float16) if same and r.dtype == _dtypes.float32 else r
     _check_real(a, name)
-    if method in _OTHER_METHODS:
-        raise NotImplementedError(f"{name}: method={method!r} is not implemented (garray "
-                                  f"has {', '.join(_METHODS)})")
-    if method not in _METHODS:
-        raise ValueError(f"{name}: method must be one of {_METHODS + _OTHER_METHODS}, "
-                         f"got {method!r}")
     weak = isinstance(q, (int, float)) and not isinstance(q, bool)
     qa = as_array(q, f"{name}: q", a.device)
     if qa.dtype.kind not in "iuf":
@@ -95,13 +97,22 @@ def _quantile(a, q, axis, method, keepdims, nan, name, scale=1):
         lim = "Percentiles must be in the range [0, 100]" if scale != 1 else \
             "Quantiles must be in the range [0, 1]"
         raise ValueError(f"{name}: {lim}")
-    x2, kshape, keep = _rows(a, axis, name)
+    if nan and a.size == 0:                # NumPy: nanmean(a, axis), whatever q and method
+        return nanmean(a, axis=tuple(axis) if isinstance(axis, list) else axis,
+                       keepdims=keepdims)
+    x2, kshape, keep = _rows(a, axis, name)  # NumPy checks the axis before the method
+    if method in _OTHER_METHODS:
+        raise NotImplementedError(f"{name}: method={method!r} is not implemented (garray "
+                                  f"has {', '.join(_METHODS)})")
+    if method not in _METHODS:
+        raise ValueError(f"{name}: method must be one of {_METHODS + _OTHER_METHODS}, "
+                         f"got {method!r}")
     rows, n = x2.shape
     if n == 0:
-        raise IndexError(f"{name}: cannot take a quantile of an empty axis") \
-            if rows else ValueError(f"{name}: empty input")
+        raise IndexError(f"{name}: cannot take a quantile of an empty axis (NumPy: index "
+                         f"-1 is out of bounds)")
     s = _sort_rows(x2, False, False)
-    m = max(qf.size, 1)
+    m = qf.size if qf.ndim else 1
     qrow = qf.reshape((1, m))
     isf = a.dtype.kind == "f"
     if nan and isf:
@@ -433,6 +444,8 @@ def digitize(x, bins, right=False):
     bins = as_array(bins, "digitize: bins")
     if x.dtype.kind == "c":
         raise TypeError("digitize: x may not be complex")
+    if bins.dtype.kind == "c":
+        raise TypeError("digitize: bins may not be complex")
     if bins.ndim != 1:
         raise ValueError("digitize: bins must be 1-dimensional")
     # NumPy's monotonicity test (check_array_monotonic): the direction is that of the

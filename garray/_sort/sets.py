@@ -215,8 +215,10 @@ def _unique_axis(ar, axis, return_index, return_inverse, return_counts, equal_na
     ax = normalize_axis(axis, ar.ndim)
     moved = moveaxis(ar, ax, 0)
     n = moved.shape[0]
-    rows = moved.reshape(n, -1)
-    width = rows.shape[1]
+    width = 1
+    for d in moved.shape[1:]:
+        width *= d
+    rows = moved.reshape((n, width))       # not (n, -1): n may be 0
     if n == 0 or width == 0:
         perm = _arange(n, ar.device)
     else:
@@ -274,6 +276,8 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         raise ValueError(f"kind: must be None, 'sort' or 'table', got {kind!r}")
     e = as_array(element, "element")
     t = as_array(test_elements, "test_elements").reshape(-1)
+    if kind == "table" and (e.dtype.kind not in "biu" or t.dtype.kind not in "biu"):
+        raise ValueError("kind: 'table' is only supported for boolean or integer arrays")
     if t.size == 0 or e.size == 0:
         r = _core.zeros(e.shape, dtype=numpy.bool_, device=e.device)
         return ~r if invert else r
@@ -323,10 +327,17 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
             u1, i1, u2, i2 = u1[o1], i1[o1], u2[o2], i2[o2]
         m = isin(u1, u2)
         vals = u1[m]
-        return vals, i1[m], i2[searchsorted(u2, vals)]
+        return _promoted(vals, b), i1[m], i2[searchsorted(u2, vals)]
     u1 = _flat_unique(a, assume_unique, "ar1")
     u2 = _flat_unique(b, assume_unique, "ar2")
-    return u1[isin(u1, u2)] if not assume_unique else _sorted(u1[isin(u1, u2)])
+    r = u1[isin(u1, u2)] if not assume_unique else _sorted(u1[isin(u1, u2)])
+    return _promoted(r, b)
+
+
+def _promoted(vals, other):
+    """vals in NumPy's dtype of the intersection (ar1's and ar2's promoted dtype)."""
+    rt = numpy.result_type(vals.dtype, other.dtype)
+    return vals if vals.dtype == rt else vals.astype(rt)
 
 
 def _sorted(x):

@@ -24,7 +24,6 @@ import operator
 
 import numpy
 
-from numpy.exceptions import AxisError
 
 from .._args import as_array, normalize_axis
 from .. import _core, _dtypes
@@ -189,23 +188,32 @@ def from_rows(r2, moved_shape, axis, ndim):
 def _check_kind(kind, order, stable, name):
     if order is not None:
         raise NotImplementedError(f"{name}: order= (structured dtypes) is not supported")
+    if kind is not None and not isinstance(kind, str):
+        raise TypeError(f"{name}: kind must be str, not {type(kind).__name__}")
     if kind not in _KINDS:
         raise ValueError(f"{name}: kind must be one of {_KINDS[1:]}, got {kind!r}")
-    if stable is not None and not isinstance(stable, bool):
-        raise TypeError(f"{name}: stable must be a bool or None, got {type(stable).__name__}")
+    if kind is not None and stable is not None:
+        raise ValueError(f"{name}: kind and stable can't be provided at the same time")
 
 
 def _sort(a, axis, kind, order, descending, stable, arg, name):
+    if axis is not None and (isinstance(axis, (bool, numpy.bool_))
+                             or not hasattr(type(axis), "__index__")):
+        raise TypeError(f"{name}: axis must be an integer, got {type(axis).__name__}")
+    if axis is not None and not -2**63 <= operator.index(axis) < 2**63:
+        normalize_axis(axis, 0, name)      # NumPy: OverflowError before kind is read
     _check_kind(kind, order, stable, name)
     a = (a if type(a) is ndarray else as_array(a, f"{name}: a"))
+    if a.ndim == 0 and arg:                # NumPy's argsort takes a 0-d a as 1-d
+        a = a.reshape((1,))
     if a.ndim == 0 and axis is not None:
-        raise AxisError(f"{name}: axis {axis} is out of bounds for array of dimension 0")
+        normalize_axis(axis, 0, name)      # TypeError for a non-integer, else AxisError
     x2, moved, ax = to_rows(a, axis, name)
     r2 = _sort_rows(x2, arg, bool(descending))
     return from_rows(r2, moved, ax, 1 if axis is None else a.ndim)
 
 
-def sort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+def sort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     """Sorted copy of ``a`` along ``axis`` (None: the flattened array).
 
     Always stable (a radix sort; ``kind`` and ``stable`` are accepted for NumPy and the
@@ -227,7 +235,7 @@ def sort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=True)
         Structured arrays are not supported; must be None.
     descending : bool, optional
         Sort in descending order.
-    stable : bool, optional
+    stable : bool or None, optional
         Accepted for the Array API (always stable).
 
     Returns
@@ -242,7 +250,7 @@ def sort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=True)
     return _sort(a, axis, kind, order, descending, stable, False, "sort")
 
 
-def argsort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+def argsort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=None):
     """Indices (int64) that sort ``a`` along ``axis`` (None: the flattened array).
 
     Stable: ties keep their input order, also with ``descending=True``.
@@ -261,7 +269,7 @@ def argsort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=Tr
         Structured arrays are not supported; must be None.
     descending : bool, optional
         Sort in descending order (ties keep input order).
-    stable : bool, optional
+    stable : bool or None, optional
         Accepted for the Array API (always stable).
 
     Returns
@@ -370,6 +378,10 @@ def lexsort(keys, axis=-1):
     --------
     numpy.lexsort
     """
+    if isinstance(axis, (bool, numpy.bool_)) or not hasattr(type(axis), "__index__"):
+        raise TypeError(f"lexsort: axis must be an integer, got {type(axis).__name__}")
+    if isinstance(keys, ndarray) and keys.ndim == 0:
+        raise TypeError("lexsort: need sequence of keys with len > 0")
     ks = [keys[i] for i in range(keys.shape[0])] if isinstance(keys, ndarray) else \
         [as_array(k, "lexsort") for k in keys]
     if not ks:
@@ -378,8 +390,9 @@ def lexsort(keys, axis=-1):
     for k in ks:
         if k.shape != shape:
             raise ValueError("lexsort: all keys need to be the same shape")
-    if len(shape) == 0:
-        raise AxisError("lexsort: axis -1 is out of bounds for array of dimension 0")
+    if len(shape) == 0:                    # NumPy: 0-d keys sort as 1-d, to index 0
+        normalize_axis(axis, 1, "lexsort")
+        return _core.zeros((), dtype="int64")
     x2, moved, ax = to_rows(ks[0], axis, "lexsort")
     idx = _sort_rows(x2, True, False)
     for k in ks[1:]:
@@ -445,9 +458,9 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     """
     a = as_array(a, "partition: a")
     if a.ndim == 0 and axis is not None:
-        raise AxisError("partition: axis -1 is out of bounds for array of dimension 0")
-    _kth(kth, a.size if axis is None else a.shape[normalize_axis(axis, a.ndim, "partition")],
-         "partition", kind)
+        normalize_axis(axis, 0, "partition")  # TypeError for a non-integer, else AxisError
+    n = a.size if axis is None else a.shape[normalize_axis(axis, a.ndim, "partition")]
+    _kth(kth, n if a.size else 0, "partition", kind)   # an empty a: no kth range check
     return _sort(a, axis, None, order, False, None, False, "partition")
 
 
@@ -477,8 +490,8 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     numpy.argpartition
     """
     a = as_array(a, "argpartition: a")
-    if a.ndim == 0 and axis is not None:
-        raise AxisError("argpartition: axis -1 is out of bounds for array of dimension 0")
-    _kth(kth, a.size if axis is None else a.shape[normalize_axis(axis, a.ndim, "argpartition")],
-         "argpartition", kind)
+    if a.ndim == 0:                        # NumPy's argpartition takes a 0-d a as 1-d
+        a = a.reshape((1,))
+    n = a.size if axis is None else a.shape[normalize_axis(axis, a.ndim, "argpartition")]
+    _kth(kth, n if a.size else 0, "argpartition", kind)   # an empty a: no kth range check
     return _sort(a, axis, None, order, False, None, True, "argpartition")
