@@ -84,19 +84,27 @@ def unravel_index(indices, shape, order="C"):
     --------
     numpy.unravel_index
     """
-    shape = _shape_arg(shape, "shape")
+    order = "C" if order is None else order     # NumPy parses order first (None: 'C')
     if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
-    idx = indices if isinstance(indices, ndarray) else _core.asarray(
-        numpy.asarray(indices))
-    if idx.dtype.kind not in "iu":
-        raise TypeError("only int indices permitted")
+        raise ValueError("order: only 'C' or 'F' order is permitted")
+    shape = _shape_arg(shape, "shape")
+    # NumPy's order: the shape, then the indices (a 'safe' cast to intp: bool passes)
+    if any(s > _INTP_MAX for s in shape):
+        raise ValueError("shape: Maximum allowed dimension exceeded")
     size = 1
     for s in shape:
         size *= s
     if size > _INTP_MAX:
-        raise ValueError("dimensions are too large; arrays and shapes with a total size "
-                         "greater than 'intp' are not supported.")
+        raise ValueError("shape: dimensions are too large; arrays and shapes with a total "
+                         "size greater than 'intp' are not supported.")
+    idx = indices if isinstance(indices, ndarray) else _core.asarray(
+        numpy.asarray(indices))
+    if idx.dtype == numpy.bool_:
+        idx = idx.astype(numpy.int64)
+    if idx.dtype.kind not in "iu":
+        raise TypeError("indices: only int indices permitted")
+    if not shape and idx.ndim:
+        raise ValueError("indices: multiple indices are not supported for 0d arrays")
     if idx.size and bool(_any((idx < 0) | (idx >= size))):
         raise ValueError(f"index out of bounds for array with size {size}")
     idx = idx.astype(numpy.int64, copy=False)
@@ -137,11 +145,14 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
-    coords = [_index_array(c, c if isinstance(c, ndarray) else _core.asarray(0),
-                           "multi_index", error=(TypeError, "multi_index: only int indices "
-                                                            "permitted")
-                           ).astype(numpy.int64, copy=False)
-              for c in multi_index]
+    for m in (mode,) if isinstance(mode, str) else modes:
+        if m not in ("raise", "wrap", "clip"):
+            raise ValueError(f"mode: clipmode must be one of 'clip', 'raise', or 'wrap' "
+                             f"(got {m!r})")
+    if any(d > _INTP_MAX for d in dims):
+        raise ValueError("dims: Maximum allowed dimension exceeded")
+    if order not in ("C", "F"):
+        raise ValueError(f"order: only 'C' or 'F' order is permitted, got {order!r}")
     strides, acc = [], 1
     for s in (reversed(dims) if order == "C" else dims):
         strides.append(acc)
@@ -149,17 +160,28 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if acc > _INTP_MAX:      # a stride would wrap in int64
         raise ValueError("invalid dims: array size defined by dims is larger than the "
                          "maximum possible size.")
+    # NumPy casts the coordinates to intp by the 'safe' rule: bool passes
+    coords = [_index_array(c.astype(numpy.int64) if getattr(c, "dtype", None) == numpy.bool_
+                           else c, c if isinstance(c, ndarray) else _core.asarray(0),
+                           "multi_index", error=(TypeError, "multi_index: only int indices "
+                                                            "permitted")
+                           ).astype(numpy.int64, copy=False)
+              for c in multi_index]
     if order == "C":
         strides.reverse()
     flat = None
     for c, n, st, m in zip(coords, dims, strides, modes):
+        if n == 0 and c.size:
+            raise ValueError("dims: cannot unravel if shape has zero entries (is empty).")
         if m == "raise":
             if c.size and bool(_any((c < 0) | (c >= n))):
                 raise ValueError("invalid entry in coordinates array")
-        else:
+        elif c.size:
             c = _apply_mode(c, n, m)
         term = c * st
         flat = term if flat is None else flat + term
+    if flat is None:            # dims (): NumPy's flat index of the 0-d array
+        return _core.asarray(numpy.int64(0))
     return flat
 
 
@@ -248,6 +270,11 @@ def diag_indices_from(arr):
 
 
 def _tri_mask(n, k, m, lower, device=None):
+    if k < -2**63:          # NumPy converts k to a C long
+        raise OverflowError("k: Python int too large to convert to C long")
+    n = max(n, 0)           # NumPy: a negative size is an empty triangle
+    m = None if m is None else max(m, 0)
+    k = min(max(k, -n - 1), (n if m is None else m) + 1)    # beyond: all or nothing
     ones = _core.ones((n, n if m is None else m), dtype=numpy.bool_, device=device)
     return tril(ones, k=k) if lower else triu(ones, k=k)
 

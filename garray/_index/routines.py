@@ -29,6 +29,27 @@ __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "putmask
            "compress", "extract", "choose", "select", "repeat"]
 
 
+def _check_mode(mode):
+    """NumPy checks put's and choose's mode before anything else."""
+    if mode not in (None, "raise", "wrap", "clip"):
+        raise ValueError(f"mode: clipmode must be one of 'clip', 'raise', or 'wrap' "
+                         f"(got {mode!r})")
+
+
+def _check_index_safe(ind, name, lists=False):
+    """NumPy casts put's index arrays (choose's: any indices) to intp by the 'safe'
+    rule: uint64 (and, for choose, floats) are refused."""
+    if isinstance(ind, (ndarray, numpy.ndarray)):
+        dt = ind.dtype
+    elif lists:
+        dt = numpy.asarray(ind).dtype
+    else:
+        return
+    if dt.kind in "fcuO" and not numpy.can_cast(dt, numpy.int64, "safe"):
+        raise TypeError(f"{name}: Cannot cast array data from dtype('{dt}') to "
+                        f"dtype('int64') according to the rule 'safe'")
+
+
 def _write_out(result, out, name):
     if out is None:
         return result
@@ -70,18 +91,20 @@ def take(a, indices, /, axis=None, out=None, mode="raise"):
         a, ax = a.reshape(-1), 0
     else:
         ax = normalize_axis(axis, a.ndim)
+    _check_mode(mode)           # NumPy's order: axis, mode, indices
     idx = _apply_mode(_index_array(indices, a, take=True), a.shape[ax], mode)
     return _write_out(a[(slice(None),) * ax + (idx,)], out, "take")
 
 
 def _along_axis_key(arr, indices, axis, name):
     arr = as_array(arr, f"{name}: arr")
-    indices = _index_array(indices, arr)
+    # NumPy's order: the axis (and a 1-d indices for None), then the indices' dtype
     if axis is None:
-        if indices.ndim != 1:
+        if numpy.ndim(indices) != 1:
             raise ValueError(f"{name}: indices must be 1-d when axis is None")
-        return arr.reshape(-1), (indices,)
+        return arr.reshape(-1), (_index_array(indices, arr),)
     ax = normalize_axis(axis, arr.ndim)
+    indices = _index_array(indices, arr)
     if indices.ndim != arr.ndim:
         raise ValueError(f"{name}: `indices` and `arr` must have the same number of "
                          f"dimensions")
@@ -194,9 +217,15 @@ def put(a, ind, v, mode="raise"):
     numpy.put
     """
     a = as_array(a, "put: a")
-    if _size(v) == 0:           # NumPy: nothing to put, nothing changes (ind unread)
+    _check_mode(mode)
+    # NumPy's order: mode, ind (a 'safe' cast: uint64 refused), an empty a, empty v
+    _check_index_safe(ind, "ind")
+    idx = _index_array(ind, a, "ind", take=True)
+    if a.size == 0 and idx.size:
+        raise IndexError("a: cannot replace elements of an empty array")
+    if _size(v) == 0:           # NumPy: nothing to put, nothing changes
         return
-    idx = _apply_mode(_index_array(ind, a, "ind", take=True), a.size, mode).reshape(-1)
+    idx = _apply_mode(idx, a.size, mode).reshape(-1)
     vals = _cycled(v, idx.size, a)
     if a.flags.c_contiguous:
         a.reshape(-1)[idx] = vals
@@ -228,8 +257,10 @@ def place(arr, mask, vals):
     """
     arr = as_array(arr, "place: arr")
     m = _as_bool(mask, arr, "mask")
-    if m.shape != arr.shape:
-        m = m.reshape(arr.shape)
+    if m.size != arr.size:
+        raise ValueError("place: mask and data must be the same size")
+    m = m.reshape(arr.shape)
+    _check_safe(vals, arr.dtype, "vals")
     k = int(count_nonzero(m))
     if k == 0:
         return
@@ -258,10 +289,23 @@ def putmask(a, mask, values):
     """
     a = as_array(a, "putmask: a")
     m = _as_bool(mask, a, "mask")
+    if m.size != a.size:        # NumPy: flat positions, any shape of a's size
+        raise ValueError("putmask: mask and data must be the same size")
+    m = m.reshape(a.shape)
+    _check_safe(values, a.dtype, "values")
     if _size(values) == 0:      # NumPy: nothing to put, nothing changes
         return
     vals = _cycled(values, a.size, a).reshape(a.shape)
     a[...] = _where3(m, vals, a)
+
+
+def _check_safe(values, dtype, name):
+    """NumPy's putmask/place cast array values by the 'safe' rule (Python and NumPy
+    scalars convert as in assignment)."""
+    if isinstance(values, (ndarray, numpy.ndarray)) and not numpy.can_cast(
+            values.dtype, dtype, "safe"):
+        raise TypeError(f"{name}: Cannot cast array data from dtype('{values.dtype}') to "
+                        f"dtype('{numpy.dtype(dtype)}') according to the rule 'safe'")
 
 
 def _as_bool(mask, like, name):
@@ -293,6 +337,9 @@ def compress(condition, a, /, axis=None, out=None):
     numpy.compress
     """
     a = as_array(a, "compress: a")
+    if axis is not None and not hasattr(type(axis), "__index__"):     # NumPy's order
+        raise TypeError(f"axis: {type(axis).__name__!r} object cannot be interpreted as "
+                        f"an integer")
     c = _as_bool(condition, a, "condition")
     if c.ndim != 1:
         raise ValueError("compress: condition must be a 1-d array")
@@ -352,8 +399,10 @@ def choose(a, choices, out=None, mode="raise"):
     --------
     numpy.choose
     """
+    _check_mode(mode)
     if not len(choices):
         raise ValueError("choices: need at least one array")
+    _check_index_safe(a, "a", lists=True)
     like = next((c for c in (a, *choices) if isinstance(c, ndarray)), None)
     like = like if like is not None else _core.asarray(0)
     a = _index_array(a, like, "a", take=True)
@@ -369,6 +418,8 @@ def choose(a, choices, out=None, mode="raise"):
         r = take_along_axis(stacked, idx[None], axis=0)[0]
     except IndexError:
         raise ValueError("invalid entry in choice array") from None
+    if out is not None and getattr(out, "shape", None) != r.shape:
+        raise TypeError("out: choose: invalid shape for output array.")
     return _write_out(r, out, "choose")
 
 
@@ -436,6 +487,13 @@ def repeat(a, repeats, /, axis=None):
     numpy.repeat
     """
     a = as_array(a, "repeat: a")
+    # NumPy's order: axis an integer (a C long), repeats cast 'safe' to intp, axis range
+    if axis is not None and not hasattr(type(axis), "__index__"):
+        raise TypeError(f"axis: {type(axis).__name__!r} object cannot be interpreted as "
+                        f"an integer")
+    if axis is not None and not -2**63 <= operator.index(axis) < 2**63:
+        raise OverflowError("axis: Python int too large to convert to C long")
+    _check_index_safe(repeats, "repeats")
     if axis is None:
         a, ax = a.reshape(-1), 0
     else:

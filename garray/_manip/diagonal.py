@@ -31,9 +31,18 @@ def _int(v, argname):
 
 
 def _diagonal_view(a, offset, axis1, axis2, writeable):
+    # NumPy's order: the integers (a bool offset is one; a C int), then the dimensions
+    offset = operator.index(offset) if isinstance(offset, bool) else _int(offset, "offset")
+    if not -2**31 <= offset < 2**31:
+        raise OverflowError("offset: Python int too large to convert to C int")
+    for name, ax in (("axis1", axis1), ("axis2", axis2)):
+        if not hasattr(type(ax), "__index__"):
+            raise TypeError(f"{name}: {type(ax).__name__!r} object cannot be interpreted "
+                            f"as an integer")
+        if not -2**63 <= operator.index(ax) < 2**63:
+            raise OverflowError(f"{name}: Python int too large to convert to C long")
     if a.ndim < 2:
         raise ValueError("a: diag requires an array of at least two dimensions")
-    offset = _int(offset, "offset")
     i = normalize_axis(axis1, a.ndim, "axis1")
     j = normalize_axis(axis2, a.ndim, "axis2")
     if i == j:
@@ -134,6 +143,8 @@ def diag(v, k=0):
     numpy.diag
     """
     v = as_array(v, "v")
+    if v.ndim not in (1, 2):
+        raise ValueError("v: Input must be 1- or 2-d.")
     k = _int(k, "k")
     if v.ndim == 2:
         return diagonal(v, k)
@@ -217,7 +228,10 @@ def fill_diagonal(a, val, wrap=False):
         for v in views:
             v[...] = val
         return
-    vals = resize(as_array(val, "val", a.device), total)
+    vals = as_array(val, "val", a.device)
+    if vals.size == 0:          # NumPy: a.flat[...] = [] writes nothing
+        return
+    vals = resize(vals, total)
     start = 0
     for v in views:
         n = v.shape[0]

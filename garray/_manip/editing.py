@@ -42,6 +42,9 @@ def append(arr, values, axis=None):
     """
     arr = as_array(arr, "arr")
     values = as_array(values, "values", arr.device)
+    if axis is not None and not hasattr(type(axis), "__index__"):   # NumPy's order
+        raise TypeError(f"axis: {type(axis).__name__!r} object cannot be interpreted as "
+                        f"an integer")
     if axis is None:
         arr = arr.reshape(-1) if arr.ndim != 1 else arr
         values = values.reshape(-1)
@@ -196,11 +199,12 @@ def insert(arr, obj, values, axis=None):
                              "dimensional or scalar")
     if idx.size == 1:
         index = idx.item()
-        if not isinstance(index, int):
-            raise IndexError(f"obj: only integers are valid positions, got {index!r}")
-        if not -n <= index <= n:
+        if index < -n or index > n:         # NumPy's order (NaN passes to the next)
             raise IndexError(f"obj: index {index} is out of bounds for axis {axis} with "
                              f"size {n}")
+        if not isinstance(index, int):      # NumPy: slice()'s TypeError
+            raise TypeError(f"obj: slice indices must be integers or None or have an "
+                            f"__index__ method, got {index!r}")
         if index < 0:
             index += n
         if vals.ndim < arr.ndim:

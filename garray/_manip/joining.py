@@ -29,6 +29,9 @@ def join(arrays, axis, out=None, dtype=None, casting="same_kind"):
     if axis is None:
         arrays = tuple(a.reshape(-1) for a in arrays)
         axis = 0
+    if not hasattr(type(axis), "__index__"):       # NumPy's order: the axis first
+        raise TypeError(f"axis: {type(axis).__name__!r} object cannot be interpreted as "
+                        f"an integer")
     first = arrays[0]
     nd = first.ndim
     if nd == 0:
@@ -51,6 +54,8 @@ def join(arrays, axis, out=None, dtype=None, casting="same_kind"):
                              f"result has shape {tuple(shape)}")
         if out.device != first.device:
             raise ValueError(f"out: on {out.device}, the arrays are on {first.device}")
+        if not out.flags.writeable:        # NumPy: even when nothing would be written
+            raise ValueError("out: assignment destination is read-only")
         dt = out.dtype
     else:
         dt = _dtypes.result_type(*arrays) if dtype is None else _dtypes.normalize_dtype(dtype)

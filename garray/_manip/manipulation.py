@@ -40,7 +40,9 @@ def flip(x, /, axis=None):
     x = as_array(x, "x")
     axes = range(x.ndim) if axis is None else (
         axis if isinstance(axis, tuple) else (axis,))
-    axes = {normalize_axis(a, x.ndim) for a in axes}
+    axes = [normalize_axis(a, x.ndim) for a in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError("axis: repeated axis")
     return x[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))]
 
 
@@ -152,9 +154,13 @@ def roll(x, /, shift, axis=None):
         return roll(x.reshape(-1), shift, axis=0).reshape(x.shape)
     shifts = shift if isinstance(shift, tuple) else (shift,)
     axes = axis if isinstance(axis, tuple) else (axis,)
-    if len(shifts) != len(axes):
-        shifts, axes = (shifts * len(axes) if len(shifts) == 1 else shifts), axes
-        if len(shifts) != len(axes):
+    axes = tuple(normalize_axis(a, x.ndim) for a in axes)     # NumPy's order: axes first
+    if len(shifts) != len(axes):        # NumPy broadcasts them (an axis's shifts add)
+        if len(shifts) == 1:
+            shifts = shifts * len(axes)
+        elif len(axes) == 1:
+            axes = axes * len(shifts)
+        else:
             raise ValueError("shift and axis must have the same length")
     out = x
     for s, a in zip(shifts, axes):
@@ -168,4 +174,4 @@ def roll(x, /, shift, axis=None):
             continue
         pre = (slice(None),) * a
         out = concat([out[pre + (slice(n - s, None),)], out[pre + (slice(0, n - s),)]], axis=a)
-    return out
+    return out.copy() if out is x else out

@@ -229,6 +229,12 @@ def swapaxes(a, axis1, axis2):
     numpy.swapaxes
     """
     a = as_array(a, "a")
+    for name, ax in (("axis1", axis1), ("axis2", axis2)):     # NumPy's order: types first
+        if not hasattr(type(ax), "__index__"):
+            raise TypeError(f"{name}: {type(ax).__name__!r} object cannot be interpreted "
+                            f"as an integer")
+        if not -2**63 <= operator.index(ax) < 2**63:
+            raise OverflowError(f"{name}: Python int too large to convert to C long")
     i = normalize_axis(axis1, a.ndim, "axis1")
     j = normalize_axis(axis2, a.ndim, "axis2")
     perm = list(range(a.ndim))

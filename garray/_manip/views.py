@@ -30,10 +30,10 @@ def moveaxis(x, source, destination, /):
     x = as_array(x, "x")
     src = source if isinstance(source, tuple) else (source,)
     dst = destination if isinstance(destination, tuple) else (destination,)
+    src = [normalize_axis(a, x.ndim, "source") for a in src]      # NumPy's order
+    dst = [normalize_axis(a, x.ndim, "destination") for a in dst]
     if len(src) != len(dst):
         raise ValueError("source and destination must have the same number of axes")
-    src = [normalize_axis(a, x.ndim, "source") for a in src]
-    dst = [normalize_axis(a, x.ndim, "destination") for a in dst]
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
         raise ValueError("repeated axis in source or destination")
     order = [i for i in range(x.ndim) if i not in src]
