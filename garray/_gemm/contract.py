@@ -98,6 +98,8 @@ def tensordot(x1, x2, /, axes=2):
         raise TypeError("axes: expected an integer or a pair of sequences, got bool")
     if hasattr(type(axes), "__index__"):
         n = operator.index(axes)
+        if n >= 2**63:      # NumPy's conversion to ssize_t
+            raise OverflowError(f"axes: {n} is too large to convert to C ssize_t")
         if n > a.ndim or n > b.ndim:
             raise axis_error(f"axes: {n} summed axes but x1 has shape {a.shape} and x2 "
                              f"has shape {b.shape}")

@@ -63,6 +63,8 @@ def _out_batch(out, core, batch, a, b):
                          f"(x1 {a.shape}, x2 {b.shape})")
     if out.device != a.device:
         raise ValueError(f"matmul: out is on {out.device} and the operands on {a.device}")
+    if not out.flags.writeable:     # the gemm writes through the pointer, unchecked
+        raise ValueError("matmul: out: output array is read-only")
     return ob
 
 

@@ -229,7 +229,8 @@ def polyder(p, m=1):
         raise ValueError("Order of derivative must be positive (see polyint)")
     truepoly = isinstance(p, poly1d)
     a = _coeffs(p, "p")
-    for _ in range(m):
+    # past the degree every derivative is empty: stop there (a huge m would loop on)
+    for _ in range(min(m, a.shape[0] + 1)):
         n = a.shape[0] - 1
         a = a[:-1] * arange(n, 0, -1, device=a.device)
     return poly1d(a) if truepoly else a

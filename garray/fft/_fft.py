@@ -241,6 +241,8 @@ def _cook_nd(a, s, axes, invreal=False, fname="fftn"):
             s = [a.shape[normalize_axis(ax, a.ndim)] for ax in axes]
     else:
         shapeless = False
+        if axes is not None and len(s) != len(axes):    # NumPy checks this first
+            raise ValueError("Shape and axes have different lengths.")
         if any(isinstance(v, (bool, numpy.bool_)) for v in s):
             raise TypeError("s: integers are required, got a bool")
         s = [None if v is None else operator.index(v) for v in s]

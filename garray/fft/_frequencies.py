@@ -26,10 +26,15 @@ def _freq_dtype(dtype):
 
 
 def _freq_n(n, fname):
+    # as NumPy: fftfreq refuses a bool n (its rfftfreq takes one)
+    if fname == "fftfreq" and isinstance(n, (bool, numpy.bool_)):
+        raise TypeError("fftfreq: n: an integer is required, got a bool")
     try:
         n = operator.index(n)
     except TypeError:
         raise ValueError(f"{fname}: n should be an integer, got {n!r}") from None
+    if n >= 2**63:      # NumPy: "Maximum allowed dimension exceeded"
+        raise ValueError(f"{fname}: n={n} exceeds the maximum allowed dimension")
     if n == 0:          # NumPy divides by n * d first
         raise ZeroDivisionError(f"{fname}: float division by zero (n is 0)")
     if n < 1:

@@ -72,10 +72,10 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
 def _rfft(a, n, axis, norm, out, wide=False):
     """rfft; ``wide`` as ``_c2c``."""
     a = as_array(a, "a")
-    _check_real(a, "rfft")
     axis = normalize_axis(axis, a.ndim)
     n = _points(n, a.shape[axis])
     scale = _scale(norm, n, False)
+    _check_real(a, "rfft")      # after the axis, n and norm checks, as NumPy's order
     rdt = _real_dtype(a.dtype)
     cdt = _complex_dtype(rdt)
     if path(a.device, n, _others(a, axis)) == "vendor":
@@ -116,7 +116,8 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     Returns
     -------
     ndarray
-        Real (float32 for complex64/float32 input, else float64), on the input's device.
+        Real (float16 for float16 input, float32 for complex64/float32, else float64),
+        on the input's device.
     """
     return _irfft(a, n, axis, norm, out)
 
@@ -128,7 +129,8 @@ def _irfft(a, n, axis, norm, out, rdt=None):
     axis = normalize_axis(axis, a.ndim)
     n = _points(n, 2 * (a.shape[axis] - 1))
     cdt = _complex_dtype(a.dtype)
-    rdt = _real_dtype(cdt) if rdt is None else rdt
+    if rdt is None:     # as NumPy: a float16 input gives a float16 result
+        rdt = a.dtype if a.dtype == numpy.float16 else _real_dtype(cdt)
     scale = _scale(norm, n, True)
     if path(a.device, n, _others(a, axis)) == "vendor":
         x, _ = _last(a, axis, n // 2 + 1, cdt)
@@ -163,9 +165,12 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     Returns
     -------
     ndarray
-        Real (float32 for complex64/float32 input, else float64), on the input's device.
+        Real (float16 for float16 input, float32 for complex64/float32, else float64),
+        on the input's device.
     """
     a = as_array(a, "a")
+    if n is None:       # NumPy reads the axis's length before it checks norm
+        normalize_axis(axis, a.ndim)
     nrm = _swap_norm(norm)
     if a.dtype.kind == "c":
         a = conj(a)
@@ -196,6 +201,8 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
         device.
     """
     a = as_array(a, "a")
+    if n is None:       # NumPy reads the axis's length before it checks norm
+        normalize_axis(axis, a.ndim)
     nrm = _swap_norm(norm)
     y = conj(rfft(a, n, axis, nrm))
     if out is None:
@@ -230,13 +237,16 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
         device.
     """
     a = as_array(a, "a")
-    _check_real(a, "rfftn")
     s, axes = _cook_nd(a, s, axes, fname="rfftn")
-    for n in s:
-        if n is not None:
-            _points(n, None)
     if not axes:
         raise IndexError("rfftn: axes is empty (at least one axis is needed)")
+    if s[-1] is not None:
+        _points(s[-1], None)
+    _scale(norm, 1, False)
+    _check_real(a, "rfftn")     # NumPy's order: the real transform's n, norm, dtype
+    for n in s[:-1]:
+        if n is not None:
+            _points(n, None)
     cdt = _complex_dtype(_real_dtype(a.dtype))
     a = _rfft(a, s[-1], axes[-1], norm, None, wide=True)
     for ii in reversed(range(len(axes) - 1)):     # NumPy's order (repeated axes)
@@ -274,7 +284,8 @@ def irfftn(a, s=None, axes=None, norm=None, out=None):
             _points(n, None)
     if not axes:
         raise IndexError("irfftn: axes is empty (at least one axis is needed)")
-    rdt = _real_dtype(a.dtype)
+    # as NumPy: the last (real) transform of a float16 input alone keeps float16
+    rdt = a.dtype if a.dtype == numpy.float16 and len(axes) == 1 else _real_dtype(a.dtype)
     for ii in range(len(axes) - 1):
         a = _c2c(a, s[ii], axes[ii], norm, True, None, "irfftn", wide=True)
     return _irfft(a, s[-1], axes[-1], norm, out, rdt)

@@ -77,7 +77,9 @@ def real_of(dt):
     return numpy.dtype(dt.char.lower()) if dt.kind == "c" else dt
 
 
-def _prepare(x, fname, argname="a", square=True):
+def _prepare(x, fname, argname="a", square=True, before_types=None):
+    """(a, computing type, result type); ``before_types(a)`` runs (a check NumPy makes
+    first, as eig's finiteness) after the shape checks and before the dtype's."""
     a = as_array(x, argname)
     check_device(a, fname)
     if a.ndim < 2:
@@ -85,6 +87,8 @@ def _prepare(x, fname, argname="a", square=True):
                           "two-dimensional")
     if square and a.shape[-1] != a.shape[-2]:
         raise LinAlgError("Last 2 dimensions of the array must be square")
+    if before_types is not None:
+        before_types(a)
     t, rt = linalg_types(a.dtype)
     _lapack.check_dims(*a.shape[-2:])
     return a, t, rt

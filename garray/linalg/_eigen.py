@@ -199,8 +199,7 @@ def _unpack_real_eig(wr, wi, v, rt, vectors):
 
 
 def _eig(a, fname, vectors):
-    a, t, rt = _prepare(a, fname)
-    _assert_finite(a)
+    a, t, rt = _prepare(a, fname, before_types=_assert_finite)    # NumPy's order
     w, v, wi = _geev(a, t, vectors)
     if t.kind == "c":
         return w.astype(rt), (v.astype(rt) if vectors else None)

@@ -197,10 +197,18 @@ def norm(x, ord=None, axis=None, keepdims=False):
             return _matrix(x, 0, 1, ord, keepdims)
         raise ValueError(f"x: Improper number of dimensions to norm: shape {x.shape} "
                          f"with ord {ord!r}")
-    if isinstance(axis, (tuple, list)):
-        axes = tuple(axis)
+    if isinstance(axis, tuple):
+        axes = axis
     else:
-        axes = (axis,)
+        # as NumPy: one axis goes through int() (a float truncates, a numeric str
+        # parses); anything else, a list included, is a TypeError
+        try:
+            axes = (int(axis),)
+        except Exception:  # noqa: BLE001 - NumPy's TypeError whatever int() raised
+            raise TypeError("axis: 'axis' must be None, an integer or a tuple of "
+                            "integers") from None
+        if not -2**63 <= axes[0] < 2**63:
+            raise OverflowError(f"axis: {axes[0]} is too large to convert to C long")
     for a in axes:
         if isinstance(a, bool) or not hasattr(type(a), "__index__"):
             raise TypeError("axis: 'axis' must be None, an integer or a tuple of integers")

@@ -412,7 +412,10 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
                           "two-dimensional")
     m, n = a.shape[-2:]
     if a.size == 0:
-        return empty(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
+        # NumPy keeps the dtype of empty matrices alone; an empty stack of non-empty
+        # matrices goes through its SVD path (bool and integers: float64)
+        dt = numpy.float64 if m * n and a.dtype.kind in "biu" else a.dtype
+        return empty(a.shape[:-2] + (n, m), dtype=dt, device=a.device)
     if a.dtype.kind in "biu":       # NumPy: bool and integers in float64
         a = a.astype(numpy.float64)
     u, s, vt = svd(conj(a), full_matrices=False, hermitian=hermitian)

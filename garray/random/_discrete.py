@@ -68,7 +68,8 @@ def _count(x, name):
     """An integer parameter (binomial's n, ...) as NumPy converts it to int64: a Python
     or NumPy scalar truncates (NaN, infinity and values past int64 raise as Python's
     int() and NumPy's C long conversion do); an array must have an integer or bool
-    dtype (NumPy refuses to cast float arrays).  Returns a float or a float64 array."""
+    dtype (NumPy refuses to cast float arrays), a sequence is built as int64 (its floats
+    truncate).  Returns a float or a float64 array."""
     if isinstance(x, (numbers.Real, numpy.generic)) and not isinstance(x, ndarray) or (
             isinstance(x, numpy.ndarray) and x.ndim == 0):
         v = float(x) if not isinstance(x, (int, numpy.integer)) else None
@@ -80,6 +81,9 @@ def _count(x, name):
         if not -2**63 <= i < 2**63:
             raise OverflowError("Python int too large to convert to C long")
         return float(i)
+    if isinstance(x, (list, tuple)):
+        # NumPy builds a sequence straight as int64: floats truncate, NaN and inf raise
+        x = numpy.array(x, dtype=numpy.int64).tolist()
     a = as_array(x, name)
     if a.dtype.kind not in "biu":
         raise TypeError(f"{name}: Cannot cast array data from dtype({str(a.dtype)!r}) to "

@@ -299,6 +299,15 @@ def _integers_array(bitgen, low, high, size, dt, endpoint):
     wide = numpy.dtype("uint64") if dt == numpy.uint64 else numpy.dtype("int64")
 
     def conv(x, name):
+        if not _is_array_bound(x):
+            # a scalar bound beside an array one: NumPy's scalar conversion (NaN and
+            # inf raise), then its bounds check, exact for Python ints past int64
+            v = _bound(x, name)
+            if name == "high" and not endpoint and v == wide_max + 1:
+                return None                 # [low, 2**64 or 2**63): endpoint below
+            if not int(numpy.iinfo(wide).min) <= v <= wide_max:
+                raise ValueError(f"{name} is out of bounds for {dt}")
+            x = v
         a = as_array(x, name)
         if a.dtype.kind not in "biuf":
             raise TypeError(f"{name}: expected integers, got {a.dtype}")
@@ -308,12 +317,14 @@ def _integers_array(bitgen, low, high, size, dt, endpoint):
                              "high <= 0")
         return a.astype(wide)   # floats truncate, as NumPy's cast
 
+    wide_max = int(numpy.iinfo(wide).max)
     lo, hi = conv(low, "low"), conv(high, "high")
+    if hi is None:      # an exclusive high one past the wide dtype: its inclusive max
+        hi, endpoint = as_array(wide_max, "high").astype(wide), True
     shape = _broadcast_shape(size, lo, hi)
     lo, hi = broadcast_to(lo, shape), broadcast_to(hi, shape)
     info_min, info_max = (0, 1) if dt.kind == "b" else (
         int(numpy.iinfo(dt).min), int(numpy.iinfo(dt).max))
-    wide_max = int(numpy.iinfo(wide).max)
     if info_min > int(numpy.iinfo(wide).min) and bool(reductions.any(lo < info_min)):
         raise ValueError(f"low is out of bounds for {dt}")
     top = info_max if endpoint else info_max + 1

@@ -17,6 +17,11 @@ def _shape(size):
     """NumPy's ``size``: None (a 0-d result), an int or a sequence of ints."""
     if size is None:
         return ()
+    if isinstance(size, (bool, numpy.bool_)) or (
+            isinstance(size, (tuple, list)) and any(isinstance(d, (bool, numpy.bool_))
+                                                    for d in size)):
+        raise TypeError(f"size: expected a sequence of integers or a single integer, "
+                        f"got {size!r} (a bool is not a size, as in NumPy)")
     try:
         dims = (operator.index(size),)
     except TypeError:

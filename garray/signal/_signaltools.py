@@ -209,7 +209,8 @@ def _two_d(kind, in1, in2, mode, boundary, fillvalue, fname):
     dtype = _dtypes.result_type(a, b)
     if dtype in (_dtypes.DTYPES[0], _dtypes.DTYPES[_dtypes.FLOAT16]):    # as SciPy's
         raise ValueError("convolve2d not available for this type.")
-    fill = _fill_value(fillvalue, dtype)
+    # as SciPy: fillvalue is read (and checked) for the fill boundary alone
+    fill = _fill_value(fillvalue, dtype) if _BOUNDARIES[boundary] == _s.BOUNDARY_FILL else 0
     if a.size == 0 or b.size == 0:
         raise ValueError(f"garray.signal.{fname}: empty input (in1 {a.shape}, in2 "
                          f"{b.shape}) is not supported")
