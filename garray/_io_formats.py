@@ -118,8 +118,7 @@ def savez(file, *args, allow_pickle=True, **kwds):
     >>> sorted(garray.load("ab.npz").keys())                        # doctest: +SKIP
     ['arr_0', 'b']
     """
-    numpy.savez(file, *map(_host, args), allow_pickle=allow_pickle,
-                **{k: _host(v) for k, v in kwds.items()})
+    _savez(numpy.savez, file, args, kwds, allow_pickle)
 
 
 def savez_compressed(file, *args, allow_pickle=True, **kwds):
@@ -145,8 +144,13 @@ def savez_compressed(file, *args, allow_pickle=True, **kwds):
     --------
     numpy.savez_compressed
     """
-    numpy.savez_compressed(file, *map(_host, args), allow_pickle=allow_pickle,
-                           **{k: _host(v) for k, v in kwds.items()})
+    _savez(numpy.savez_compressed, file, args, kwds, allow_pickle)
+
+
+def _savez(writer, file, args, kwds, allow_pickle):
+    """NumPy's ``writer`` (savez or savez_compressed) on host copies of the arrays."""
+    writer(file, *map(_host, args), allow_pickle=allow_pickle,
+           **{k: _host(v) for k, v in kwds.items()})
 
 
 # ---- text -----------------------------------------------------------------------------

@@ -24,8 +24,9 @@ Note [ufunc keywords]
    the operands, and may widen the result's shape as in NumPy).  Without ``out=`` NumPy
    leaves masked-out elements uninitialised; garray's hold the computed result.
 4. ``order=`` lays out a new result ('C', 'F', 'A': F when every array operand is
-   F-contiguous and not C-contiguous, 'K' as the plain call); ``subok=False`` returns a
-   base ``garray.ndarray`` for a subclass result.
+   F-contiguous and not C-contiguous, 'K' as the plain call).  ``subok`` is checked
+   (NumPy's TypeError for a non-bool) and changes nothing: garray's ufuncs return a
+   base ``garray.ndarray`` for subclass operands either way (Note [Subclasses]).
 """
 
 import numpy
@@ -263,10 +264,6 @@ def call(uf, args, out, where, casting, order, dtype, subok, signature):
     direct = mask is None and casting == "same_kind" and order == "K"
     r = uf(*operands, out=(tuple(outs) if uf.nout > 1 else outs[0]) if direct else None)
     if direct:
-        if not subok:
-            r = tuple(x if type(x) is ndarray or o is not None else x.view(ndarray)
-                      for x, o in zip(r, outs)) if uf.nout > 1 else (
-                r if type(r) is ndarray or outs[0] is not None else r.view(ndarray))
         return r
     rs = list(r) if uf.nout > 1 else [r]
     if mask is not None:
@@ -277,8 +274,7 @@ def call(uf, args, out, where, casting, order, dtype, subok, signature):
     result = []
     for x, o in zip(rs, outs):
         if o is None:
-            x = _layout(x, order, operands) if order != "K" else x
-            result.append(x if subok or type(x) is ndarray else x.view(ndarray))
+            result.append(_layout(x, order, operands) if order != "K" else x)
             continue
         if not numpy.can_cast(x.dtype, o.dtype, casting):
             raise TypeError(f"Cannot cast ufunc {name!r} output from {x.dtype!r} to "

@@ -335,19 +335,12 @@ def _scan(op, rname, x, ax, dt, out, api):
 
 
 def outer(uf, A, B, out=None, kwargs=None):
-    op = _op(uf, "outer", "outer product")
+    _op(uf, "outer", "outer product")       # refuses what has no outer product
     a = as_array(A, f"{uf.__name__}.outer: A", B.device if isinstance(B, ndarray) else None)
     b = as_array(B, f"{uf.__name__}.outer: B", a.device)
     a = a.reshape(a.shape + (1,) * b.ndim)
-    kwargs = kwargs or {}
-    if op.nout == 2:            # divmod: a tuple of two outputs, as for the call
-        return uf(a, b, out=out, **kwargs)
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise ValueError(f"{op.numpy_name}.outer: out must be an array or a tuple of "
-                             f"one array")
-        out = out[0]
-    return uf(a, b, out=out, **kwargs)
+    # the call takes out= as an array or a tuple (one entry per output), and the keywords
+    return uf(a, b, out=out, **(kwargs or {}))
 
 
 # Longest segment a float add.reduceat folds in order; NumPy sums longer ones pairwise

@@ -275,3 +275,17 @@ def test_numpy_protocol_passes_every_keyword():
         numpy.add(garray.arange(3, dtype="int32"), garray.arange(3.0), casting="no")
     with pytest.raises(TypeError, match="numpy.ndarray"):
         numpy.add(a, 1.0, out=out, where=numpy.ones(4, bool))
+
+
+@pytest.mark.parametrize("case", ["one", "two-entries", "divmod"])
+@xp_compare()
+def test_outer_out_tuples(xp, case):
+    a, b = xp.arange(2.0), xp.arange(1.0, 4.0)
+    if case == "divmod":
+        q, r = xp.zeros((2, 3)), xp.zeros((2, 3))
+        xp.divmod.outer(a, b, out=(q, r))
+        return q, r
+    o = xp.zeros((2, 3))
+    res = xp.multiply.outer(a, b, out=(o,) if case == "one" else (o, o))
+    assert res is o
+    return o
