@@ -428,7 +428,10 @@ def test_property_sort_argsort_searchsorted(data):
         assert_same_sort(garray.sort(g, axis=axis), numpy.sort(h, axis=axis, kind="stable"))
         assert_xp_close(garray.argsort(g, axis=axis),
                         numpy.argsort(h, axis=axis, kind="stable"))
-        flat = numpy.sort(h.reshape(-1))
+        # kind="stable" as the references above: NumPy 2.4's default float16 sort leaves
+        # some inputs unsorted (seen: shape (11, 23, 23), seed 32), which would make the
+        # searchsorted reference meaningless
+        flat = numpy.sort(h.reshape(-1), kind="stable")
         side = data.draw(st.sampled_from(["left", "right"]))
         assert_xp_close(garray.searchsorted(garray.asarray(flat), g, side=side),
                         numpy.searchsorted(flat, h, side=side))
