@@ -285,10 +285,10 @@ template <class T> GA_DEVICE complex<T> tanh(complex<T> z) {      // FreeBSD cta
     T x = z.re, y = z.im;
     const T nan = T(0) / T(0);
     if (!isfinite(x) || !isfinite(y)) {            // the special values of glibc's ctanh
-        if (isinf(x)) {
-            bool trig = isfinite(y) && fabs(y) > T(1);
-            return complex<T>(copysign(T(1), x), copysign(T(0), trig ? sin(y) * cos(y) : y));
-        }
+        // x infinite: 1 with the sign of x, and a zero with the sign of y, as the Array
+        // API's special cases ask (tanh(+inf + iy) = 1 + 0j for finite y > 0).  glibc's
+        // ctanh, and so NumPy, take the zero's sign from sin(2y) when |y| > 1.
+        if (isinf(x)) return complex<T>(copysign(T(1), x), copysign(T(0), y));
         if (y == T(0)) return z;
         return complex<T>(x == T(0) ? x : nan, nan);
     }

@@ -1,5 +1,6 @@
 """around (round to decimals), fix, real_if_close and trapezoid against NumPy, on every
-dtype, non-contiguous, empty and 0-d inputs."""
+dtype, non-contiguous, empty and 0-d inputs; the Array API's special cases of complex tanh
+and tan where NumPy (glibc's ctanh) differs."""
 
 import numpy
 import pytest
@@ -230,3 +231,29 @@ def test_gradient_errors(xp, case):
     if case == "axis":
         return xp.gradient(f, axis=2)
     return xp.gradient(f, axis=(0, 0))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_tanh_of_infinite_real_part_takes_the_sign_of_y(dtype):
+    """Array API: tanh(+inf + iy) is 1 + 0j for finite y > 0, and conjugate-symmetric;
+    NumPy (glibc's ctanh) gives the zero the sign of sin(2y) when |y| > 1, so the
+    reference is built from the rule, and NumPy agrees where |y| <= 1.  tan(z) is
+    -i tanh(iz) (the Array API's definition of its special cases)."""
+    ys = numpy.array([0.5, 1.0, 2.0, 5.0, 1e30, -0.5, -2.0, -5.0, 0.0, -0.0])
+    for sx in (1.0, -1.0):
+        z = numpy.empty(ys.shape, dtype)
+        z.real, z.imag = sx * numpy.inf, ys          # (1j * -0.0 would lose the zero's sign)
+        got = garray.tanh(garray.asarray(z)).get()
+        assert got.dtype == z.dtype and got.shape == z.shape
+        numpy.testing.assert_array_equal(got.real, numpy.full(ys.shape, sx))
+        numpy.testing.assert_array_equal(got.imag, 0.0)
+        numpy.testing.assert_array_equal(numpy.signbit(got.imag), numpy.signbit(ys))
+        small = numpy.abs(ys) <= 1
+        with numpy.errstate(all="ignore"):
+            ref = numpy.tanh(z[small])
+        numpy.testing.assert_array_equal(numpy.signbit(got.imag[small]), numpy.signbit(ref.imag))
+        iz = numpy.empty(ys.shape, dtype)
+        iz.real, iz.imag = -ys, sx * numpy.inf
+        w = garray.tan(garray.asarray(iz)).get()     # tan(iz) = i tanh(z)
+        numpy.testing.assert_array_equal(w.imag, numpy.full(ys.shape, sx))
+        numpy.testing.assert_array_equal(numpy.signbit(w.real), numpy.signbit(-ys))
