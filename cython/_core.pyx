@@ -19,6 +19,7 @@ how a call travels through them):
   _creation.pxi         empty / asarray / fills, the hot creation paths
   _dlpack.pxi           DLPack export and import
   _launch.pxi           kernel tables, CPU calls, GPU module loading and launches
+  _stub_annotate.pxi    stub drivers only: built-in launches annotated for the hazard checker
   _iter.pxi             the iterator: broadcast, axis collapse, layout, index width
   _ufunc_operands.pxi   elementwise operands: scalars, promotion tables, out= checks
   _ufunc.pxi            the unary, binary and two-output launchers
@@ -111,6 +112,7 @@ include "_shape.pxi"
 include "_order.pxi"
 include "_creation.pxi"
 include "_dlpack.pxi"
+include "_stub_annotate.pxi"
 include "_launch.pxi"
 include "_iter.pxi"
 include "_ufunc_operands.pxi"

@@ -377,11 +377,15 @@ cdef int _raw_gpu_launch(object dev, object func, unsigned int grid, unsigned in
     it rather than by the next copy (CUDA_LAUNCH_BLOCKING's role)."""
     cdef _drv_launch fn
     cdef int err
+    cdef intptr_t stream
     rt = dev.runtime
     fn = <_drv_launch><intptr_t>rt.launch_address()
     rt.activate()
+    stream = _stream_of(dev)
+    if ga_stub_on:
+        _stub_annotate(dev, func, args)   # the stub drivers' hazard checker only
     err = fn(<void*><intptr_t>int(func), grid, grid_y, 1, block, 1, 1, shared,
-             <void*>_stream_of(dev), args, NULL)
+             <void*>stream, args, NULL)
     if err:
         from garray._errors import BackendError
         raise BackendError(f"{dev}: launching kernel {name} (grid {grid}, block {block}, "

@@ -114,6 +114,14 @@ cdef extern from "_san_registry.h":
     void ga_san_clear()
     void* ga_san_allocs_ptr "(&ga_san_allocs)"
     void* ga_san_segments_ptr "(&ga_san_segments)"
+    int ga_stub_on
+    void ga_stub_clear()
+    void* ga_stub_allocs_ptr "(&ga_stub_allocs)"
+    ctypedef struct ga_san_range:
+        size_t base
+        size_t len
+        size_t cap
+    const ga_san_range* ga_san_find(void* s, size_t p)
 
 
 cdef intptr_t _cpu_raw_alloc(size_t nbytes) except? 0:

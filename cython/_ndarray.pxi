@@ -177,6 +177,8 @@ cdef class ndarray(_ArrayOperators):
         if self._pool is not None:
             if ga_san_on:
                 ga_san_remove(ga_san_allocs_ptr, <size_t>self._alloc_ptr)
+            if ga_stub_on:
+                ga_san_remove(ga_stub_allocs_ptr, <size_t>self._alloc_ptr)
             if _n_recorded and _defer_release(self):
                 return              # used on other streams: released after them
             self._pool.release(self._alloc_ptr, self._alloc_size)

@@ -98,6 +98,8 @@ cdef int _init_owner(ndarray a, object dtype, int nd, object device) except -1:
         ga_san_insert(ga_san_allocs_ptr, <size_t>a._alloc_ptr, size * itemsize, rounded)
     else:
         a._alloc_ptr = pool.malloc(size * itemsize, &rounded)
+        if ga_stub_on and not a._is_cpu:      # the stub hook's registry (_stub_annotate.pxi)
+            ga_san_insert(ga_stub_allocs_ptr, <size_t>a._alloc_ptr, size * itemsize, rounded)
     a._alloc_size = rounded
     a._pool = pool
     a._ptr = a._alloc_ptr

@@ -19,6 +19,11 @@ typedef struct { ga_san_range* r; size_t n, room; } ga_san_set;
 static ga_san_set ga_san_allocs = {0, 0, 0};
 static ga_san_set ga_san_segments = {0, 0, 0};
 static int ga_san_on = 0;
+/* The same registry of GPU arrays' allocations, kept while the stub drivers check stream
+ * order (cython/_stub_annotate.pxi): the stub hook annotates each built-in launch with
+ * the allocations its pointer parameters lie in. */
+static ga_san_set ga_stub_allocs = {0, 0, 0};
+static int ga_stub_on = 0;
 
 /* index of the first range with base > p */
 static size_t ga_san_upper(const ga_san_set* s, uintptr_t p) {
@@ -93,5 +98,8 @@ static void ga_san_clear(void) {
     ga_san_allocs.n = 0;
     ga_san_segments.n = 0;
 }
+
+/* Forget the GPU allocations (the stub hook stopped registering them). */
+static void ga_stub_clear(void) { ga_stub_allocs.n = 0; }
 
 static intptr_t ga_san_lookup_address(void) { return (intptr_t)&ga_san_lookup; }

@@ -67,6 +67,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     terminalreporter.write_line(
         f"stub {_stub_kind} driver: {launches} launches, {executed} executed, "
         f"{unexecuted} not executed, {allocs} allocations")
+    annotated, unannotated = gpu_stub.annotation_counts()
+    if annotated or unannotated:
+        terminalreporter.write_line(
+            f"stub {_stub_kind} hazard checker: {annotated} built-in launches annotated, "
+            f"{unannotated} left to its conservative rule (device memory garray did not "
+            f"register)")
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -129,6 +129,19 @@ template <class T> GA_NOSAN inline T atomicCAS(T* p, T cmp, T v) {
         return ga_host::launch_user<&__VA_ARGS__, 1, 1>(0, grid, grid, block, args); \
     }
 #endif
+// GA_PARAM_INFO builds (the GPU stubs' stand-ins, garray/testing/gpu_stub.py) also export
+// int NAME_p(sizes, kinds, max): the kernel's parameter count, and the bytes and kind
+// (ga_host::param_kind) of the first max of them, from which the stub hook annotates
+// each built-in launch with the arrays it touches.
+#if defined(GA_PARAM_INFO)
+#define GA_HOST_PARAM_INFO(entry, ...)                                              \
+    extern "C" __attribute__((visibility("default")))                               \
+    int entry##_p(unsigned long long* sizes, char* kinds, int max) {                \
+        return ga_host::param_info(&__VA_ARGS__, sizes, kinds, max);                \
+    }
+#else
+#define GA_HOST_PARAM_INFO(entry, ...)
+#endif
 // The module-level helpers.  The ahead-of-time library (garray/_compiler/aot.py) links
 // many translation units into one shared library, each naming its helpers with its own
 // GA_HOST_SYMBOL_PREFIX.

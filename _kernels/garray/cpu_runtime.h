@@ -272,6 +272,22 @@ GA_NOSAN inline size_t param_sizes(void (*)(P...), size_t* out) {
     ((out[n++] = sizeof(std::remove_reference_t<P>)), ...);
     return n;
 }
+// What each parameter is, for the GPU stubs' hazard checker (GA_HOST_PARAM_INFO): 'r' a
+// pointer to const (the kernel reads through it), 'x' another pointer (reads and
+// writes), 's' anything else (a scalar, or a struct such as Strided<N>, passed by value).
+template <class P> constexpr char param_kind() {
+    using T = std::remove_reference_t<P>;
+    if constexpr (std::is_pointer_v<T>)
+        return std::is_const_v<std::remove_pointer_t<T>> ? 'r' : 'x';
+    return 's';
+}
+template <class... P>
+GA_NOSAN inline int param_info(void (*)(P...), unsigned long long* sizes, char* kinds, int max) {
+    int n = 0;
+    ((n < max ? (sizes[n] = sizeof(std::remove_reference_t<P>), kinds[n] = param_kind<P>()) : 0,
+      ++n), ...);
+    return n;
+}
 
 // Warp exchange: write my value, sync the warp, read the source lane's, sync again so
 // the mailbox is not overwritten before every lane has read it.  `site` (the sanitizer

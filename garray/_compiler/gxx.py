@@ -109,15 +109,28 @@ class CpuModule:
     Holding ``lib`` keeps the shared library loaded for as long as the addresses are used.
     """
 
-    def __init__(self, lib, entries, ranges=None, prefix=""):
+    def __init__(self, lib, entries, ranges=None, prefix="", symbols=None):
         self.lib = lib
         self.functions = entries
         self.ranges = ranges or {}
+        self._symbols = symbols or {}       # name expression -> its entry's symbol
         self._what = getattr(lib, prefix + "ga_host_error_what")
         self._what.restype = ctypes.c_char_p
 
     def error_what(self):
         return self._what().decode()
+
+    def param_info(self, expr):
+        """(sizes, kinds) of the parameters of entry ``expr`` in a build with
+        ``GA_PARAM_INFO=1`` (the GPU stubs' stand-ins): each parameter's bytes, and its
+        kind, ``b"r"`` a pointer to const, ``b"x"`` another pointer, ``b"s"`` a value
+        (cpu_entries.h, GA_HOST_PARAM_INFO)."""
+        fn = getattr(self.lib, self._symbols[expr] + "_p")
+        sizes, kinds = (ctypes.c_ulonglong * 64)(), ctypes.create_string_buffer(64)
+        n = fn(sizes, kinds, 64)
+        if not 0 <= n <= 64:
+            raise ValueError(f"{expr}: {n} parameters (at most 64 can be described)")
+        return tuple(sizes[:n]), kinds.raw[:n]
 
 
 def _defines(warp_size, extra):
@@ -152,6 +165,8 @@ def _with_aliases(mod, alias):
     out = copy.copy(mod)
     out.functions = {**mod.functions, **{e: mod.functions[a] for e, a in alias.items()}}
     out.ranges = {**mod.ranges, **{e: mod.ranges[a] for e, a in alias.items() if a in mod.ranges}}
+    out._symbols = {**mod._symbols, **{e: mod._symbols[a] for e, a in alias.items()
+                                       if a in mod._symbols}}
     return out
 
 
@@ -192,6 +207,8 @@ def compile_cpu(relpath, name_expressions, warp_size, defines=(), fibers=None):
         lines = [f'#include "{relpath}"']
         lines += [f"GA_HOST_FIBER_ENTRY(ga_entry_{i}, {expr})" if expr in fibers else
                   f"GA_HOST_ENTRY(ga_entry_{i}, {expr})"
+                  for i, expr in enumerate(name_expressions)]
+        lines += [f"GA_HOST_PARAM_INFO(ga_entry_{i}, {expr})"
                   for i, expr in enumerate(name_expressions)]
         return "\n".join(lines) + "\n"
 
@@ -245,7 +262,8 @@ def _load_unit(filename, key, text, flags, names, what, ranges=False, label=None
             return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
         entries = {n: address(f"ga_entry_{i}") for i, n in enumerate(names)}
         return CpuModule(lib, entries, {n: address(f"ga_entry_{i}_r")
-                                        for i, n in enumerate(names)} if ranges else None)
+                                        for i, n in enumerate(names)} if ranges else None,
+                         symbols={n: f"ga_entry_{i}" for i, n in enumerate(names)})
 
     return memoized(key, make)
 

@@ -14,7 +14,8 @@ argument array garray packed for the GPU.
 
 tests/conftest.py calls ``install()`` when the default device is a GPU whose driver is the
 stub; ``stats(kind)`` gives (launches, executed, unexecuted, allocations), so a test
-session can show that every launch ran.
+session can show that every launch ran; ``annotation_counts()`` how many built-in
+launches were annotated for the hazard checker.
 
 Threads: the stub drivers are thread-safe (their README), so garray calls them from any
 thread without a lock, as it calls the vendors' drivers.
@@ -34,7 +35,7 @@ import re
 
 import numpy
 
-from .. import _compiler
+from .. import _compiler, _core
 from .._core import ndarray
 from .._inquiry import _extent
 from ..kernels import _raw
@@ -70,8 +71,10 @@ def stub_library(kind):
 
 
 def stand_in(relpath, exprs, warp_size):
-    """The CPU build of a built-in GPU unit, as the stub runs it (compiled and cached)."""
-    return _compiler.compile_cpu(relpath, list(exprs), warp_size, ("GA_CPU_VECTOR_LOADS=1",))
+    """The CPU build of a built-in GPU unit, as the stub runs it (compiled and cached),
+    with its entries' parameter descriptions (GA_PARAM_INFO) for launch annotations."""
+    return _compiler.compile_cpu(relpath, list(exprs), warp_size,
+                                 ("GA_CPU_VECTOR_LOADS=1", "GA_PARAM_INFO=1"))
 
 
 def installed():
@@ -103,6 +106,8 @@ def _on_load(load):
     _keep.append(cpu)
     for name, handle in load.functions.items():
         lib.fake_register_fn(int(handle), cpu.functions[name], 1, shared)
+        if load.unit is not None:
+            _core._debug_stub_params(int(handle), *cpu.param_info(name))
 
 
 def _cublas_wheel_installed():
@@ -159,15 +164,40 @@ def annotate_user_launch(device, args, params):
                                   "".join(modes).encode() or b"x")
 
 
+def annotate_launches(on=True):
+    """Annotate every launch on a stub GPU with the bytes it touches, for the stubs'
+    hazard checker: user kernels by ``annotate_user_launch``, built-in kernels by the
+    core (Note [Stub launch annotations] in cython/_stub_annotate.pxi: each pointer
+    parameter's whole allocation, read-only for a pointer to const).  ``on=False`` leaves
+    every launch to the stubs' conservative rule.  Only arrays made while it is on are
+    known to the core; a launch touching another leaves that launch to the rule."""
+    fns = {}
+    if on:
+        for kind in _LIBRARIES:
+            lib = stub_library(kind)
+            if lib is not None and hasattr(lib, "fake_annotate_next_launch"):
+                fns[kind] = tuple(ctypes.cast(getattr(lib, f), ctypes.c_void_p).value
+                                  for f in ("fake_annotate_next_launch", "fake_is_device_ptr"))
+    _raw._launch_observer = annotate_user_launch if fns else None
+    _core._debug_stub_annotations(fns)
+    return bool(fns)
+
+
+def annotation_counts():
+    """(built-in launches annotated, built-in launches left to the stubs' conservative
+    rule because they touch device memory garray did not register)."""
+    return _core._debug_stub_annotation_counts()
+
+
 def install():
     """Register CPU stand-ins for every kernel garray loads on a stub GPU from now on
     (and, with the ``nvidia-cublas`` wheel installed, load the stub cuBLAS first), and,
-    when the stubs check stream order (FAKE_GPU_HAZARDS), annotate user kernel launches
-    with the bytes they touch (``annotate_user_launch``).
+    when the stubs check stream order (FAKE_GPU_HAZARDS), annotate every launch with the
+    bytes it touches (``annotate_launches``).
     Returns the kinds ("cuda", "hip") whose driver is the stub."""
     _compiler.add_load_observer(_on_load)
     if os.environ.get("FAKE_GPU_HAZARDS", "0") not in ("", "0"):
-        _raw._launch_observer = annotate_user_launch
+        annotate_launches()
     kinds = [k for k in _LIBRARIES if stub_library(k) is not None]
     if _cublas_wheel_installed():
         preload_stub_blas()
