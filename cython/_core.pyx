@@ -4,7 +4,8 @@
 One extension module made of one included file per concern (docs/architecture.md draws
 how a call travels through them):
   _memory.pxi           per-device memory pools (statistics, limit, retry); the size
-                        classes and allocators in _memory_sizes.pxi, mmap in _memory_map.pxi
+                        classes and allocators in _memory_sizes.pxi, mmap in _memory_map.pxi,
+                        the streams' pools and the backends in _memory_family.pxi
   _extra_methods.pxi    ndarray's resize, byteswap, getfield/setfield, data, ctypes
   _shape_methods.pxi    ndarray's shape and copy methods (reshape, transpose, copy, astype)
   _methods.pxi          ndarray's methods that are also functions (x.sum() ...), forwarded
@@ -47,6 +48,7 @@ from libc.stdlib cimport malloc, free
 cimport cython
 
 import operator
+import weakref
 import os
 import numpy
 

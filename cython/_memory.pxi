@@ -28,7 +28,9 @@
 #    raises OutOfMemoryError naming the size asked for and what the pool holds.
 # 5. Stream order: a pool serves one stream (Note [Current streams], 3), so a freed
 #    block may go at once to that stream's next request.  A non-blocking stream's pool
-#    synchronises its stream before giving a segment back to the driver.
+#    synchronises its stream before giving a segment back to the driver.  The streams'
+#    pools of a GPU belong to the device's pool (Note [Stream pools] in
+#    _memory_family.pxi).
 # 6. Threads.  The pool relies on the GIL: allocation and release run with it held
 #    (kernel launches may release it later; allocation will not).  Its only calls into
 #    Python are the GPU runtime's malloc/free and building an error, and every one is
@@ -58,6 +60,12 @@ cdef class MemoryPool:
     256 MiB on the CPU device, half the memory of a GPU).  ``stats()`` returns counters.
     Sizes are bytes or strings like '2GiB' or '25%' (of the device's memory).
 
+    On a GPU each stream allocates from a pool of its own, which belongs to the
+    device's pool: there the byte counts, ``free_all_blocks()`` and the limit cover
+    every stream's pool of the device (as CuPy's one pool per device), and
+    ``set_pool_limit`` bounds each stream's pool's cache.  The other ``stats()``
+    counters are the device pool's own.
+
     See also cupy.cuda.MemoryPool, torch.cuda.memory_stats.
     """
     cdef readonly object device
@@ -75,7 +83,14 @@ cdef class MemoryPool:
     cdef _PtrMap _map                # allocated blocks by address
     cdef readonly size_t n_allocs, n_hits
     cdef readonly object _stream     # the stream's handle (0: the default stream)
+    # Note [Stream pools] (_memory_family.pxi): the device's pool (None for itself),
+    # and, in that one, the device-wide figures and the streams' pools.
+    cdef MemoryPool _root
+    cdef list _members
+    cdef size_t _fam_used, _fam_total, _fam_peak_used, _fam_peak_total
+    cdef object __weakref__
     cdef bint _sync_free             # a non-blocking stream: synchronise before a free
+    cdef bint _ordered               # segments from the driver's stream-ordered allocator
     cdef size_t _n_frees, _n_segments, _n_splits, _n_merges
 
     def __cinit__(self, device, stream=0, non_blocking=False):
@@ -84,6 +99,9 @@ cdef class MemoryPool:
         self._sync_free = bool(non_blocking)
         self._runtime = device.runtime
         self._is_cpu = device.kind == "cpu"
+        self._ordered = (not self._is_cpu and
+                         _env.choice("GARRAY_POOL_BACKEND", ("device", "stream"),
+                                     "device") == "stream")
         memset(self._nsmall, 0, sizeof(self._nsmall))
         memset(self._head, 0, sizeof(self._head))
         memset(self._mask, 0, sizeof(self._mask))
@@ -99,20 +117,49 @@ cdef class MemoryPool:
         if default is not None or os.environ.get("GARRAY_POOL_LIMIT", "").strip():
             self._pool_limit = _env_size("GARRAY_POOL_LIMIT", default, dev_bytes)
         _pm_init(&self._map, 10)
+        self._members = []
+        if stream != 0 and not self._is_cpu:
+            root = device.pool
+            if root is not self:
+                self._root = <MemoryPool>root
+                self._root._members.append(weakref.ref(self))
+                self._pool_limit = self._root._pool_limit
 
     def __dealloc__(self):
         # Nothing references the pool any more, so no array lives in it; blocks handed
         # out by malloc_ptr and never freed die with it.
-        self._destroy()
+        if self._root is not None:
+            self._root._fam_used -= self._used
+            self._root._fam_total -= self._total
+        _pool_destroy(self)
+
+    cdef inline MemoryPool _r(self):
+        """The device's pool this pool belongs to (itself for the device's pool)."""
+        cdef MemoryPool r = self._root
+        return self if r is None else r
+
+    cdef inline void _fam_use(self, size_t size) noexcept:
+        cdef MemoryPool r = self._root
+        if r is None:
+            r = self
+        r._fam_used += size
+        if r._fam_used > r._fam_peak_used:
+            r._fam_peak_used = r._fam_used
+
 
     # ---- the device ------------------------------------------------------------------
     cdef intptr_t _raw_alloc(self, size_t nbytes) except? 0:
         if not self._is_cpu:
+            if self._ordered:
+                return self._runtime.malloc(nbytes, stream=self._stream)
             return self._runtime.malloc(nbytes)
         return _cpu_raw_alloc(nbytes)
 
     cdef int _raw_free(self, intptr_t p, size_t nbytes) except -1:
         if not self._is_cpu:
+            if self._ordered:      # freed in the stream's order: no host wait
+                self._runtime.free(p, stream=self._stream)
+                return 0
             if self._sync_free and self._stream:
                 self._runtime.stream_synchronize(self._stream)
             self._runtime.free(p)
@@ -196,6 +243,7 @@ cdef class MemoryPool:
                 p = self._small[units - 1][self._nsmall[units - 1]]
                 size = units * _UNIT
                 self._used += size
+                self._fam_use(size)
                 if self._used > self._peak_used:
                     self._peak_used = self._used
                 self.n_hits += 1
@@ -221,6 +269,7 @@ cdef class MemoryPool:
         self._used += b.size
         if self._used > self._peak_used:
             self._peak_used = self._used
+        self._fam_use(b.size)
         rounded[0] = b.size
         if self._total - self._used > self._pool_limit:   # a new segment's free rest
             self._trim(self._pool_limit)
@@ -231,24 +280,25 @@ cdef class MemoryPool:
         cdef size_t seg
         cdef intptr_t p = 0
         cdef _Block* b
+        cdef MemoryPool r = self._r()
         if kind == 0:
             seg = _SMALL_SEGMENT
         else:
             seg = _LARGE_SEGMENT if size <= _OWN_SEGMENT else size
         if seg > self._pool_limit:
             seg = size          # a bound that small could not keep the rest cached anyway
-        if self._limit and self._total + seg > self._limit:
+        if r._limit and r._fam_total + seg > r._limit:   # the device-wide limit
             seg = size                       # a segment just big enough may still fit
-            if self._total + seg > self._limit:
-                self._release_cached()
-                if self._total + seg > self._limit:
+            if r._fam_total + seg > r._limit:
+                _release_family(self)
+                if r._fam_total + seg > r._limit:
                     self._oom(asked, "the pool limit")
         try:
             p = self._raw_alloc(seg)
         except MemoryError:
             pass
         if p == 0:
-            self._release_cached()
+            _release_family(self)
             seg = size
             try:
                 p = self._raw_alloc(seg)
@@ -266,16 +316,20 @@ cdef class MemoryPool:
         self._total += seg
         if self._total > self._peak_total:
             self._peak_total = self._total
+        r._fam_total += seg
+        if r._fam_total > r._fam_peak_total:
+            r._fam_peak_total = r._fam_total
         self._n_segments += 1
         self.n_allocs += 1
         return b
 
     cdef _oom(self, size_t asked, str who):
-        limit = f"{self._limit:,}" if self._limit else "none"
+        cdef MemoryPool r = self._r()
+        limit = f"{r._limit:,}" if r._limit else "none"
         raise OutOfMemoryError(
             f"out of memory allocating {asked:,} bytes on {self.device} (refused by "
-            f"{who}; pool holds {self._used:,} bytes in use, "
-            f"{self._total - self._used:,} cached, limit {limit})")
+            f"{who}; pool holds {r._fam_used:,} bytes in use, "
+            f"{r._fam_total - r._fam_used:,} cached, limit {limit})")
 
     # ---- release ---------------------------------------------------------------------
     cdef void release(self, intptr_t p, size_t size) noexcept:
@@ -284,6 +338,10 @@ cdef class MemoryPool:
         cdef size_t units = size >> 9
         cdef _Block* b
         self._used -= size
+        cdef MemoryPool r = self._root
+        if r is None:
+            r = self
+        r._fam_used -= size
         if (units <= _N_SMALL and self._nsmall[units - 1] < _STACK
                 and self._total - self._used <= self._pool_limit):
             self._small[units - 1][self._nsmall[units - 1]] = p
@@ -330,33 +388,20 @@ cdef class MemoryPool:
         self._bin_remove(b)
         free(b)
         self._total -= n
+        cdef MemoryPool r = self._root
+        if r is None:
+            r = self
+        r._fam_total -= n
         self._n_segments -= 1
         self._n_frees += 1
         # Last, so the pool is consistent while Python runs; a failure is reported as
         # unraisable (this runs from ndarray.__dealloc__).
         self._raw_free(p, n)
 
-    cdef _Block* _whole_free_segment(self) noexcept:
-        """A free block that is a whole segment, the largest first; NULL if none."""
-        cdef int k, i
-        cdef _Block* b
-        if not self._n_whole_free:
-            return NULL
-        for k in range(1, -1, -1):
-            for i in range(_N_BINS - 1, -1, -1):
-                if not (self._mask[k][i >> 6] >> (i & 63)) & 1:
-                    continue
-                b = self._head[k][i]
-                while b != NULL:
-                    if b.prev == NULL and b.next == NULL:
-                        return b
-                    b = b.fnext
-        return NULL
-
     cdef void _trim(self, size_t target) noexcept:
         cdef _Block* b
         while self._total - self._used > target:
-            b = self._whole_free_segment()
+            b = _whole_free_segment(self)
             if b == NULL:
                 return
             self._drop_segment(b)
@@ -376,45 +421,6 @@ cdef class MemoryPool:
         self._trim(0)
         return 0
 
-    cdef void _destroy(self) noexcept:
-        # Free every segment, in use or not: collect the segment heads from the
-        # allocated blocks and the bins, then walk each chain.
-        cdef size_t i, n = 0
-        cdef int k, j
-        cdef _Block* b
-        cdef _Block* nxt
-        cdef _Block* head
-        cdef intptr_t p
-        if self._map.keys == NULL:
-            return
-        heads = []
-        for i in range(<size_t>1 << self._map.bits):
-            if self._map.keys[i]:
-                b = <_Block*>self._map.vals[i]
-                if b.prev == NULL:
-                    heads.append(<intptr_t>b)
-        for k in range(2):
-            for j in range(_N_BINS):
-                b = self._head[k][j]
-                while b != NULL:
-                    if b.prev == NULL:
-                        heads.append(<intptr_t>b)
-                    b = b.fnext
-        for h in heads:
-            head = <_Block*><intptr_t>h
-            p = head.ptr
-            n = 0
-            b = head
-            while b != NULL:
-                n += b.size
-                nxt = b.next
-                free(b)
-                b = nxt
-            try:
-                self._raw_free(p, n)
-            except Exception:
-                pass          # the device may be gone at interpreter exit
-        _pm_free(&self._map)
 
     # ---- Python API ------------------------------------------------------------------
     def _stream_closed(self):   # the stream was synchronised and destroyed
@@ -422,7 +428,8 @@ cdef class MemoryPool:
         self._stream = 0
 
     def free_all_blocks(self):
-        """Return every wholly free segment to the device.
+        """Return every wholly free segment to the device (on the device's pool: of
+        every stream's pool too).
 
         Free pieces of segments that still hold live arrays stay cached: a device
         allocation can only be returned whole.
@@ -431,7 +438,10 @@ cdef class MemoryPool:
         -------
         None
         """
-        self._release_cached()
+        if self._root is None:
+            _release_family(self)
+        else:
+            self._release_cached()
 
     def used_bytes(self):
         """Bytes held by live arrays (each rounded to its size class).
@@ -440,7 +450,7 @@ cdef class MemoryPool:
         -------
         int
         """
-        return self._used
+        return self._fam_used if self._root is None else self._used
 
     def cached_bytes(self):
         """Bytes held from the device but not in use (kept for reuse).
@@ -449,6 +459,8 @@ cdef class MemoryPool:
         -------
         int
         """
+        if self._root is None:
+            return self._fam_total - self._fam_used
         return self._total - self._used
 
     def total_bytes(self):
@@ -458,7 +470,7 @@ cdef class MemoryPool:
         -------
         int
         """
-        return self._total
+        return self._fam_total if self._root is None else self._total
 
     def get_limit(self):
         """The limit on total_bytes in bytes, 0 meaning none.
@@ -467,7 +479,7 @@ cdef class MemoryPool:
         -------
         int
         """
-        return self._limit
+        return self._r()._limit
 
     def set_limit(self, size=None):
         """Cap total_bytes; ``size`` in bytes or a string like '1GiB' or '50%'; None/0
@@ -482,7 +494,7 @@ cdef class MemoryPool:
         -------
         None
         """
-        self._limit = parse_size(size, "size", self._device_bytes or None)
+        self._r()._limit = parse_size(size, "size", self._device_bytes or None)
 
     def get_pool_limit(self):
         """The bound on cached_bytes in bytes, None meaning none.
@@ -507,10 +519,8 @@ cdef class MemoryPool:
         -------
         None
         """
-        self._pool_limit = (_NO_BOUND if size is None
-                            else parse_size(size, "size", self._device_bytes or None))
-        if self._total - self._used > self._pool_limit:
-            self._release_cached()
+        _set_pool_limits(self, _NO_BOUND if size is None
+                         else parse_size(size, "size", self._device_bytes or None))
 
     def stats(self):
         """Counters of the pool, as a dict.
@@ -527,23 +537,7 @@ cdef class MemoryPool:
         -------
         dict
         """
-        return {
-            "used_bytes": self._used,
-            "cached_bytes": self._total - self._used,
-            "total_bytes": self._total,
-            "peak_used_bytes": self._peak_used,
-            "peak_total_bytes": self._peak_total,
-            "requests": self.n_hits + self.n_allocs,
-            "cache_hits": self.n_hits,
-            "device_allocs": self.n_allocs,
-            "device_frees": self._n_frees,
-            "segments": self._n_segments,
-            "free_segments": self._n_whole_free,
-            "splits": self._n_splits,
-            "merges": self._n_merges,
-            "limit": self._limit or None,
-            "pool_limit": self.get_pool_limit(),
-        }
+        return _pool_stats(self)
 
     def malloc_ptr(self, size_t nbytes):
         """Allocate raw device bytes: returns (ptr, size), size being what the pool
@@ -579,22 +573,13 @@ cdef class MemoryPool:
         -------
         None
         """
-        cdef _Block* b = <_Block*>_pm_get(&self._map, p) if p else NULL
-        cdef int u, i
-        if b == NULL:
-            raise ValueError(f"free_ptr: {p:#x} is not a block allocated from this pool")
-        for u in range(_N_SMALL):      # not cached already (freed twice)?
-            for i in range(self._nsmall[u]):
-                if self._small[u][i] == p:
-                    raise ValueError(f"free_ptr: {p:#x} was already freed")
-        if size is not None and size != b.size:
-            raise ValueError(f"free_ptr: {p:#x} has size {b.size}, not {size}")
-        self._used -= b.size
-        self._free_block(b)
+        _pool_free_ptr(self, p, size)
 
     def __repr__(self):
         pl = self.get_pool_limit()
-        return (f"<garray.MemoryPool {self.device}: used {self._used:,} B, cached "
-                f"{self._total - self._used:,} B in {self._n_segments} segments, "
-                f"limit {self._limit or 'none'}, pool limit {'none' if pl is None else pl}>")
+        return (f"<garray.MemoryPool {self.device}: used {self.used_bytes():,} B, cached "
+                f"{self.cached_bytes():,} B in {self._n_segments} segments, "
+                f"limit {self._r()._limit or 'none'}, pool limit {'none' if pl is None else pl}>")
 
+
+include "_memory_family.pxi"

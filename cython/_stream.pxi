@@ -298,16 +298,29 @@ cdef int _copy_peer(ndarray dst, ndarray src) except -1:
     """dst[...] = src, C-contiguous arrays of the same size on two GPUs of one vendor,
     copied by the drivers between the devices (no trip through the host).  On the
     default streams the drivers order the copy after all earlier work of both devices and
-    all later work after it; on another current stream of either device, the source's
-    stream is waited for first and the copy is waited for after, so both arrays may be
-    used or freed on their own streams at once."""
+    all later work after it; on another current stream of either device, the copy is
+    queued on the target's stream after an event of the source's stream, and the
+    source's stream waits for an event after the copy, so both arrays may be used or
+    freed on their own streams at once, and the host does not wait."""
     cdef intptr_t s_src = _stream_of(src._device), s_dst = _stream_of(dst._device)
     cdef size_t n = dst._size * dst._itemsize
-    rt = dst._device.runtime
+    rt, src_rt = dst._device.runtime, src._device.runtime
     if s_src == 0 and s_dst == 0:
-        rt.memcpy_peer(dst._ptr, src._ptr, src._device.runtime, n)
+        rt.memcpy_peer(dst._ptr, src._ptr, src_rt, n)
         return 0
-    src._device.runtime.stream_synchronize(s_src)
-    rt.memcpy_peer(dst._ptr, src._ptr, src._device.runtime, n, stream=s_dst)
-    rt.stream_synchronize(s_dst)
+    _cross_wait(src_rt, s_src, rt, s_dst)
+    rt.memcpy_peer(dst._ptr, src._ptr, src_rt, n, stream=s_dst)
+    _cross_wait(rt, s_dst, src_rt, s_src)
+    return 0
+
+
+cdef int _cross_wait(object rt_a, intptr_t a, object rt_b, intptr_t b) except -1:
+    """Stream b (of rt_b's device) waits for the work queued so far on stream a (of
+    rt_a's device, possibly another): an event recorded on a, waited for by b."""
+    ev = rt_a.event_create(False, False)
+    try:
+        rt_a.event_record(ev, a)
+        rt_b.stream_wait_event(b, ev)
+    finally:
+        rt_a.event_destroy(ev)        # the drivers release it once the wait is done
     return 0

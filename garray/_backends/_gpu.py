@@ -63,6 +63,8 @@ class Vendor:
     error_name: str       # status -> (status, name)
     malloc: str
     free: str
+    malloc_async: str     # (nbytes, stream): the driver's stream-ordered allocator
+    free_async: str       # (ptr, stream)
     host_alloc: str       # (nbytes, 0) -> page-locked host memory
     host_free: str
     memcpy_htod: Calls
@@ -291,19 +293,28 @@ class GpuRuntime(DriverLaunch):
         self.check(getattr(api, name)(*args), name)
 
     # -- memory ----------------------------------------------------------
-    def malloc(self, nbytes):
+    def malloc(self, nbytes, stream=None):
+        """Device memory; with ``stream`` (a handle) from the driver's stream-ordered
+        allocator (cuMemAllocAsync / hipMallocAsync), usable in that stream's order."""
         nbytes = operator.index(nbytes)
         if nbytes < 0:
             raise ValueError(f"{self.kind}: malloc: negative size {nbytes}")
         if nbytes == 0:
             return 0  # cuMemAlloc rejects 0 bytes; NULL, as hipMalloc(0) and the cpu give
-        name = self.vendor.malloc
+        name = self.vendor.malloc if stream is None else self.vendor.malloc_async
         label = f"{name}({nbytes} bytes) on {self.kind}:{self.index}"
-        return int(self._call(name, nbytes, label=label))
+        if stream is None:
+            return int(self._call(name, nbytes, label=label))
+        return int(self._call(name, nbytes, stream, label=label))
 
-    def free(self, ptr):
+    def free(self, ptr, stream=None):
+        """Give back ``malloc``'s memory; with ``stream``, in that stream's order (memory
+        from the stream-ordered allocator)."""
         if ptr:
-            self._call(self.vendor.free, ptr)
+            if stream is None:
+                self._call(self.vendor.free, ptr)
+            else:
+                self._call(self.vendor.free_async, ptr, stream)
 
     def host_alloc(self, nbytes):
         """Page-locked host memory (what asynchronous copies need); 0 for 0 bytes."""
