@@ -306,6 +306,9 @@ cdef ndarray _squeeze(ndarray a, object axis):
     cdef int i, out = 0
     if axis is None:
         drop = {i for i in range(a._nd) if a._shape[i] == 1}
+    elif a._nd == 0 and not isinstance(axis, (tuple, list)):
+        _norm_axis(axis, 1, "axis")     # NumPy: a 0-d array takes axis 0 or -1 alone
+        drop = set()
     else:
         axes = (axis,) if not isinstance(axis, (tuple, list)) else axis
         drop = set()

@@ -359,12 +359,24 @@ def meshgrid(*arrays, indexing="xy"):
 
 
 def _check_tri(x, k, argname="x"):
+    """(x, k) for tril/triu: a 1-d x is NumPy's (n, n) of repeated rows; k an integer
+    (bool, or a float with an integral value, as NumPy takes them)."""
     check_array(x, argname)
-    if x.ndim < 2:
-        raise ValueError(f"{argname}: must have at least 2 dimensions, got {x.ndim}")
-    if isinstance(k, bool) or not hasattr(type(k), "__index__"):
+    if x.ndim < 1:
+        raise ValueError(f"{argname}: must have at least 1 dimension, got 0")
+    if x.ndim == 1:
+        x = _core.broadcast_to(x, (x.shape[0], x.shape[0]))
+    if isinstance(k, (float, numpy.floating)):
+        if not math.isfinite(k):
+            raise ValueError(f"k: must be finite, got {k}")
+        if k != int(k):
+            # NumPy takes it through arange(-k, ...) in an integer dtype, which truncates
+            # unevenly (triu(x, 1.5) is all zeros, tril(x, 1.5) is tril(x, 1)).
+            raise TypeError(f"k: expected an integer diagonal, got {k}")
+        k = int(k)
+    if not hasattr(type(k), "__index__"):
         raise TypeError(f"k: expected an integer, got {type(k).__name__}")
-    return operator.index(k)
+    return x, operator.index(k)
 
 
 def tril(x, /, k=0):
@@ -373,7 +385,7 @@ def tril(x, /, k=0):
     Parameters
     ----------
     x : ndarray
-        At least 2 axes.
+        At least 1 axis (a 1-d x is taken as its row repeated, as NumPy does).
     k : int, optional
         The diagonal.
 
@@ -382,8 +394,8 @@ def tril(x, /, k=0):
     ndarray
         A new array.
     """
-    x = as_array(x, "x")
-    return _core._tri_kernel(x, _check_tri(x, k), True)
+    x, k = _check_tri(as_array(x, "x"), k)
+    return _core._tri_kernel(x, k, True)
 
 
 def triu(x, /, k=0):
@@ -392,7 +404,7 @@ def triu(x, /, k=0):
     Parameters
     ----------
     x : ndarray
-        At least 2 axes.
+        At least 1 axis (a 1-d x is taken as its row repeated, as NumPy does).
     k : int, optional
         The diagonal.
 
@@ -401,5 +413,5 @@ def triu(x, /, k=0):
     ndarray
         A new array.
     """
-    x = as_array(x, "x")
-    return _core._tri_kernel(x, _check_tri(x, k), False)
+    x, k = _check_tri(as_array(x, "x"), k)
+    return _core._tri_kernel(x, k, False)

@@ -127,7 +127,7 @@ def tensordot(x1, x2, /, axes=2):
     return _contract(a, b, axes_a, axes_b, result_type(a.dtype, b.dtype))
 
 
-def vecdot(x1, x2, /, *, axis=-1):
+def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None):
     """Dot product of vectors along ``axis`` (conj(x1) . x2 for complex input), the
     other axes broadcast together. One batched matmul of (..., 1, n) by (..., n, 1).
 
@@ -140,8 +140,12 @@ def vecdot(x1, x2, /, *, axis=-1):
         First vectors (conjugated when complex).
     x2 : ndarray
         Second vectors.
+    out : ndarray, optional
+        A garray array of the result's shape to write into (NumPy's gufunc keyword).
     axis : int, optional
         The vector axis.
+    dtype : dtype, optional
+        The computation and result dtype (NumPy's gufunc keyword).
 
     Returns
     -------
@@ -152,7 +156,7 @@ def vecdot(x1, x2, /, *, axis=-1):
     --------
     numpy.vecdot
     """
-    a, b = _operands(x1, x2, "x1", "x2")
+    a, b = _gufunc_operands(x1, x2, dtype, None, "vecdot")
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"vecdot: x1 (shape {a.shape}) and x2 (shape {b.shape}) need at "
                          "least one dimension")
@@ -164,7 +168,7 @@ def vecdot(x1, x2, /, *, axis=-1):
     rt = result_type(a.dtype, b.dtype)
     av = _move_to_last(_conj(a.astype(rt, copy=False)), ia)[..., None, :]
     bv = _move_to_last(b.astype(rt, copy=False), ib)[..., :, None]
-    return matmul(av, bv)[..., 0, 0]
+    return _gufunc_out(matmul(av, bv)[..., 0, 0], out)
 
 
 def _gufunc_operands(x1, x2, dtype, axes, fname):

@@ -84,9 +84,12 @@ def unravel_index(indices, shape, order="C"):
     --------
     numpy.unravel_index
     """
-    order = "C" if order is None else order     # NumPy parses order first (None: 'C')
-    if order not in ("C", "F"):
-        raise ValueError("order: only 'C' or 'F' order is permitted")
+    # NumPy parses order first (None: 'C'; any case), but refuses 'A' and 'K' only after
+    # checking the indices
+    order = "C" if order is None else order
+    if not isinstance(order, str) or order.upper() not in ("C", "F", "A", "K"):
+        raise ValueError(f"order: must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order.upper()
     shape = _shape_arg(shape, "shape")
     # NumPy's order: the shape, then the indices (a 'safe' cast to intp: bool passes)
     if any(s > _INTP_MAX for s in shape):
@@ -103,6 +106,8 @@ def unravel_index(indices, shape, order="C"):
         idx = idx.astype(numpy.int64)
     if idx.dtype.kind not in "iu":
         raise TypeError("indices: only int indices permitted")
+    if order not in ("C", "F"):
+        raise ValueError("order: only 'C' or 'F' order is permitted")
     if not shape and idx.ndim:
         raise ValueError("indices: multiple indices are not supported for 0d arrays")
     if idx.size and bool(_any((idx < 0) | (idx >= size))):

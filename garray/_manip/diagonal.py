@@ -208,6 +208,11 @@ def fill_diagonal(a, val, wrap=False):
         raise ValueError("a: All dimensions of input must be of equal length")
     if not a.flags.writeable:
         raise ValueError("a: assignment destination is read-only")
+    if isinstance(val, (str, bytes)):       # NumPy parses text into a's dtype, even for
+        try:                                # an empty a (ValueError if it cannot)
+            val = numpy.asarray(val, dtype=a.dtype).item()
+        except ValueError as e:
+            raise ValueError(f"val: {e}") from None
     rows, cols = (a.shape[0], a.shape[1]) if a.ndim == 2 else (a.shape[0], a.shape[0])
     # blocks of rows that each hold one run of the diagonal (one block without wrap)
     blocks = []

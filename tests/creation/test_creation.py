@@ -757,15 +757,15 @@ def test_tril_triu_do_not_modify_input_and_return_new_memory():
     assert_xp_close(a, make(numpy, (3, 3), "float64"))
 
 
-@pytest.mark.parametrize("shape", [(3,), ()], ids=str)
-def test_tril_triu_reject_fewer_than_2_dims(shape):
-    a = make(garray, shape, "float64")
+def test_tril_triu_reject_0d():
+    # 1-d input is NumPy's (n, n) of repeated rows (tests/manip/test_hostile_fuzzed_manip.py)
+    a = make(garray, (), "float64")
     for fn in (garray.tril, garray.triu):
-        with pytest.raises(ValueError, match="dimension|ndim|2"):
+        with pytest.raises(ValueError, match="dimension"):
             fn(a)
 
 
-@pytest.mark.parametrize("k", [1.0, "1", None])
+@pytest.mark.parametrize("k", [1.5, "1", None])
 def test_tril_triu_bad_k(k):
     a = make(garray, (3, 3), "float64")
     for fn in (garray.tril, garray.triu):

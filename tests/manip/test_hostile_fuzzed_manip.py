@@ -7,6 +7,8 @@ import sys
 import numpy
 import pytest
 
+import garray
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from xp import xp_compare  # noqa: E402
 
@@ -186,3 +188,54 @@ def test_concatenate_into_read_only_out(xp, shape):
     o = xp.zeros((2 * shape[0], 3))
     o.flags.writeable = False
     return xp.concatenate([xp.zeros(shape), xp.ones(shape)], out=o)
+
+
+# ---- the leftovers of the first fuzzing round (tril/triu, squeeze, fill_diagonal,
+# unravel_index, vecdot): NumPy computes, or refuses with another class ----------------
+
+@pytest.mark.parametrize("fn", ["tril", "triu"])
+@pytest.mark.parametrize("k", [0, 2, -1, True, 1.0, -2.0, numpy.float32(1.0), numpy.int8(-1),
+                               numpy.nan, numpy.inf], ids=repr)
+@pytest.mark.parametrize("shape", [(4,), (0,), (3, 4), (2, 3, 3)], ids=str)
+@xp_compare()
+def test_tri_of_1d_and_integral_float_k(xp, fn, k, shape):
+    return getattr(xp, fn)(_a(xp, shape, "int16"), k)
+
+
+@pytest.mark.parametrize("fn", ["tril", "triu"])
+def test_tri_refuses_a_non_integral_k(fn):
+    # NumPy truncates arange(-k, ...) into an integer dtype unevenly (triu(x, 1.5) is all
+    # zeros while tril(x, 1.5) is tril(x, 1)): garray refuses (docs/reliability.md).
+    with pytest.raises(TypeError, match="k: expected an integer diagonal"):
+        getattr(garray, fn)(garray.ones((3, 3)), 1.5)
+
+
+@pytest.mark.parametrize("axis", [0, -1, 1, (0,), (), None, True])
+@xp_compare()
+def test_squeeze_of_0d(xp, axis):
+    return xp.squeeze(xp.asarray(5.0), axis=axis), xp.asarray(2.5).squeeze(axis=axis)
+
+
+@pytest.mark.parametrize("val", ["x", "7", b"3"])
+@pytest.mark.parametrize("shape", [(0, 0), (2, 3)], ids=str)
+@xp_compare()
+def test_fill_diagonal_parses_text(xp, val, shape):
+    a = xp.zeros(shape, dtype="int32")
+    xp.fill_diagonal(a, val)
+    return a
+
+
+@pytest.mark.parametrize("order", ["K", "A", "c", "X", None])
+@pytest.mark.parametrize("indices", [[1.0], [4], numpy.array([5], numpy.uint8)], ids=str)
+@xp_compare()
+def test_unravel_index_checks_indices_before_order(xp, order, indices):
+    return xp.unravel_index(xp.asarray(indices), (2, 3), order=order)
+
+
+@pytest.mark.parametrize("out_dtype", ["float64", "float32", "int64"])
+@xp_compare()
+def test_vecdot_out(xp, out_dtype):
+    a, b = _a(xp, (2, 3)), _a(xp, (2, 3)) * 0.5
+    out = xp.zeros(2, dtype=out_dtype)
+    r = xp.vecdot(a, b, out=out)
+    return r, out, xp.vecdot(a, b, axis=0, dtype="float32")
