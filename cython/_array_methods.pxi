@@ -21,7 +21,7 @@ def _ndarray_init(ndarray self, shape, dtype=None, buffer=None, offset=0, stride
     if buffer is not None or strides is not None or offset:
         raise NotImplementedError("ndarray(buffer=, offset=, strides=): wrapping existing "
                                   "memory is not supported; use garray.asarray")
-    cdef int nd = _read_shape(shape, self._shape, "shape")
+    cdef int nd = _read_shape(shape, self._shape, "shape", self)
     _init_owner(self, _float64 if dtype is None else _norm_dtype(dtype), nd,
                 _resolve_device(device))
     if order is not None:
@@ -43,6 +43,7 @@ cdef object _retype(ndarray r, type t, object obj):
     n._is_cpu = r._is_cpu
     n._ptr = r._ptr
     n._base = r if r._pool is not None else r._base
+    _reserve_nd(n, r._nd)
     n._nd = r._nd
     for i in range(r._nd):
         n._shape[i] = r._shape[i]
@@ -294,6 +295,7 @@ cdef int _set_layout(ndarray a, int nd, Py_ssize_t* shape, bint fortran) except 
     """a (contiguous, of this size) takes ``shape`` with C or F strides over its memory."""
     cdef int i, k
     cdef Py_ssize_t step = a._itemsize
+    _reserve_nd(a, nd)
     a._nd = nd
     for k in range(nd):
         i = k if fortran else nd - 1 - k

@@ -33,7 +33,7 @@ cdef int _cast_into(ndarray dst, ndarray src) except -1:
         src = _copy_array(src)
     _iter_init(&it, dst, src, None, None, True)
     _iter_args(&it, args, _cpu_wide_index(dst))
-    return _cast_kernels(dst._code).launch(dst, src._code, it.layout, it.n, args)
+    return _iter_launch(_cast_kernels(dst._code), dst, src._code, it.layout, &it, args)
 
 
 cdef bint _same_view(ndarray a, ndarray b) noexcept:

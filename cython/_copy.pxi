@@ -275,6 +275,7 @@ cdef ndarray _drop_leading_ones(ndarray a, int nd):
         if a._shape[i] != 1:
             return a
     cdef ndarray r = _view(a)
+    _reserve_nd(r, nd)
     r._nd = nd
     for i in range(nd):
         r._shape[i] = a._shape[extra + i]

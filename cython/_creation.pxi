@@ -37,7 +37,7 @@ def empty(shape, dtype=None, order="C", *, device=None):
         a._shape[0] = shape
         nd = 1
     else:
-        nd = _read_shape(shape, a._shape, "shape")
+        nd = _read_shape(shape, a._shape, "shape", a)
     _init_owner(a, _float64 if dtype is None else _norm_dtype(dtype), nd,
                 _resolve_device(device))
     if order is not "C":        # the default, by identity: no cost on the hot path

@@ -98,6 +98,9 @@ def _tri_kernel(ndarray x, int64_t k, bint lower):
     cdef int i, low = lower, slot
     if n == 0:
         return o
+    if x._nd > _KERNEL_NDIM:
+        raise NotImplementedError(f"tril/triu of {x._nd} dimensions: garray's kernel takes "
+                                  f"at most {_KERNEL_NDIM} (reshape the batch axes into one)")
     _iter_init(&it, o, x, None, None, False)
     # tri_s computes row/col from the flat index: it needs the full (uncollapsed) shape.
     it.p.ndim = x._nd

@@ -315,6 +315,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     if t.ndim > MAX_NDIM:
         raise ValueError(f"x: at most {MAX_NDIM} dimensions are supported")
     r = ndarray.__new__(ndarray)
+    _reserve_nd(r, t.ndim)
     r._nd = t.ndim
     r._dtype = _code_dtype[code]
     r._code = code

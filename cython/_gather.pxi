@@ -79,8 +79,8 @@ def _index_step(ndarray acc, ndarray idx, int64_t size, int64_t stride, ndarray 
     args[5] = &size
     args[6] = &stride
     args[7] = &pe
-    _index_kernels().launch(acc, idx._code, IX_STEP32 if it.layout == L_S32 else IX_STEP64,
-                            it.n, args)
+    _iter_launch(_index_kernels(), acc, idx._code,
+                 IX_STEP32 if it.layout == L_S32 else IX_STEP64, &it, args)
 
 
 cdef ndarray _spread(ndarray a, int nd, Py_ssize_t* shape, int first, int count,
@@ -90,6 +90,7 @@ cdef ndarray _spread(ndarray a, int nd, Py_ssize_t* shape, int first, int count,
     others in order and [first, first + count) have stride 0."""
     cdef ndarray r = _view(a)
     cdef int i, j = 0
+    _reserve_nd(r, nd)
     for i in range(nd):
         r._shape[i] = shape[i]
         if (first <= i < first + count) == inner:
@@ -125,6 +126,7 @@ cdef ndarray _rest_view(ndarray v, tuple adv_axes):
     """v without the axes adv_axes (their offsets come from the offset array)."""
     cdef ndarray r = _view(v)
     cdef int i, j = 0
+    _reserve_nd(r, v._nd)
     for i in range(v._nd):
         if i not in adv_axes:
             r._shape[j] = v._shape[i]
@@ -148,8 +150,8 @@ def _gather(ndarray v, ndarray off, tuple adv_axes, int insert_at):
     _iter_init(&it, o, _spread(rest, nd, shape, insert_at, off._nd, False),
                _spread(off, nd, shape, insert_at, off._nd, True), None, False)
     _iter_args(&it, args)
-    _index_kernels().launch(o, _move_code(v._itemsize),
-                            IX_GATHER32 if it.layout == L_S32 else IX_GATHER64, it.n, args)
+    _iter_launch(_index_kernels(), o, _move_code(v._itemsize),
+                 IX_GATHER32 if it.layout == L_S32 else IX_GATHER64, &it, args)
     return o
 
 
@@ -179,9 +181,9 @@ def _scatter(ndarray v, ndarray off, ndarray keep, tuple adv_axes, int insert_at
     _iter_args(&it, args)
     # in_order: one CPU thread walks the targets in C order, so the last of repeated
     # targets is written last (no winners needed); work 0 keeps the launch serial
-    _index_kernels().launch(dst, _move_code(v._itemsize),
-                            IX_SCATTER32 if it.layout == L_S32 else IX_SCATTER64, it.n, args,
-                            0 if in_order else -1)
+    _iter_launch(_index_kernels(), dst, _move_code(v._itemsize),
+                 IX_SCATTER32 if it.layout == L_S32 else IX_SCATTER64, &it, args,
+                 0 if in_order else -1)
 
 
 cdef ndarray _value_array(object value, ndarray dst):

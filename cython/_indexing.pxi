@@ -62,6 +62,7 @@ cdef ndarray _basic_index(ndarray a, object key):
     if a._nd - consumed + len(keys) - n_ell > MAX_NDIM:
         raise IndexError(f"the index makes more than {MAX_NDIM} dimensions")
     r = _view(a)
+    _reserve_nd(r, a._nd - consumed + len(keys) - n_ell)
     for k in keys:
         if type(k) is slice:
             if PySlice_Unpack(k, &start, &stop, &step) < 0:

@@ -12,15 +12,16 @@
 #      else 64-bit (L_S32 / L_S64); the kernel gets (pointers..., Strided<N>, n).
 # _Strided mirrors ga::Strided<N> (_kernels/garray/indexer.h) for N <= 4: strides is
 # row-major [operand][axis], so a kernel reading Strided<2> reads the first two rows
-# of the same memory.  Sizes: MAX_NDIM axes, _MAX_OPERANDS operands.
+# of the same memory.  Sizes: _KERNEL_NDIM axes after collapsing (an array has up to
+# MAX_NDIM), _MAX_OPERANDS operands.
 
 cdef enum:
     _MAX_OPERANDS = 4
 
 cdef struct _Strided:
     int ndim
-    int64_t shape[MAX_NDIM]
-    int64_t strides[_MAX_OPERANDS][MAX_NDIM]
+    int64_t shape[_KERNEL_NDIM]
+    int64_t strides[_MAX_OPERANDS][_KERNEL_NDIM]
 
 cdef struct _Iter:
     int nop
@@ -29,6 +30,15 @@ cdef struct _Iter:
     int32_t n32
     intptr_t ptr[_MAX_OPERANDS]
     _Strided p
+    # Axes past _KERNEL_NDIM that do not collapse: the leading ones, walked on the host
+    # with one launch per index (_iter_launch); NULL in every other case, so the
+    # iterator stays small on the hot path.
+    _Outer* outer
+
+cdef struct _Outer:
+    int nd
+    int64_t shape[MAX_NDIM - _KERNEL_NDIM]
+    int64_t st[_MAX_OPERANDS][MAX_NDIM - _KERNEL_NDIM]
 
 cdef bint _force_index64 = False
 
@@ -84,7 +94,7 @@ cdef int _index_layout(int nd, Py_ssize_t* shape, int narr, Py_ssize_t st[][MAX_
 
 
 cdef int _pack_strided(_Strided* p, int nd, Py_ssize_t* shape, int narr,
-                       Py_ssize_t st[][MAX_NDIM], int64_t n) noexcept:
+                       Py_ssize_t st[][MAX_NDIM], int64_t n) except -1:
     """Collapse (shape, st) into p; returns the index layout (L_S32 / L_S64).  Every
     byte the kernel's ga::Strided<narr> holds is written (unused axes and the padding
     after ndim are zeros): the parameter block a GPU launch copies never carries stale
@@ -92,6 +102,8 @@ cdef int _pack_strided(_Strided* p, int nd, Py_ssize_t* shape, int narr,
     would take for pointers."""
     cdef int i, a
     nd = _collapse_n(nd, shape, narr, st)
+    if nd > _KERNEL_NDIM:
+        _too_many_axes(nd)
     memset(p, 0, <size_t>(<char*>&p.strides[narr][0] - <char*>p))
     p.ndim = nd
     for i in range(nd):
@@ -99,6 +111,13 @@ cdef int _pack_strided(_Strided* p, int nd, Py_ssize_t* shape, int narr,
         for a in range(narr):
             p.strides[a][i] = st[a][i]
     return _index_layout(nd, shape, narr, st, n)
+
+
+cdef int _too_many_axes(int nd) except -1:
+    raise NotImplementedError(
+        f"a launch over {nd} axes that cannot be merged (each longer than 1 and not "
+        f"contiguous with the next in every operand): garray's kernels take at most "
+        f"{_KERNEL_NDIM}; copy the operands to contiguous memory first")
 
 
 cdef int _operand_strides(Py_ssize_t* st, ndarray x, int nd, Py_ssize_t* shape,
@@ -130,6 +149,7 @@ cdef int _iter_init(_Iter* it, ndarray o, ndarray a, ndarray b, ndarray c,
     cdef ndarray x
     cdef bint contiguous = allow_contiguous and (o._flags & FLAG_C) != 0
     it.nop = 2 if b is None else (3 if c is None else 4)
+    it.outer = NULL
     it.n = n
     it.n32 = <int32_t>n
     it.ptr[0] = o._ptr
@@ -147,7 +167,82 @@ cdef int _iter_init(_Iter* it, ndarray o, ndarray a, ndarray b, ndarray c,
     for i in range(1, it.nop):
         x = a if i == 1 else (b if i == 2 else c)
         _operand_strides(st[i], x, nd, shape, ("x", "x1", "x2", "x3")[i] if it.nop > 2 else "x")
-    it.layout = _pack_strided(&it.p, nd, shape, it.nop, st, n)
+    nd = _collapse_n(nd, shape, it.nop, st)
+    if nd > _KERNEL_NDIM:
+        nd = _split_outer(it, nd, shape, st)      # allocates it.outer
+    it.layout = _pack_strided(&it.p, nd, shape, it.nop, st, it.n)
+    return 0
+
+
+cdef int _split_outer(_Iter* it, int nd, Py_ssize_t* shape,
+                      Py_ssize_t st[][MAX_NDIM]) except -1:
+    """Collapsed axes past _KERNEL_NDIM: the leading nd - _KERNEL_NDIM go to the
+    iterator's outer axes (one launch per index; _iter_launch frees them), the rest stay
+    in (shape, st), shifted down; it.n becomes one launch's count.  Returns the kept
+    ndim."""
+    cdef int k = nd - _KERNEL_NDIM, i, a
+    cdef _Outer* o = <_Outer*>malloc(sizeof(_Outer))
+    if o == NULL:
+        raise MemoryError()
+    it.outer = o
+    o.nd = k
+    for i in range(k):
+        o.shape[i] = shape[i]
+        for a in range(it.nop):
+            o.st[a][i] = st[a][i]
+    it.n = 1
+    for i in range(_KERNEL_NDIM):
+        shape[i] = shape[k + i]
+        it.n *= shape[i]
+        for a in range(it.nop):
+            st[a][i] = st[a][k + i]
+    it.n32 = <int32_t>it.n
+    return _KERNEL_NDIM
+
+
+cdef inline int _iter_launch(_Kernels k, ndarray ref, int code, int slot, _Iter* it,
+                             void** args, int64_t work=-1) except -1:
+    """k.launch over the iterator: one launch, or one per index of its outer axes
+    (_split_outer, _iter_launch_outer)."""
+    if it.outer == NULL:
+        return k.launch(ref, code, slot, it.n, args, work)
+    return _iter_launch_outer(k, ref, code, slot, it, args, work)
+
+
+cdef int _iter_launch_outer(_Kernels k, ndarray ref, int code, int slot, _Iter* it,
+                            void** args, int64_t work) except -1:
+    """One launch per index of the iterator's outer axes, the operands' pointers moved in
+    place between launches (the kernel arguments point at them; a launch copies its
+    arguments)."""
+    cdef int64_t idx[MAX_NDIM - _KERNEL_NDIM]
+    cdef intptr_t base[_MAX_OPERANDS]
+    cdef int d, i
+    cdef _Outer* o = it.outer
+    for i in range(it.nop):
+        base[i] = it.ptr[i]
+    for d in range(o.nd):
+        idx[d] = 0
+    try:
+        while True:
+            k.launch(ref, code, slot, it.n, args, work)
+            d = o.nd - 1                 # an odometer, the last outer axis fastest
+            while d >= 0:
+                idx[d] += 1
+                if idx[d] < o.shape[d]:
+                    break
+                idx[d] = 0
+                d -= 1
+            if d < 0:
+                break
+            for i in range(it.nop):
+                it.ptr[i] = base[i]
+                for d in range(o.nd):
+                    it.ptr[i] += idx[d] * o.st[i][d]
+    finally:
+        for i in range(it.nop):
+            it.ptr[i] = base[i]
+        it.outer = NULL
+        free(o)
     return 0
 
 

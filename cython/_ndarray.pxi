@@ -16,9 +16,22 @@
 # 5. A bare ``ndarray.__new__(ndarray)`` (which Python code can make) is a valid empty
 #    float64 array on the CPU device: __cinit__ fills the fields every constructor
 #    overwrites, so no operation meets a NULL dtype or device.
+# 6. Up to MAX_NDIM (64, NumPy 2's limit) axes.  ``_shape``/``_strides`` point into the
+#    object's own ``_dims`` for up to _INLINE_NDIM (23) axes, the common case (no
+#    allocation, and the object stays a pymalloc block of 496 bytes, as it was with 24
+#    inline axes and no pointers); an array of more axes gets room for
+#    MAX_NDIM on the heap (_reserve_nd, called by every constructor before it writes
+#    its axes).  A launch carries at most _KERNEL_NDIM axes after collapsing
+#    (ga::Strided<N>): the iterator walks the leading axes past that on the host, one
+#    launch per index (_split_outer, _iter_launch); reductions and scans of a
+#    non-contiguous array of more than _KERNEL_NDIM axes reduce a contiguous copy; what
+#    still does not fit (tril/triu, reductions alternating kept and reduced axes more
+#    than 24 times, user kernels) is a NotImplementedError naming the case.
 
 cdef enum:
-    MAX_NDIM = 24     # keeps an ndarray under pymalloc's 512-byte limit (no malloc per view)
+    MAX_NDIM = 64         # NumPy 2's NPY_MAXDIMS (Note [ndarray layout], 6)
+    _INLINE_NDIM = 23     # axes kept inside the ndarray (496 bytes: a pymalloc block)
+    _KERNEL_NDIM = 24     # axes a launch's ga::Strided<N> carries (GA_MAX_NDIM, indexer.h)
     FLAG_C = 1
     FLAG_F = 2
     FLAG_READONLY = 4
@@ -140,8 +153,9 @@ cdef class ndarray(_ArrayOperators):
     cdef Py_ssize_t _itemsize
     cdef Py_ssize_t _size
     cdef intptr_t _ptr
-    cdef Py_ssize_t _shape[MAX_NDIM]
-    cdef Py_ssize_t _strides[MAX_NDIM]
+    cdef Py_ssize_t* _shape          # _dims, or room for MAX_NDIM axes on the heap
+    cdef Py_ssize_t* _strides
+    cdef Py_ssize_t _dims[2 * _INLINE_NDIM]
     cdef object _dtype
     cdef object _device
     cdef object _base
@@ -151,6 +165,8 @@ cdef class ndarray(_ArrayOperators):
     cdef bint _is_cpu
 
     def __cinit__(self, *args, **kwargs):
+        self._shape = self._dims
+        self._strides = self._dims + _INLINE_NDIM
         self._nd = 1            # Note [ndarray layout] 5: shape (0,), float64, CPU
         self._dtype = _float64
         self._code = 10         # float64
@@ -174,6 +190,8 @@ cdef class ndarray(_ArrayOperators):
         """Called on a new instance of a subclass (NumPy's hook); nothing to do here."""
 
     def __dealloc__(self):
+        if self._shape != self._dims:
+            free(self._shape)
         if self._pool is not None:
             if ga_san_on:
                 ga_san_remove(ga_san_allocs_ptr, <size_t>self._alloc_ptr)
@@ -305,6 +323,7 @@ cdef class ndarray(_ArrayOperators):
         """The array with its axes reversed (a view). See also numpy.ndarray.T."""
         cdef int i
         cdef ndarray r = _view(self)
+        _reserve_nd(r, self._nd)
         r._nd = self._nd
         for i in range(self._nd):
             r._shape[i] = self._shape[self._nd - 1 - i]

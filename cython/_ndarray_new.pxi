@@ -33,43 +33,48 @@ cdef bint _may_be_writeable(ndarray a):
 
 cdef int _update_flags(ndarray a) noexcept:
     """Recompute size and the C/F contiguity flags (NumPy's rules)."""
-    cdef int i
+    cdef int i, nd = a._nd
     cdef Py_ssize_t size = 1, acc
+    cdef const Py_ssize_t* shape = a._shape       # once: stores below may alias fields
+    cdef const Py_ssize_t* strides = a._strides
     cdef bint c = True, f = True
-    for i in range(a._nd):
-        size *= a._shape[i]
+    cdef int flags = a._flags & FLAG_READONLY
+    for i in range(nd):
+        size *= shape[i]
     a._size = size
-    a._flags &= FLAG_READONLY
     if size == 0:
-        a._flags |= FLAG_C | FLAG_F
+        a._flags = flags | FLAG_C | FLAG_F
         return 0
     acc = a._itemsize
-    for i in range(a._nd - 1, -1, -1):
-        if a._shape[i] != 1:
-            if a._strides[i] != acc:
+    for i in range(nd - 1, -1, -1):
+        if shape[i] != 1:
+            if strides[i] != acc:
                 c = False
                 break
-            acc *= a._shape[i]
+            acc *= shape[i]
     acc = a._itemsize
-    for i in range(a._nd):
-        if a._shape[i] != 1:
-            if a._strides[i] != acc:
+    for i in range(nd):
+        if shape[i] != 1:
+            if strides[i] != acc:
                 f = False
                 break
-            acc *= a._shape[i]
+            acc *= shape[i]
     if c:
-        a._flags |= FLAG_C
+        flags |= FLAG_C
     if f:
-        a._flags |= FLAG_F
+        flags |= FLAG_F
+    a._flags = flags
     return 0
 
 
 cdef int _set_c_strides(ndarray a) noexcept:
     cdef int i
     cdef Py_ssize_t acc = a._itemsize
+    cdef const Py_ssize_t* shape = a._shape
+    cdef Py_ssize_t* strides = a._strides
     for i in range(a._nd - 1, -1, -1):
-        a._strides[i] = acc
-        acc *= a._shape[i] if a._shape[i] > 0 else 1
+        strides[i] = acc
+        acc *= shape[i] if shape[i] > 0 else 1
     return 0
 
 
@@ -106,9 +111,32 @@ cdef int _init_owner(ndarray a, object dtype, int nd, object device) except -1:
     return 0
 
 
+cdef inline int _reserve_nd(ndarray a, int nd) except -1:
+    """Room for ``nd`` axes in a's shape and strides, its first a._nd axes kept (Note
+    [ndarray layout], 6): past _INLINE_NDIM, MAX_NDIM axes on the heap, once."""
+    if nd <= _INLINE_NDIM or a._shape != a._dims:
+        return 0
+    return _grow_nd(a, nd)
+
+
+cdef int _grow_nd(ndarray a, int nd) except -1:
+    cdef Py_ssize_t* p
+    if nd > MAX_NDIM:
+        raise ValueError(f"at most {MAX_NDIM} dimensions are supported, got {nd}")
+    p = <Py_ssize_t*>malloc(2 * MAX_NDIM * sizeof(Py_ssize_t))
+    if p == NULL:
+        raise MemoryError()
+    memcpy(p, a._shape, a._nd * sizeof(Py_ssize_t))
+    memcpy(p + MAX_NDIM, a._strides, a._nd * sizeof(Py_ssize_t))
+    a._shape = p
+    a._strides = p + MAX_NDIM
+    return 0
+
+
 cdef ndarray _new_array(object dtype, int nd, Py_ssize_t* shape, object device):
     cdef ndarray a = ndarray.__new__(ndarray)
     cdef int i
+    _reserve_nd(a, nd)
     for i in range(nd):
         a._shape[i] = shape[i]
     _init_owner(a, dtype, nd, device)
@@ -132,6 +160,7 @@ cdef ndarray _view(ndarray src):
 cdef ndarray _view_same(ndarray src):
     cdef ndarray r = _view(src)
     cdef int i
+    _reserve_nd(r, src._nd)
     r._nd = src._nd
     for i in range(src._nd):
         r._shape[i] = src._shape[i]

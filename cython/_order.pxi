@@ -33,6 +33,7 @@ cdef ndarray _wrap_numpy(object h, object device, bint readonly):
     try:
         if view.ndim > MAX_NDIM:
             raise ValueError(f"at most {MAX_NDIM} dimensions are supported, got {view.ndim}")
+        _reserve_nd(r, view.ndim)
         r._nd = view.ndim
         for i in range(view.ndim):
             r._shape[i] = view.shape[i]

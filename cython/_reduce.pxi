@@ -126,6 +126,8 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
         o = _reduce(name, _cast_to(a, _F32), axes, keepdims)
         return _cast_to(o, _F16) if o._code == _F32 else o
     k, kt, out_code, ident_v, ident_code, _ = _reduction_info(name, False, a._code)
+    if a._nd > _KERNEL_NDIM and not (a._flags & FLAG_C):
+        a = _copy_array(a)      # its kept and reduced axes then merge (Note [ndarray layout], 6)
     for i in range(a._nd):
         red[i] = False
     for ax in axes:
@@ -237,6 +239,8 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     k, kt, out_code, ident_v, ident_code, ordered = _reduction_info(name, True, a._code)
     if a._size == 0:
         return o
+    if a._nd > _KERNEL_NDIM and not (a._flags & FLAG_C):
+        a = _copy_array(a)      # its other axes then merge (Note [ndarray layout], 6)
     for i in range(a._nd):
         if i == axis:
             continue

@@ -41,8 +41,10 @@ cdef Py_ssize_t _dim(object s, str argname) except? -1:
     return v
 
 
-cdef int _read_shape(object shape, Py_ssize_t* out, str argname) except -1:
-    """Shape from an int or a sequence of ints into ``out``; returns ndim."""
+cdef int _read_shape(object shape, Py_ssize_t* out, str argname,
+                     ndarray owner=None) except -1:
+    """Shape from an int or a sequence of ints into ``out``; returns ndim.  ``owner``:
+    ``out`` is that array's own shape, which makes room for the axes first."""
     cdef Py_ssize_t n
     cdef int nd = 0
     if isinstance(shape, int):
@@ -59,6 +61,9 @@ cdef int _read_shape(object shape, Py_ssize_t* out, str argname) except -1:
     if len(shape) > MAX_NDIM:
         raise ValueError(f"{argname}: at most {MAX_NDIM} dimensions are supported, "
                          f"got {len(shape)}")
+    if owner is not None and len(shape) > _INLINE_NDIM:
+        _reserve_nd(owner, len(shape))
+        out = owner._shape
     for s in shape:
         n = _dim(s, argname)
         if n < 0:
@@ -160,6 +165,7 @@ cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
         raise ValueError(f"cannot reshape array of size {a._size} into shape {tuple(shape)}")
     if not copy and (a._size == 0 or _nocopy_strides(a, nd, new_shape, new_strides)):
         r = _view(a)
+        _reserve_nd(r, nd)
         r._nd = nd
         for i in range(nd):
             r._shape[i] = new_shape[i]
@@ -177,6 +183,7 @@ cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
         r = _view(a)
     else:
         r = _copy_array(a)      # a fresh owner: reshaped in place below
+    _reserve_nd(r, nd)
     r._nd = nd
     for i in range(nd):
         r._shape[i] = new_shape[i]
@@ -198,6 +205,7 @@ cdef ndarray _permute(ndarray a, object axes):
         raise ValueError(f"axes: {axes} don't match array of dimension {a._nd}")
     seen = [False] * a._nd
     r = _view(a)
+    _reserve_nd(r, a._nd)
     r._nd = a._nd
     for i in range(a._nd):
         ax = _norm_axis(axes[i], a._nd, "axes")
@@ -224,6 +232,7 @@ cdef ndarray _broadcast_view(ndarray a, Py_ssize_t* shape, int nd, str argname):
         raise ValueError(f"{argname}: could not broadcast input array from shape "
                          f"{a.shape} into shape {_shape_tuple(shape, nd)}")
     r = _view(a)
+    _reserve_nd(r, nd)
     r._nd = nd
     for i in range(nd):
         j = i - (nd - a._nd)
@@ -321,6 +330,7 @@ cdef ndarray _squeeze(ndarray a, object axis):
                                  f"size not equal to one (axis {i} has size {a._shape[i]})")
             drop.add(i)
     r = _view(a)
+    _reserve_nd(r, a._nd)
     for i in range(a._nd):
         if i not in drop:
             r._shape[out] = a._shape[i]

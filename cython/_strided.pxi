@@ -69,6 +69,7 @@ def _strided_view(ndarray x, shape, strides, offset=0, writeable=True):
                              f"{hi - rlo}) outside the {rhi - rlo} bytes of memory this "
                              f"array can reach")
     r = _view(x)
+    _reserve_nd(r, nd)
     r._nd = nd
     r._ptr = x._ptr + (off if size else 0)
     for i in range(nd):

@@ -182,7 +182,7 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
         b = _unalias(o, b)
     _iter_init(&it, o, a, b, None, True)
     _iter_args(&it, args, _cpu_wide_index(o))
-    k.launch(o, code, it.layout, it.n, args)
+    _iter_launch(k, o, code, it.layout, &it, args)
     return o
 
 
@@ -300,7 +300,7 @@ cdef object _unary(_Kernels k, object x, object out):
     a = _unalias(o, a)
     _iter_init(&it, o, a, None, None, True)
     _iter_args(&it, args, _cpu_wide_index(o))
-    k.launch(o, code, it.layout, it.n, args)
+    _iter_launch(k, o, code, it.layout, &it, args)
     return o
 
 
@@ -370,7 +370,7 @@ cdef tuple _two_out(_Kernels k, ndarray a, ndarray b, int code, object out):
             b = _unalias(<ndarray>o, b)
     _iter_init(&it, o1, o2, a, b, True)
     _iter_args(&it, args, _cpu_wide_index(o1))
-    k.launch(o1, code, it.layout, it.n, args)
+    _iter_launch(k, o1, code, it.layout, &it, args)
     for i in range(2):      # outs of another dtype: cast into them
         if users[i] is not None and users[i] is not res[i]:
             res[i] = _finish_out(<ndarray>res[i], users[i], k.name)

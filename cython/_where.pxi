@@ -56,5 +56,5 @@ def where(condition, x1, x2, /):
         return o
     _iter_init(&it, o, c, a, b, False)        # where_s: strided form only
     _iter_args(&it, args, _cpu_wide_index(o))
-    _where_kernels().launch(o, code, it.layout, it.n, args)
+    _iter_launch(_where_kernels(), o, code, it.layout, &it, args)
     return o

@@ -25,7 +25,7 @@ class __array_namespace_info__:
         # Consumers read these flags: array-api-extra's apply_where and nunique (which
         # SciPy and scikit-learn call) take their mask and unique_counts paths on them.
         return {"boolean indexing": True, "data-dependent shapes": True,
-                "max dimensions": 24}
+                "max dimensions": 64}
 
     def default_device(self):
         return get_device(None)
