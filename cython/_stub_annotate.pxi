@@ -28,6 +28,7 @@ ctypedef int (*_stub_is_device_fn)(const void*) noexcept nogil
 cdef dict _stub_params = {}          # function handle -> (sizes tuple, kinds bytes)
 cdef dict _stub_fns = {}             # device kind -> (annotate, is-device-pointer) addresses
 cdef unsigned long long _stub_counts[2]     # launches annotated, left to the stub's rule
+cdef list _stub_missed = []          # (function handle, address) of the first launches left
 
 
 def _debug_stub_annotations(dict fns):
@@ -55,8 +56,16 @@ def _debug_stub_params(intptr_t func, tuple sizes, bytes kinds):
 
 def _debug_stub_annotation_counts():
     """(built-in launches annotated, built-in launches left to the stub's conservative
-    rule) since the process started."""
-    return _stub_counts[0], _stub_counts[1]
+    rule) since the process started, and the (function handle, unregistered address) of
+    the first 16 left."""
+    return _stub_counts[0], _stub_counts[1], list(_stub_missed)
+
+
+cdef int _stub_miss(object func, size_t w) except -1:
+    _stub_counts[1] += 1
+    if len(_stub_missed) < 16:
+        _stub_missed.append((int(func), w))
+    return 0
 
 
 cdef int _stub_range(size_t w, char mode, unsigned long long* ptrs, unsigned long long* sizes,
@@ -68,8 +77,10 @@ cdef int _stub_range(size_t w, char mode, unsigned long long* ptrs, unsigned lon
     if w < 4096:
         return 0
     r = ga_san_find(ga_stub_allocs_ptr, w)
-    if r == NULL or w - r.base >= r.len:
+    if r == NULL:
         return -1 if is_dev(<const void*>w) else 0
+    if w - r.base >= r.len:      # an empty array, or one past the end: no bytes touched
+        return 0
     for i in range(n[0]):
         if ptrs[i] == r.base:
             if mode != modes[i]:
@@ -102,15 +113,13 @@ cdef int _stub_annotate(object dev, object func, void** args) except -1:
         if kind != c's':
             memcpy(&w, args[i], 8)
             if _stub_range(w, kind, ptrs, sizes, modes, &n, is_dev):
-                _stub_counts[1] += 1
-                return 0
+                return _stub_miss(func, w)
             continue
         off = 0
         while off + 8 <= <size_t>psizes[i]:
             memcpy(&w, <char*>args[i] + off, 8)
             if _stub_range(w, c'x', ptrs, sizes, modes, &n, is_dev):
-                _stub_counts[1] += 1
-                return 0
+                return _stub_miss(func, w)
             off += 8
     (<_stub_annotate_fn><intptr_t>fns[0])(n, ptrs, sizes, modes)
     _stub_counts[0] += 1

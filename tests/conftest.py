@@ -73,6 +73,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             f"stub {_stub_kind} hazard checker: {annotated} built-in launches annotated, "
             f"{unannotated} left to its conservative rule (device memory garray did not "
             f"register)")
+        for name, address in gpu_stub.unannotated_launches()[:4]:
+            terminalreporter.write_line(f"  left to the rule: {name} (passed {address})")
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -82,6 +82,7 @@ def installed():
 
 
 _primed = set()
+_names = {}         # built-in function handle -> its name expression (for messages)
 
 
 def _on_load(load):
@@ -108,6 +109,7 @@ def _on_load(load):
         lib.fake_register_fn(int(handle), cpu.functions[name], 1, shared)
         if load.unit is not None:
             _core._debug_stub_params(int(handle), *cpu.param_info(name))
+            _names[int(handle)] = name
 
 
 def _cublas_wheel_installed():
@@ -186,7 +188,14 @@ def annotate_launches(on=True):
 def annotation_counts():
     """(built-in launches annotated, built-in launches left to the stubs' conservative
     rule because they touch device memory garray did not register)."""
-    return _core._debug_stub_annotation_counts()
+    return _core._debug_stub_annotation_counts()[:2]
+
+
+def unannotated_launches():
+    """The first (up to 16) built-in launches left to the conservative rule: (kernel
+    name expression, the unregistered device address it was passed)."""
+    return [(_names.get(f, hex(f)), hex(w))
+            for f, w in _core._debug_stub_annotation_counts()[2]]
 
 
 def install():
