@@ -91,7 +91,8 @@ def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
                         "length 2")   # NumPy 2's TypeError
     if dt.kind == "b":      # at most the two first values, which the host computes anyway
         return asarray([bool(start), bool(start + step)][:n], dtype=dt, device=device)
-    return _core._arange_kernel(n, start, start + step, dt, device)
+    # the second value only matters when there is one (start + step may not fit the dtype)
+    return _core._arange_kernel(n, start, start + step if n > 1 else start, dt, device)
 
 
 def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,

@@ -520,6 +520,15 @@ def test_arange(xp, args):
     return xp.arange(*args)
 
 
+@pytest.mark.parametrize("args", [(-1045179, 224838964661, -2**63), (5, 0, 2**63 - 1),
+                                  (0, 5, 2**63 - 1), (5, 0, -2**63), (2**63 - 2, 2**63 - 1, 7),
+                                  (-2**63, -2**63 + 1, -2**63)], ids=str)
+@xp_compare(rtol=0, atol=0)
+def test_arange_steps_at_the_int64_limits(xp, args):
+    # at most one value: start + step need not fit int64 (array-api-tests, seed 1)
+    return xp.arange(*args)
+
+
 @pytest.mark.parametrize("kwargs", [dict(stop=5), dict(step=2, stop=7), dict(stop=3.0)],
                          ids=str)
 @xp_compare(rtol=0, atol=0)
