@@ -116,6 +116,10 @@ stub_tests() {
   echo "-- stub $kind: $(cat "$logs"/*.log | grep -hE '^[0-9]+ (passed|failed|skipped)|^=+ .*(passed|failed)' |
     grep -oE '[0-9]+ (passed|failed|skipped|errors?)' |
     awk '{s[$2]+=$1} END {for (k in s) printf "%d %s  ", s[k], k}')in $(( $(date +%s) - t0 ))s"
+  # launch annotations for the hazard checker (Note [Stub launch annotations]), summed
+  echo "-- stub $kind hazard checker: $(cat "$logs"/*.log | grep -h ' hazard checker: ' |
+    awk '{a+=$5; l+=$9} END {printf "%d built-in launches annotated, %d left to its conservative rule", a, l}')"
+  cat "$logs"/*.log | grep -h '^  left to the rule: ' | sort -u | head -n 8
   rm -rf "$logs"
   return $failed
 }
