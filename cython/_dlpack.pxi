@@ -150,13 +150,7 @@ cdef int _dlpack_stream_order(ndarray a, object stream) except -1:
     if consumer == producer or ((consumer == 0 or consumer == 2) and
                                 (producer == 0 or producer == 2)):
         return 0
-    rt = a._device.runtime
-    ev = rt.event_create(False, False)
-    try:
-        rt.event_record(ev, producer)
-        rt.stream_wait_event(consumer, ev)
-    finally:
-        rt.event_destroy(ev)      # the drivers release it once the wait is done
+    _cross_wait(a._device.runtime, producer, a._device.runtime, consumer)
     return 0
 
 

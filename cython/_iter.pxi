@@ -100,10 +100,16 @@ cdef int _pack_strided(_Strided* p, int nd, Py_ssize_t* shape, int narr,
     after ndim are zeros): the parameter block a GPU launch copies never carries stale
     stack words, which the stub drivers' conservative hazard and peer-access checks
     would take for pointers."""
-    cdef int i, a
     nd = _collapse_n(nd, shape, narr, st)
     if nd > _KERNEL_NDIM:
         _too_many_axes(nd)
+    return _pack_collapsed(p, nd, shape, narr, st, n)
+
+
+cdef int _pack_collapsed(_Strided* p, int nd, Py_ssize_t* shape, int narr,
+                         Py_ssize_t st[][MAX_NDIM], int64_t n) noexcept:
+    """_pack_strided for (shape, st) already collapsed to at most _KERNEL_NDIM axes."""
+    cdef int i, a
     memset(p, 0, <size_t>(<char*>&p.strides[narr][0] - <char*>p))
     p.ndim = nd
     for i in range(nd):
@@ -170,7 +176,7 @@ cdef int _iter_init(_Iter* it, ndarray o, ndarray a, ndarray b, ndarray c,
     nd = _collapse_n(nd, shape, it.nop, st)
     if nd > _KERNEL_NDIM:
         nd = _split_outer(it, nd, shape, st)      # allocates it.outer
-    it.layout = _pack_strided(&it.p, nd, shape, it.nop, st, it.n)
+    it.layout = _pack_collapsed(&it.p, nd, shape, it.nop, st, it.n)
     return 0
 
 

@@ -86,7 +86,7 @@ cdef class MemoryPool:
     # Note [Stream pools] (_memory_family.pxi): the device's pool (None for itself),
     # and, in that one, the device-wide figures and the streams' pools.
     cdef MemoryPool _root
-    cdef list _members
+    cdef object _members             # weakref.WeakSet of the streams' pools (root only)
     cdef size_t _fam_used, _fam_total, _fam_peak_used, _fam_peak_total
     cdef object __weakref__
     cdef bint _sync_free             # a non-blocking stream: synchronise before a free
@@ -117,12 +117,12 @@ cdef class MemoryPool:
         if default is not None or os.environ.get("GARRAY_POOL_LIMIT", "").strip():
             self._pool_limit = _env_size("GARRAY_POOL_LIMIT", default, dev_bytes)
         _pm_init(&self._map, 10)
-        self._members = []
+        self._members = weakref.WeakSet()
         if stream != 0 and not self._is_cpu:
             root = device.pool
             if root is not self:
                 self._root = <MemoryPool>root
-                self._root._members.append(weakref.ref(self))
+                self._root._members.add(self)
                 self._pool_limit = self._root._pool_limit
 
     def __dealloc__(self):
@@ -139,9 +139,7 @@ cdef class MemoryPool:
         return self if r is None else r
 
     cdef inline void _fam_use(self, size_t size) noexcept:
-        cdef MemoryPool r = self._root
-        if r is None:
-            r = self
+        cdef MemoryPool r = self._r()
         r._fam_used += size
         if r._fam_used > r._fam_peak_used:
             r._fam_peak_used = r._fam_used
@@ -338,9 +336,7 @@ cdef class MemoryPool:
         cdef size_t units = size >> 9
         cdef _Block* b
         self._used -= size
-        cdef MemoryPool r = self._root
-        if r is None:
-            r = self
+        cdef MemoryPool r = self._r()
         r._fam_used -= size
         if (units <= _N_SMALL and self._nsmall[units - 1] < _STACK
                 and self._total - self._used <= self._pool_limit):
@@ -388,9 +384,7 @@ cdef class MemoryPool:
         self._bin_remove(b)
         free(b)
         self._total -= n
-        cdef MemoryPool r = self._root
-        if r is None:
-            r = self
+        cdef MemoryPool r = self._r()
         r._fam_total -= n
         self._n_segments -= 1
         self._n_frees += 1

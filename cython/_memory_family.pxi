@@ -22,20 +22,14 @@ cdef int _release_family(MemoryPool self) except -1:
     refused a segment; each stream's pool orders its frees after its stream)."""
     cdef MemoryPool r = self._r()
     r._release_cached()
-    live = []
-    for w in r._members:
-        m = w()
-        if m is not None:
-            (<MemoryPool>m)._release_cached()
-            live.append(w)
-    r._members = live
+    for m in list(r._members):
+        (<MemoryPool>m)._release_cached()
     return 0
 
 
 cdef void _pool_destroy(MemoryPool self) noexcept:
-    """Free every segment of a pool that is going away, in use or not."""
-    # Free every segment, in use or not: collect the segment heads from the
-    # allocated blocks and the bins, then walk each chain.
+    """Free every segment of a pool that is going away, in use or not: collect the
+    segment heads from the allocated blocks and the bins, then walk each chain."""
     cdef size_t i, n = 0
     cdef int k, j
     cdef _Block* b
@@ -93,19 +87,18 @@ cdef dict _pool_stats(MemoryPool self):
         "merges": self._n_merges,
         "limit": self._r()._limit or None,
         "pool_limit": self.get_pool_limit(),
-        "stream_pools": sum(w() is not None for w in self._members),
+        "stream_pools": len(self._members),
     }
 
 
 cdef int _set_pool_limits(MemoryPool self, size_t bound) except -1:
     """set_pool_limit: ``bound`` for this pool and the streams' pools that belong to it."""
     cdef MemoryPool m
-    for p in [self] + [w() for w in self._members]:
-        if p is not None:
-            m = <MemoryPool>p
-            m._pool_limit = bound
-            if m._total - m._used > m._pool_limit:
-                m._release_cached()
+    for p in [self, *self._members]:
+        m = <MemoryPool>p
+        m._pool_limit = bound
+        if m._total - m._used > m._pool_limit:
+            m._release_cached()
     return 0
 
 
@@ -122,9 +115,7 @@ cdef int _pool_free_ptr(MemoryPool self, intptr_t p, object size) except -1:
     if size is not None and size != b.size:
         raise ValueError(f"free_ptr: {p:#x} has size {b.size}, not {size}")
     self._used -= b.size
-    cdef MemoryPool r = self._root
-    if r is None:
-        r = self
+    cdef MemoryPool r = self._r()
     r._fam_used -= b.size
     self._free_block(b)
     return 0
