@@ -154,21 +154,50 @@ cdef int _dlpack_stream_order(ndarray a, object stream) except -1:
     return 0
 
 
+cdef object _dlpack_args(object stream, object max_version, object dl_device, object copy):
+    """The keywords of ``__dlpack__`` checked as NumPy checks them (the exception class
+    naming the keyword): ``stream`` None or an int; ``max_version`` None or two ints;
+    ``dl_device`` None or (device type, index) ints; ``copy`` not a string.  Returns
+    (max_version, dl_device) as tuples or None."""
+    if stream is not None and (not isinstance(stream, int) or isinstance(stream, bool)):
+        raise TypeError(f"stream: expected an int or None, got {type(stream).__name__}")
+    if max_version is not None:
+        if not isinstance(max_version, (tuple, list)) or len(max_version) != 2 or not all(
+                isinstance(v, int) for v in max_version):
+            raise TypeError(f"max_version must be None or a tuple of two ints (major, "
+                            f"minor), got {max_version!r}")
+        max_version = tuple(max_version)
+    if dl_device is not None:
+        if not isinstance(dl_device, (tuple, list)) or len(dl_device) != 2 or not all(
+                isinstance(v, int) for v in dl_device):
+            raise TypeError(f"dl_device must be None or a tuple of two ints (device type, "
+                            f"device index), got {dl_device!r}")
+        dl_device = tuple(dl_device)
+    if isinstance(copy, (str, bytes)):
+        raise ValueError(f"copy: expected True, False or None, got {copy!r}")
+    return max_version, dl_device
+
+
 cdef object _to_dlpack(ndarray a, object stream, object max_version, object dl_device,
                        object copy):
     cdef garray_DLManagedTensor* m
     cdef garray_DLManagedTensorVersioned* mv
     cdef size_t extra = 2 * a._nd * sizeof(int64_t)
     cdef int i
+    max_version, dl_device = _dlpack_args(stream, max_version, dl_device, copy)
     _dlpack_stream_order(a, stream)
-    if dl_device is not None and tuple(dl_device) != _dlpack_device(a):
+    if dl_device is not None and dl_device != _dlpack_device(a):
         if copy is False:
             raise BufferError(f"dl_device: {dl_device} differs from the array's device "
                               f"{_dlpack_device(a)} and copy=False")
         target = {kDLCPU: "cpu", kDLCUDA: "cuda", kDLROCM: "hip"}.get(dl_device[0])
         if target is None:
             raise BufferError(f"dl_device: unsupported device type {dl_device[0]}")
-        a = _transfer(a, Device(target, dl_device[1]))
+        try:
+            dev = Device(target, dl_device[1])
+        except (ValueError, RuntimeError) as e:      # no such device, or no driver
+            raise BufferError(f"dl_device: cannot export to {dl_device}: {e}") from e
+        a = _transfer(a, dev)
     elif copy:
         a = _copy_array(a)
     for i in range(a._nd):
@@ -177,7 +206,7 @@ cdef object _to_dlpack(ndarray a, object stream, object max_version, object dl_d
                               f"multiple of the itemsize {a._itemsize}; DLPack counts "
                               f"strides in elements (copy the array first)")
     owner = a
-    if max_version is not None and tuple(max_version)[0] >= 1:
+    if max_version is not None and max_version[0] >= 1:
         mv = <garray_DLManagedTensorVersioned*>malloc(sizeof(garray_DLManagedTensorVersioned) + extra)
         if mv == NULL:
             raise MemoryError()

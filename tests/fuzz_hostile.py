@@ -35,9 +35,10 @@ def case(label):
         print("CASE", label, flush=True)
 
 
-def compare(label, f, *, also=None):
-    """f(numpy) against f(garray): the same exception type, or the same result.
-    ``also`` maps a NumPy exception type to another that garray may raise instead."""
+def compare(label, f, *, also=None, rtol=None, atol=None):
+    """f(numpy) against f(garray): the same exception type, or the same result (within
+    ``rtol``/``atol``, assert_xp_close's defaults if None).  ``also`` maps a NumPy
+    exception type to another that garray may raise instead."""
     case(label)
     with numpy.errstate(all="ignore"):
         try:
@@ -61,7 +62,7 @@ def compare(label, f, *, also=None):
         if err is not None:
             raise AssertionError(f"{label}: NumPy raised {type(err).__name__}: {err}; "
                                  f"garray gave {got!r}")
-        assert_xp_close(got, expected, err_msg=label)
+        assert_xp_close(got, expected, rtol=rtol, atol=atol, err_msg=label)
 
 
 def layout(x):
@@ -345,7 +346,7 @@ CLASSES = {"shapes": fuzz_shapes, "elementwise": fuzz_elementwise,
 # (tests/fuzz_<family>.py) whose register(classes, fz) adds its classes; ``fz`` is this
 # module (compare, data_for, the strategies), passed rather than imported because this
 # file also runs as __main__.
-FAMILY_MODULES = ("fuzz_sorting", "fuzz_index_manip", "fuzz_numeric")
+FAMILY_MODULES = ("fuzz_sorting", "fuzz_index_manip", "fuzz_numeric", "fuzz_nn_special")
 for _name in FAMILY_MODULES:
     importlib.import_module(_name).register(CLASSES, sys.modules[__name__])
 del _name

@@ -457,6 +457,36 @@ def test_from_dlpack_readonly_numpy():
     numpy.testing.assert_array_equal(back, h, strict=True)
 
 
+# keyword, value, the class NumPy's own __dlpack__ raises for it (a CPU array); for a
+# stream of the wrong type garray's TypeError (NumPy's RuntimeError refuses any stream)
+DLPACK_BAD_KEYWORDS = [("stream", "x", TypeError), ("stream", True, TypeError),
+                       ("max_version", (1,), TypeError), ("max_version", "x", TypeError),
+                       ("max_version", (1.0, 0), TypeError), ("dl_device", "x", TypeError),
+                       ("dl_device", (1,), TypeError), ("dl_device", (1.0, 0), TypeError),
+                       ("dl_device", (1, 1), BufferError), ("dl_device", (99, 0), BufferError),
+                       ("copy", "x", ValueError)]
+
+
+@pytest.mark.parametrize("key, value, exc", DLPACK_BAD_KEYWORDS, ids=str)
+def test_dlpack_bad_keywords(key, value, exc):
+    """Each keyword of __dlpack__ checked as NumPy checks it, the message naming it (a
+    CPU array; a CUDA or HIP device asks for a device NumPy cannot export to, so NumPy's
+    class is checked on its own array)."""
+    with pytest.raises(RuntimeError if key == "stream" else exc):
+        numpy.arange(3.0).__dlpack__(**{key: value})
+    with pytest.raises(exc, match=key):
+        garray.arange(3.0).__dlpack__(**{key: value})
+
+
+def test_dlpack_to_a_missing_device_is_a_buffer_error():
+    """dl_device naming a device index that does not exist: BufferError (the Array API's
+    class for an export the producer cannot make), the cause chained."""
+    n = garray.arange(3.0).__dlpack_device__()
+    with pytest.raises(BufferError, match="dl_device") as info:
+        garray.arange(3.0).__dlpack__(dl_device=(n[0], 64))
+    assert info.value.__cause__ is not None
+
+
 @for_all_dtypes()
 @pytest.mark.parametrize("view", ["c", "t", "neg", "0d", "empty"])
 def test_dlpack_round_trip(dtype, view):

@@ -27,6 +27,7 @@ Note [Convolution geometry]
    convolutions do not compute is ``TypeError``.
 """
 
+import math
 import operator
 from dataclasses import dataclass
 
@@ -42,6 +43,7 @@ __all__ = ["Geometry", "conv_geometry", "transposed_geometry", "check_operands",
 
 PACKED_LEN = 24
 DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+_MAX_BYTES = 2**63 - 1
 ALGORITHMS = ("auto", "kernel", "vendor")
 
 
@@ -160,6 +162,16 @@ def _int_shape(shape, name, fn, rank):
 _LAYOUT = {1: "(N, C, W)", 2: "(N, C, H, W)", 3: "(N, C, D, H, W)"}
 
 
+def _fits(fn, shape, what, geometry):
+    """``shape`` itself, or ValueError naming ``fn`` when an array of that shape could not
+    exist (huge padding or stride): NumPy's limit, its bytes (8 per element, the widest
+    dtype here) within an int64, empty extents counted as 1."""
+    if math.prod(max(e, 1) for e in shape) * 8 > _MAX_BYTES:
+        raise ValueError(f"{fn}: the {what} would have shape {tuple(shape)}, too large for an "
+                         f"array ({geometry})")
+    return shape
+
+
 def conv_geometry(fn, nd, input_shape, weight_shape, stride=1, padding=0, dilation=1,
                   groups=1):
     """The forward convolution of an input of ``input_shape`` by a weight of
@@ -193,6 +205,8 @@ def conv_geometry(fn, nd, input_shape, weight_shape, stride=1, padding=0, dilati
                              f"spatial axis {i}; input shape {ishape}, weight shape {wshape}, "
                              f"padding {padding!r}")
         out.append((padded - span) // stride[i] + 1)
+    _fits(fn, (n, c_out) + tuple(out), "output",
+          f"input shape {ishape}, weight shape {wshape}, padding {padding!r}, stride {stride}")
     return Geometry(nd, n, c_in, c_out, groups, ishape[2:], kernel, tuple(out), stride,
                     lo, hi, dilation)
 
@@ -228,7 +242,9 @@ def transposed_geometry(fn, nd, input_shape, weight_shape, stride=1, padding=0,
         raise ValueError(f"{fn}: input shape {ishape}, weight shape {wshape}, stride "
                          f"{stride}, padding {pad}, output_padding {opad}, dilation "
                          f"{dilation} give an empty output {size}")
-    fwd_in = (n, wshape[1] * groups) + size
+    fwd_in = _fits(fn, (n, wshape[1] * groups) + size, "output",
+                   f"input shape {ishape}, weight shape {wshape}, stride {stride}, "
+                   f"dilation {dilation}")
     g = conv_geometry(fn, nd, fwd_in, (wshape[0], wshape[1]) + kernel, stride, pad,
                       dilation, groups)
     # output_padding extends the forward input past what its output reads: the high

@@ -8,8 +8,8 @@ device.  Every function computes in double precision from the input's value, the
 to the result dtype, as SciPy's float32 loops do (its Cephes/xsf code is double), and
 returns SciPy's values at the special points (infinities, NaN, poles).
 
-Dtypes, as SciPy's ufunc loops: float32 in gives float32; bool and integer inputs give
-float64; float64 stays.  Complex input: ``erf``, ``erfc`` and ``ndtr`` raise
+Dtypes, as SciPy's ufunc loops: float32 in gives float32; bool, integer and float16 inputs
+give float64 (SciPy has no float16 loop); float64 stays.  Complex input: ``erf``, ``erfc`` and ``ndtr`` raise
 NotImplementedError (SciPy has complex loops; garray has no Faddeeva function yet);
 ``gammaln``, ``expit`` and ``logit`` raise TypeError, as SciPy's (no complex loop).
 
@@ -80,8 +80,8 @@ def _apply(name, x):
                                       "not implemented (real floating, integer and bool only)")
         raise TypeError(f"garray.special.{name}: x: complex input ({x.dtype}) is not "
                         "supported (SciPy has no complex loop for it)")
-    if kind != "f":
-        x = x.astype("float64")
+    if kind != "f" or x.dtype.itemsize < 4:
+        x = x.astype("float64")       # SciPy has no float16 loop: float16 computes as float64
     return _kernel(name)(x)
 
 
@@ -92,7 +92,7 @@ def erf(x):
     Parameters
     ----------
     x : ndarray or array_like
-        Real input (float32, float64; bool and integers are computed as float64).
+        Real input (float32, float64; bool, integers and float16 are computed as float64).
 
     Returns
     -------
@@ -119,7 +119,7 @@ def erfc(x):
     Parameters
     ----------
     x : ndarray or array_like
-        Real input (float32, float64; bool and integers are computed as float64).
+        Real input (float32, float64; bool, integers and float16 are computed as float64).
 
     Returns
     -------
@@ -147,7 +147,7 @@ def ndtr(x):
     Parameters
     ----------
     x : ndarray or array_like
-        Real input (float32, float64; bool and integers are computed as float64).
+        Real input (float32, float64; bool, integers and float16 are computed as float64).
 
     Returns
     -------
@@ -173,7 +173,7 @@ def gammaln(x):
     Parameters
     ----------
     x : ndarray or array_like
-        Real input (float32, float64; bool and integers are computed as float64).
+        Real input (float32, float64; bool, integers and float16 are computed as float64).
 
     Returns
     -------
@@ -199,7 +199,7 @@ def expit(x):
     Parameters
     ----------
     x : ndarray or array_like
-        Real input (float32, float64; bool and integers are computed as float64).
+        Real input (float32, float64; bool, integers and float16 are computed as float64).
 
     Returns
     -------
@@ -225,7 +225,7 @@ def logit(x):
     Parameters
     ----------
     x : ndarray or array_like
-        Real input (float32, float64; bool and integers are computed as float64).
+        Real input (float32, float64; bool, integers and float16 are computed as float64).
 
     Returns
     -------

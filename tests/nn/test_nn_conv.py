@@ -324,3 +324,26 @@ def test_unbatched_input_and_one_element_tuples_as_pytorch():
     full = gnn.conv_transpose2d(x, wt, stride=2, output_padding=1)
     assert_xp_close(gnn.conv_transpose2d(x[1], wt, stride=2, output_padding=(1,)),
                     garray.asnumpy(full[1]))
+
+
+@pytest.mark.parametrize("fn, kw", [("conv1d", dict(padding=2**63)),
+                                    ("conv2d", dict(padding=2**62)),
+                                    ("conv_transpose1d", dict(stride=2**62, dilation=2**62))],
+                         ids=str)
+def test_output_too_large_for_an_array(fn, kw):
+    """A geometry whose output could not exist (its bytes past an int64) is a ValueError
+    naming the function, even for an empty batch, never an allocation error."""
+    nd = int(fn[-2])
+    x = garray.zeros((0, 1) + (2,) * nd)
+    w = garray.ones((1, 1) + (1,) * nd)
+    with pytest.raises(ValueError, match=f"{fn}: the output would have shape"):
+        getattr(garray.nn, fn)(x, w, **kw)
+
+
+def test_huge_stride_and_padding_that_fit():
+    """Padding and stride of 2**31 whose output fits: outputs at -2**31, 0 and 2**31 of
+    the input (only the middle one inside it)."""
+    x = garray.asarray([[[5.0, 6.0, 7.0]]])
+    w = garray.ones((1, 1, 1))
+    y = garray.nn.conv1d(x, w, padding=2**31, stride=2**31)
+    assert_xp_close(y, numpy.array([[[0.0, 5.0, 0.0]]]))
