@@ -7,6 +7,8 @@ Nothing is computed on the host.  Files that hold dtypes garray lacks (strings,
 objects, float16 ...) raise TypeError naming the dtype.
 """
 
+import operator
+
 import numpy
 
 from ._core import asarray, asnumpy
@@ -263,4 +265,15 @@ def fromstring(string, dtype=float, count=-1, *, sep, device=None):
     if sep == "":
         raise ValueError("fromstring: the binary mode (sep='') is not supported; use "
                          "frombuffer")
-    return asarray(numpy.fromstring(string, dtype, count, sep=sep), device=device)
+    h = numpy.fromstring(string, dtype, count, sep=sep)
+    if operator.index(count) > 0:
+        # NumPy fills a count past the end of the text with uninitialised memory
+        # (docs/reliability.md): garray counts the values the text holds
+        try:
+            held = numpy.fromstring(string, dtype, -1, sep=sep).size
+        except ValueError:
+            held = count        # unparsable data, after count values (NumPy stopped first)
+        if held < count:
+            raise ValueError(f"fromstring: the text holds {held} values, fewer than "
+                             f"count={count}")
+    return asarray(h, device=device)

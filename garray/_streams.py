@@ -408,9 +408,11 @@ def get_elapsed_time(start_event, end_event):
     --------
     cupy.cuda.get_elapsed_time
     """
-    for name, e in (("start_event", start_event), ("end_event", end_event)):
+    pair = (("start_event", start_event), ("end_event", end_event))
+    for name, e in pair:            # types first: a wrong argument is a TypeError
         if not isinstance(e, Event):
             raise TypeError(f"{name}: expected a garray.Event, got {type(e).__name__}")
+    for name, e in pair:
         if e.disable_timing:
             raise ValueError(f"{name}: the event was created with disable_timing=True")
         if not e._recorded:

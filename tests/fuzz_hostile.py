@@ -346,7 +346,8 @@ CLASSES = {"shapes": fuzz_shapes, "elementwise": fuzz_elementwise,
 # (tests/fuzz_<family>.py) whose register(classes, fz) adds its classes; ``fz`` is this
 # module (compare, data_for, the strategies), passed rather than imported because this
 # file also runs as __main__.
-FAMILY_MODULES = ("fuzz_sorting", "fuzz_index_manip", "fuzz_numeric", "fuzz_nn_special")
+FAMILY_MODULES = ("fuzz_sorting", "fuzz_index_manip", "fuzz_numeric", "fuzz_nn_special",
+                  "fuzz_interop")
 for _name in FAMILY_MODULES:
     importlib.import_module(_name).register(CLASSES, sys.modules[__name__])
 del _name

@@ -69,6 +69,17 @@ def test_fromstring_text(xp):
             xp.fromstring("1, 2, 3, 4", int, 2, sep=",")]
 
 
+def test_fromstring_count_past_the_text():
+    """NumPy fills a count past the text's values with uninitialised memory; garray
+    raises (docs/reliability.md).  Unparsable text after count values is not read."""
+    with pytest.raises(ValueError, match="holds 3 values, fewer than count=7"):
+        garray.fromstring("1 2 3", count=7, sep=" ")
+    assert_xp_close(garray.fromstring("1 2 3 x", count=2, sep=" "),
+                    numpy.fromstring("1 2 3 x", count=2, sep=" "))
+    with pytest.raises(ValueError):
+        garray.fromstring("1 x 3", count=2, sep=" ")      # NumPy's own ValueError
+
+
 @pytest.mark.parametrize("bad", ["1 2 x", ""], ids=repr)
 def test_fromstring_bad_input(bad):
     with pytest.raises(ValueError):
