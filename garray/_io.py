@@ -262,11 +262,14 @@ def fromstring(string, dtype=float, count=-1, *, sep, device=None):
     --------
     numpy.fromstring
     """
+    count = operator.index(count)
+    if not -2**63 <= count < 2**63:         # NumPy's check comes first (a C ssize_t)
+        raise OverflowError(f"fromstring: count={count} does not fit in an int64")
     if sep == "":
         raise ValueError("fromstring: the binary mode (sep='') is not supported; use "
                          "frombuffer")
     h = numpy.fromstring(string, dtype, count, sep=sep)
-    if operator.index(count) > 0:
+    if count > 0:
         # NumPy fills a count past the end of the text with uninitialised memory
         # (docs/reliability.md): garray counts the values the text holds
         try:

@@ -213,7 +213,7 @@ def _dl_view(h, view):
     if view == "empty":
         return h[..., :0]
     if view == "unaligned":        # data one byte past an aligned address
-        b = numpy.frombuffer(b"\0" + h.tobytes(), dtype=h.dtype, offset=1)
+        b = numpy.frombuffer(bytearray(b"\0" + h.tobytes()), dtype=h.dtype, offset=1)
         return b.reshape(h.shape)
     return h
 

@@ -130,7 +130,10 @@ def _huge(*vals):
 
 
 def _tup(v, nd):
-    return v if isinstance(v, tuple) else (v,) * nd
+    """An entry as nd values; a one-element tuple repeats, as PyTorch (and garray) take it."""
+    if isinstance(v, tuple):
+        return v * nd if len(v) == 1 else v
+    return (v,) * nd
 
 
 def _check(label, fn_name, call, expect, valid, tol):
@@ -222,7 +225,7 @@ def fuzz_nn_conv(fz):
                 wshape = (cin, max(cout // g_, 0)) + (kernel,) * nd
             else:
                 wshape = (cout, per) + (kernel,) * nd
-            hs, gs = _operands(rnd, [xshape, wshape, (cout if bias == "right" else 3,)],
+            hs, gs = _operands(rnd, [xshape, wshape, (cout if bias == "right" else cout + 1,)],
                                dtype, layout)
             hx, hw, hb = hs
             gx, gw, gb = gs
@@ -241,6 +244,8 @@ def fuzz_nn_conv(fz):
             ok_dtype = dtype in ("float32", "float64") and layout != "numpy" and \
                 groups == g_ and not _huge(stride, padding, dilation)
             common = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
+            r_st, r_pad, r_dil = (_tup(v, nd) if plain else v
+                                  for v in (stride, padding, dilation))
             if op == "conv":
                 span = [d * (kernel - 1) + 1 for d in _tup(dilation, nd)] if plain else []
                 valid = plain and ok_dtype and bias != "wrong" and kernel >= 1 and \
@@ -249,7 +254,7 @@ def fuzz_nn_conv(fz):
 
                 def expect():
                     assert plain and bias != "wrong"
-                    return (ref.conv_nd(hx, hw, hb, stride, padding, None, dilation,
+                    return (ref.conv_nd(hx, hw, hb, r_st, r_pad, None, r_dil,
                                         groups),), numpy.dtype(dtype)
                 _check(label, fn, lambda: f(gx, gw, gb, **common), None if huge else expect, valid,
                        _tol(dtype))
@@ -264,8 +269,8 @@ def fuzz_nn_conv(fz):
 
                 def expect():
                     assert plain and bias != "wrong"
-                    return (ref.conv_transpose_nd(hx, hw, hb, stride, padding, op_, groups,
-                                                  dilation),), numpy.dtype(dtype)
+                    return (ref.conv_transpose_nd(hx, hw, hb, r_st, r_pad, op_, groups,
+                                                  r_dil),), numpy.dtype(dtype)
                 _check(label, fn, lambda: f(gx, gw, gb, stride=stride, padding=padding,
                                             output_padding=op_, groups=groups,
                                             dilation=dilation), None if huge else expect, valid, _tol(dtype))
@@ -287,16 +292,16 @@ def fuzz_nn_conv(fz):
                 if op == "conv_backward_input":
                     def expect():
                         assert plain and bias != "wrong"
-                        return (ref.conv_backward_input_nd(hdy, hw, xshape, stride, padding,
-                                                           None, dilation, groups),), \
+                        return (ref.conv_backward_input_nd(hdy, hw, xshape, r_st, r_pad,
+                                                           None, r_dil, groups),), \
                             numpy.dtype(dtype)
                     _check(label, fn, lambda: f(xshape, gw, gdy, **common), None if huge else expect, valid,
                            _tol(dtype))
                 else:
                     def expect():
                         assert plain and bias != "wrong"
-                        return (ref.conv_backward_weight_nd(hx, hdy, wshape, stride, padding,
-                                                            None, dilation, groups),), \
+                        return (ref.conv_backward_weight_nd(hx, hdy, wshape, r_st, r_pad,
+                                                            None, r_dil, groups),), \
                             numpy.dtype(dtype)
                     _check(label, fn, lambda: f(gx, wshape, gdy, **common), None if huge else expect, valid,
                            _tol(dtype))

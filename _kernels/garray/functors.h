@@ -63,7 +63,13 @@ GA_UNARY(negative) { return T(-x); } GA_END
 GA_UNARY(positive) { return x; } GA_END
 GA_UNARY(square) { if constexpr (traits<T>::is_cplx) return m::cmul(x, x); else return T(x * x); } GA_END
 GA_UNARY(reciprocal) {
-    if constexpr (traits<T>::is_cplx) return m::creciprocal(x); else return T(T(1) / x);
+    if constexpr (traits<T>::is_cplx) return m::creciprocal(x);
+    else if constexpr (traits<T>::is_float) return T(T(1) / x);
+    // NumPy's integer loop converts 1.0 / x: 1 / 0 is inf, which x86-64 converts to the
+    // int32/int64 minimum, and through int32 to 0 for the narrower and unsigned types
+    else if constexpr (traits<T>::is_signed && sizeof(T) >= 4)
+        return x == T(0) ? T(T(1) << (8 * sizeof(T) - 1)) : T(T(1) / x);
+    else return x == T(0) ? T(0) : T(T(1) / x);
 } GA_END
 GA_UNARY(absolute) {
     if constexpr (traits<T>::is_cplx) return m::cabs(x);

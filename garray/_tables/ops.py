@@ -26,6 +26,8 @@ Note [Dtype rules]
      bool     everything is converted to bool first (logical ops)
      divide   floats/complex unchanged, bool and every int -> float64 (NumPy's true_divide)
      float64  real -> float64, complex -> complex128 (float_power)
+     int8b    bool -> int8, the rest unchanged (NumPy 2's bool loops of square,
+              reciprocal, conjugate and power: the smallest integer loop bool casts to)
 2. ``accepts`` lists the categories of the compute dtype: b(ool), i(nt), u(int),
    f(loat), c(omplex).  Anything else raises TypeError naming the op and dtype.
 3. ``out`` maps the compute dtype to the result: same, bool, or real (complex -> its
@@ -53,7 +55,7 @@ RECORDS = _dtypes.RECORDS
 CODES = {r.dtype: r.code for r in RECORDS}
 CPP = tuple(r.ctype for r in RECORDS)
 CATEGORY = "".join(r.kind for r in RECORDS)
-BOOL, INT32, INT64, UINT8, UINT64, FLOAT32, FLOAT64, COMPLEX128 = 0, 3, 4, 5, 8, 9, 10, 12
+BOOL, INT8, INT32, INT64, UINT8, UINT64, FLOAT32, FLOAT64, COMPLEX128 = 0, 1, 3, 4, 5, 8, 9, 10, 12
 FLOAT16 = _dtypes.FLOAT16
 NCODES = len(RECORDS)
 
@@ -68,6 +70,7 @@ _RULE_NOTE = {
     "divide": "bool and integers compute in float64.",
     "float64": "real inputs compute in float64, complex in complex128.",
     "bool": "inputs are converted to bool first.",
+    "int8b": "bool computes in int8, as NumPy's.",
 }
 _RESULTS = {   # the Returns line of the two-output ops
     "divmod": "(x1 // x2, x1 % x2): NumPy's floor quotient and remainder (sign of x2).",
@@ -122,6 +125,8 @@ class Op:
             c = promoted if CATEGORY[promoted] in "fc" else FLOAT64
         elif r == "float64":
             c = COMPLEX128 if CATEGORY[promoted] == "c" else FLOAT64
+        elif r == "int8b":
+            c = INT8 if promoted == BOOL else promoted
         else:
             c = promoted
         return c if CATEGORY[c] in self.accepts else -1
@@ -272,18 +277,19 @@ _OPS = [
     Op("divide", 2, "fc", "True division elementwise.", rule="divide",
        numpy_name="true_divide", aliases=("true_divide",), operator=("truediv", _BINARY)),
     Op("floor_divide", 2, REAL, "The largest integer not above x1 / x2, elementwise.",
-       operator=("floordiv", _BINARY),
+       rule="int8b", operator=("floordiv", _BINARY),
        notes="Infinite operands follow the Array API (floor(x1 / x2)); NumPy gives NaN."),
     Op("remainder", 2, REAL, "Remainder of division, with the sign of the divisor.",
-       aliases=("mod",), operator=("mod", _BINARY)),
-    Op("fmod", 2, REAL, "Remainder of division, with the sign of the dividend (C fmod)."),
+       rule="int8b", aliases=("mod",), operator=("mod", _BINARY)),
+    Op("fmod", 2, REAL, "Remainder of division, with the sign of the dividend (C fmod).",
+       rule="int8b"),
     Op("divmod", 2, REAL, "Floor quotient and remainder, elementwise, in one pass.", nout=2,
-       operator=("divmod", _PAIR),
+       rule="int8b", operator=("divmod", _PAIR),
        notes="Infinite operands give NumPy's values (NaN quotient), unlike floor_divide."),
     Op("ldexp", 2, "f", "x1 * 2**x2 for a float x1 and an integer exponent x2.",
        rule="float", in2="int64"),
     Op("pow", 2, NUM, "x1 raised to the power x2, elementwise.", functor="power",
-       numpy_name="power", aliases=("power",), operator=("pow", _BINARY),
+       rule="int8b", numpy_name="power", aliases=("power",), operator=("pow", _BINARY),
        notes="An integer base with a negative integer exponent gives 0 (1 or -1 for a "
              "base of 1 or -1); NumPy raises ValueError. A scalar exponent of 2 is "
              "computed as x * x and, on real floats, 0.5 as sqrt and -1 as 1 / x, as "
@@ -323,10 +329,10 @@ _OPS = [
     Op("bitwise_and", 2, "biu", "Bitwise AND.", operator=("and", _BINARY)),
     Op("bitwise_or", 2, "biu", "Bitwise OR.", operator=("or", _BINARY)),
     Op("bitwise_xor", 2, "biu", "Bitwise XOR.", operator=("xor", _BINARY)),
-    Op("bitwise_left_shift", 2, INT, "Shift the bits of x1 left by x2.",
+    Op("bitwise_left_shift", 2, INT, "Shift the bits of x1 left by x2.", rule="int8b",
        numpy_name="left_shift", aliases=("left_shift",), operator=("lshift", _BINARY)),
     Op("bitwise_right_shift", 2, INT, "Shift the bits of x1 right by x2 (arithmetic for "
-       "signed types).", numpy_name="right_shift", aliases=("right_shift",),
+       "signed types).", rule="int8b", numpy_name="right_shift", aliases=("right_shift",),
        operator=("rshift", _BINARY)),
     Op("bitwise_invert", 1, "biu", "Bitwise NOT (logical NOT for bool).", numpy_name="invert",
        aliases=("invert", "bitwise_not"), operator=("invert", _UNARY)),
@@ -336,12 +342,15 @@ _OPS = [
        operator=("abs", _UNARY)),
     Op("negative", 1, NUM, "Numerical negative.", operator=("neg", _UNARY)),
     Op("positive", 1, NUM, "Numerical positive (a copy).", operator=("pos", _UNARY)),
-    Op("square", 1, NUM, "x * x elementwise."),
-    Op("reciprocal", 1, "fc", "1 / x elementwise."),
+    Op("square", 1, NUM, "x * x elementwise.", rule="int8b"),
+    Op("reciprocal", 1, NUM, "1 / x elementwise.", rule="int8b",
+       notes="Integers: 1 / x truncated (1, -1 or 0); for x = 0 the int32/int64 minimum "
+             "and 0 for narrower and unsigned types, as NumPy on x86-64 gives (NumPy "
+             "also warns)."),
     Op("sign", 1, NUM, "Sign: -1, 0 or 1 (``x / |x|`` for complex)."),
-    Op("floor", 1, REAL, "The largest integer not above x."),
-    Op("ceil", 1, REAL, "The smallest integer not below x."),
-    Op("trunc", 1, REAL, "x rounded towards zero."),
+    Op("floor", 1, "b" + REAL, "The largest integer not above x."),
+    Op("ceil", 1, "b" + REAL, "The smallest integer not below x."),
+    Op("trunc", 1, "b" + REAL, "x rounded towards zero."),
     Op("round", 1, NUM, "x rounded to the nearest integer, halves to even."),
     Op("rint", 1, "fc", "x rounded to the nearest integer, halves to even (float result).",
        rule="float", functor="round"),
@@ -351,14 +360,14 @@ _OPS = [
        notes="float16 follows NumPy's half rule: always positive, and below ``|x|`` for a "
              "negative power of two."),
     Op("bitwise_count", 1, INT, "Number of set bits of ``|x|`` (uint8).", out="uint8",
-       notes="bool inputs raise TypeError (NumPy counts them as int8)."),
+       rule="int8b"),
     Op("isnan", 1, ALL, "True where x is NaN.", out="bool"),
     Op("isinf", 1, ALL, "True where x is infinite.", out="bool"),
     Op("isfinite", 1, ALL, "True where x is neither infinite nor NaN.", out="bool"),
     Op("signbit", 1, "f", "True where the sign bit is set.", rule="float", out="bool"),
     Op("real", 1, ALL, "The real part.", out="real"),
     Op("imag", 1, ALL, "The imaginary part (0 for real input).", out="real"),
-    Op("conj", 1, NUM, "The complex conjugate.", numpy_name="conjugate",
+    Op("conj", 1, NUM, "The complex conjugate.", rule="int8b", numpy_name="conjugate",
        aliases=("conjugate",)),
     Op("frexp", 1, "f", "Mantissa in [0.5, 1) and int32 exponent: x = m * 2**e.",
        rule="float", nout=2, out2="int32"),

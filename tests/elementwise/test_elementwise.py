@@ -37,40 +37,18 @@ KINDS = {"b": "bool", "i": "signed integer", "u": "unsigned integer", "f": "real
 #
 # DIFFERENCES: (op, category of the promoted input dtype) pairs that NumPy accepts and
 # garray refuses with a TypeError naming the op: not implemented yet.  The Array API
-# restricts many ops to certain dtype categories (no arithmetic, rounding or shifts on
-# bool; reciprocal, exp2, sinc on floating dtypes only; real floating for floor/ceil/
-# trunc), and garray starts from the Array API's categories; NumPy accepts more (bool
-# arithmetic computes in int8; reciprocal of an integer is integer division 1 // x).
+# restricts many ops to certain dtype categories (exp2 and sinc on real floating dtypes
+# only), and garray started from the Array API's categories; NumPy accepts more, and
+# garray follows it where the entries below are gone (bool arithmetic computes in int8,
+# floor/ceil/trunc of bool are bool, reciprocal of an integer is integer division).
 # Each entry is checked: when garray starts accepting the pair, check_op fails and the
 # entry must be removed (and then NumPy's result is what garray must give).
 # Categories: b bool, i signed integer, u unsigned integer, f real floating, c complex.
-_BOOL_ARITHMETIC = ("NumPy computes bool arithmetic in int8; the Array API does not define "
-                    "it for bool; garray raises TypeError: not implemented yet")
-_BOOL_ROUNDING = ("NumPy returns the bool unchanged (round: as float16); the Array API "
-                  "allows only numeric dtypes; garray raises TypeError: not implemented yet")
 DIFFERENCES = {
-    ("pow", "b"): _BOOL_ARITHMETIC,
-    ("floor_divide", "b"): _BOOL_ARITHMETIC,
-    ("remainder", "b"): _BOOL_ARITHMETIC,
-    ("fmod", "b"): _BOOL_ARITHMETIC,
-    ("divmod", "b"): _BOOL_ARITHMETIC,
-    ("square", "b"): _BOOL_ARITHMETIC,
-    ("conj", "b"): _BOOL_ARITHMETIC,
-    ("reciprocal", "b"): _BOOL_ARITHMETIC,
-    ("bitwise_left_shift", "b"): _BOOL_ARITHMETIC,
-    ("bitwise_right_shift", "b"): _BOOL_ARITHMETIC,
-    ("floor", "b"): _BOOL_ROUNDING,
-    ("ceil", "b"): _BOOL_ROUNDING,
-    ("trunc", "b"): _BOOL_ROUNDING,
     ("angle", "b"): "NumPy gives float64 (arctan2(0, x)); garray raises TypeError: not "
                     "implemented yet",
-    ("reciprocal", "i"): "NumPy gives integer 1 // x; the Array API has no integer "
-                         "reciprocal; garray raises TypeError: not implemented yet",
-    ("reciprocal", "u"): "NumPy gives integer 1 // x; the Array API has no integer "
-                         "reciprocal; garray raises TypeError: not implemented yet",
     ("exp2", "c"): "NumPy accepts complex; garray raises TypeError: not implemented yet",
     ("sinc", "c"): "NumPy accepts complex; garray raises TypeError: not implemented yet",
-    ("bitwise_count", "b"): _BOOL_ARITHMETIC,
 }
 
 
