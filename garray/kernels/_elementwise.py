@@ -37,6 +37,7 @@ __all__ = ["ElementwiseKernel"]
 _CTYPES = {r.name: r.ctype for r in RECORDS}     # dtype name -> C++ type in kernels
 
 _MAX_NDIM = 24          # GA_MAX_NDIM in _kernels/garray/indexer.h
+_FLAT_NDIM = _MAX_NDIM  # loops of more axes run flattened (tests lower it to reach that path)
 _BLOCK = 256
 _MAX_BLOCK = 1024
 _MAX_GRID = 2 ** 31 - 1
@@ -419,6 +420,35 @@ class ElementwiseKernel(_UserKernel):
             "}\n")
 
     # ---- call ----------------------------------------------------------------------
+    def _call_flat(self, in_args, out_args, shape, block_size):
+        """A loop of more than _MAX_NDIM axes (NumPy 2 allows 64; the kernel's indexer
+        keeps 24): every non-raw operand as a contiguous 1-d copy of its broadcast, the
+        outputs computed into 1-d buffers and copied back.  User code that reads the
+        loop's axes (reduce_dims=False) cannot be flattened."""
+        if not self.reduce_dims:
+            raise NotImplementedError(f"{self.name}: reduce_dims=False with {len(shape)} "
+                                      f"dimensions (at most {_MAX_NDIM} keep their axes)")
+        for p, a in zip(self.out_params, out_args):
+            if not p.raw and a.shape != shape:
+                raise ValueError(f"{self.name}: output {p.name!r} has shape {a.shape}, "
+                                 f"expected the broadcast shape {shape}")
+        flat = [a if p.raw or not isinstance(a, ndarray) else
+                broadcast_to(a, shape).copy().reshape(-1)
+                for p, a in zip(self.params, in_args)]
+        temps = [a if p.raw else empty(a.size, dtype=a.dtype, device=a.device)
+                 for p, a in zip(self.out_params, out_args)]
+        r = self(*flat, *temps, block_size=block_size)
+        if out_args:
+            for p, a, t in zip(self.out_params, out_args, temps):
+                if not p.raw:
+                    a[...] = t.reshape(shape)
+            results = out_args
+        else:
+            results = [x.reshape(shape) for x in (r if isinstance(r, tuple) else (r,))]
+        if self.no_return:
+            return None
+        return results[0] if self.nout == 1 and not self.return_tuple else tuple(results)
+
     def __call__(self, *args, size=None, block_size=_BLOCK, stream=None):
 
         if len(args) not in (self.nin, self.nargs):
@@ -457,9 +487,8 @@ class ElementwiseKernel(_UserKernel):
                 raise ValueError(f"{self.name}: shape mismatch: arguments cannot be broadcast "
                                  f"together; shapes "
                                  f"{', '.join(str(a.shape) for a in nonraw)}") from None
-            if len(shape) > _MAX_NDIM:
-                raise ValueError(f"{self.name}: at most {_MAX_NDIM} dimensions, got "
-                                 f"{len(shape)}")
+            if len(shape) > _FLAT_NDIM:
+                return self._call_flat(in_args, out_args, shape, block_size)
 
         tmap, dtypes = self._bind_types(in_args, out_args)
 

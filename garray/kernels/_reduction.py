@@ -34,7 +34,8 @@ import math
 import numpy
 
 from .._args import reduction_axes
-from ._elementwise import (_BLOCK, _CTYPES, _MAX_GRID, _MAX_NDIM, _PRELUDE,
+from . import _elementwise
+from ._elementwise import (_BLOCK, _CTYPES, _MAX_GRID, _PRELUDE,
                             _UserKernel, _cast_scalar, _fill_strided, _is_scalar,
                             _kernel_dtype)
 from .._core import broadcast_shapes, broadcast_to, empty, ndarray
@@ -277,6 +278,22 @@ class ReductionKernel(_UserKernel):
             "}\n")
 
     # ---- call ----------------------------------------------------------------------
+    def _call_2d(self, in_args, out_args, shape, kept, axes, out_shape):
+        """More than 24 axes (NumPy 2 allows 64; the kernel's indexer keeps 24):
+        each array input as a contiguous (kept, reduced) 2-d copy of its broadcast, kept
+        axes first, reduced along axis 1; the result reshaped to ``out_shape``."""
+        n_out = math.prod(shape[d] for d in kept)
+        flat = [a if not isinstance(a, ndarray) else
+                broadcast_to(a, shape).transpose(tuple(kept) + tuple(axes)).copy().reshape(n_out, -1)
+                for a in in_args]
+        r = self(*flat, axis=1)
+        results = [x.reshape(out_shape) for x in (r if isinstance(r, tuple) else (r,))]
+        if out_args:
+            for o, x in zip(out_args, results):
+                o[...] = x
+            results = out_args
+        return results[0] if self.nout == 1 else tuple(results)
+
     def __call__(self, *args, axis=None, keepdims=False, out=None, stream=None):
 
         if len(args) not in (self.nin, self.nargs):
@@ -305,8 +322,6 @@ class ReductionKernel(_UserKernel):
                              f"together; shapes {', '.join(str(a.shape) for a in arrays)}"
                              ) from None
         ndim = len(shape)
-        if ndim > _MAX_NDIM:
-            raise ValueError(f"{self.name}: at most {_MAX_NDIM} dimensions, got {ndim}")
         axes = reduction_axes(axis, ndim, self.name)
         kept = [d for d in range(ndim) if d not in axes]
         kept_shape = [shape[d] for d in kept]
@@ -337,6 +352,9 @@ class ReductionKernel(_UserKernel):
                 if _overlap(a, o):
                     raise NotImplementedError(f"{self.name}: output {p.name!r} overlaps an "
                                               f"input; pass a separate output array")
+
+        if ndim > _elementwise._FLAT_NDIM:
+            return self._call_2d(in_args, out_args, shape, kept, axes, out_shape)
 
         is_scalar = [_is_scalar(a) for a in in_args] + [False] * self.nout
         kargs, views = [], []

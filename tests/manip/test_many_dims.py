@@ -99,3 +99,49 @@ def test_tril_of_more_than_24_dimensions_is_refused_by_name():
         garray.tril(garray.ones((1,) * 23 + (2, 2)))
     assert_xp_close(garray.tril(garray.ones((1,) * 22 + (2, 2))),
                     numpy.tril(numpy.ones((1,) * 22 + (2, 2))))
+
+
+def _unmergeable(xp, nd, dtype="float64"):
+    """nd axes of length 2, reversed: no two axes merge, so a launch sees all of them."""
+    return xp.arange(2.0 ** nd, dtype=dtype).reshape((2,) * nd).transpose(
+        tuple(range(nd - 1, -1, -1)))
+
+
+def test_user_kernels_flatten_past_the_indexer():
+    """The threshold is the kernels' indexer size (GA_MAX_NDIM); the test below lowers it,
+    as 25 axes that do not merge need 2**25 elements."""
+    from garray.kernels import _elementwise  # noqa: PLC0415 - optional family
+    assert _elementwise._FLAT_NDIM == _elementwise._MAX_NDIM == 24
+
+
+@pytest.mark.parametrize("nd, flat, dtype", [(5, 3, "float64"), (5, 3, "int32"),
+                                             (4, 3, "int8"), (4, 2, "complex64")])
+def test_user_kernels_past_24_axes(nd, flat, dtype, monkeypatch):
+    """ElementwiseKernel and ReductionKernel over more axes than their indexer keeps
+    (24): flattened copies (inputs broadcast, outputs written back through strided
+    views), reached with a lowered threshold."""
+    from garray.kernels import ElementwiseKernel, ReductionKernel, _elementwise  # noqa: PLC0415 - optional family
+    monkeypatch.setattr(_elementwise, "_FLAT_NDIM", flat)
+    ew = ElementwiseKernel("T x, T y", "T z", "z = x + x + y", "many_dims_ew")
+    red = ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "many_dims_sum")
+    g, h = _unmergeable(garray, nd, dtype), _unmergeable(numpy, nd, dtype)
+    row = numpy.arange(2, dtype=dtype).reshape((2,) + (1,) * (nd - 1))
+    assert_xp_close(ew(g, garray.asarray(row)), h * 2 + row)
+    out = garray.zeros((2,) * nd, dtype=dtype).transpose(tuple(range(nd - 1, -1, -1)))
+    assert ew(g, g, out) is out
+    assert_xp_close(out, h * 3)
+    for axis in (None, 0, (1, nd - 1), tuple(range(0, nd, 2))):
+        for keepdims in (False, True):
+            want = h.sum(axis=axis, keepdims=keepdims, dtype=dtype)
+            assert_xp_close(red(g, axis=axis, keepdims=keepdims), numpy.asarray(want))
+    kept = garray.zeros(h.sum(axis=0).shape, dtype=dtype)
+    assert red(g, axis=0, out=kept) is kept
+    assert_xp_close(kept, h.sum(axis=0, dtype=dtype))
+
+
+def test_user_kernel_keeping_its_axes_past_24_is_refused(monkeypatch):
+    from garray.kernels import ElementwiseKernel, _elementwise  # noqa: PLC0415 - optional family
+    monkeypatch.setattr(_elementwise, "_FLAT_NDIM", 3)
+    k = ElementwiseKernel("T x", "T z", "z = x", "many_dims_keep", reduce_dims=False)
+    with pytest.raises(NotImplementedError, match="many_dims_keep: reduce_dims=False with 4"):
+        k(_unmergeable(garray, 4))
