@@ -339,6 +339,15 @@ cdef ndarray _array_input(object x, str argname):
 
 
 
+cdef inline int _check_copy(object copy) except -1:
+    """NumPy's rule for every ``copy=`` keyword: a string is a ValueError (it would be
+    true), anything else is taken by truth value or None."""
+    if isinstance(copy, (str, bytes)):
+        raise ValueError(f"copy: strings are not allowed ({copy!r}); use True, False or "
+                         f"None")
+    return 0
+
+
 def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None):
     """Convert ``obj`` to a garray array.
 
@@ -381,6 +390,7 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None):
     cdef int code
     if order is None and not (copy and isinstance(obj, ndarray)):
         return _asarray(obj, dtype, device, copy)
+    _check_copy(copy)
     code = _order_code(order, ORDER_K, True)
     if isinstance(obj, ndarray) and copy and (device is None or
                                              _resolve_device(device) is (<ndarray>obj)._device):
@@ -396,6 +406,7 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None):
 cdef ndarray _asarray(object obj, object dtype, object device, object copy):
     cdef ndarray a
     cdef object dt = None if dtype is None else _norm_dtype(dtype)
+    _check_copy(copy)
     if type(obj) is list and dt is None and copy is not False:
         # Hot path: a list on the CPU device -> NumPy parses it, garray wraps the result.
         dev = _resolve_device(device)

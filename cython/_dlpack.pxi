@@ -297,6 +297,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     cdef ndarray r
     cdef int i
     cdef bint readonly = False
+    _check_copy(copy)
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"x: {type(x).__name__} does not support the DLPack protocol "
                         f"(no __dlpack__ method)")

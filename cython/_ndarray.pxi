@@ -401,6 +401,7 @@ cdef class ndarray(_ArrayOperators):
             return self if dev is self._device else _transfer(self, dev)
 
     def __array__(self, dtype=None, copy=None):
+        _check_copy(copy)
         if not self._is_cpu:
             mode = _implicit_transfer[0]
             if mode == "raise":
@@ -491,7 +492,9 @@ cdef class ndarray(_ArrayOperators):
     def __index__(self):
         if self._code < 1 or self._code > 8:
             raise TypeError(f"only integer arrays can be used as an index, not {self._dtype}")
-        _need_one(self, "__index__")
+        if self._nd != 0:               # NumPy: a 1-element 1-d array is not an index
+            raise TypeError(f"only integer scalar arrays can be converted to a scalar "
+                            f"index (got shape {self.shape})")
         return int(_item(self))
 
     def item(self, *args):

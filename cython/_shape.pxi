@@ -134,6 +134,7 @@ cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
     cdef int nd, i, unknown = -1
     cdef Py_ssize_t known = 1
     cdef ndarray r
+    _check_copy(copy)
     if order == "F":
         return _reshape(a.T, tuple(reversed(_as_tuple(shape))), "C", copy).T
     if order != "C" and order not in ("A", None):
@@ -294,7 +295,13 @@ def broadcast_shapes(*shapes):
     tuple of int
     """
     cdef int nd = 0
-    shapes = [_as_tuple(s) for s in shapes]
+    try:
+        shapes = [(operator.index(s),) if hasattr(s, "__index__") and not isinstance(
+                      s, (tuple, list)) and getattr(s, "ndim", 0) == 0
+                  else tuple(operator.index(n) for n in s) for s in shapes]
+    except TypeError as e:      # a float, a bool array...: NumPy's TypeError
+        raise TypeError(f"broadcast_shapes: a shape must be a tuple of integers ({e})") \
+            from None
     for s in shapes:
         nd = max(nd, len(s))
     out = [1] * nd

@@ -62,7 +62,18 @@ _CACHE.update({_pybool: _BOOL, _pyint: _I64, _pyfloat: _F64, _pycomplex: _C128})
 _CACHE_LIMIT = 1024
 
 
+def refuse_array(obj, argname):
+    """TypeError for an array where a dtype is wanted: NumPy's rule (a NumPy scalar is
+    taken); without it a garray array would pass as its ``.dtype``."""
+    if isinstance(obj, np.ndarray) or (
+            not isinstance(obj, (type, np.generic)) and hasattr(obj, "__array_namespace__")
+            and hasattr(obj, "shape")):
+        raise TypeError(f"{argname}: cannot construct a dtype from an array "
+                        f"({type(obj).__name__}); pass its .dtype")
+
+
 def _normalize_slow(obj, argname):
+    refuse_array(obj, argname)
     try:
         dt = np.dtype(obj)
     except Exception:

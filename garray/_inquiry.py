@@ -234,6 +234,12 @@ def _extent(x):
     return None
 
 
+def _check_max_work(max_work):
+    """NumPy's check: an integer (its bound on the exact search) or None."""
+    if max_work is not None and not isinstance(max_work, (int, numpy.integer)):
+        raise ValueError(f"max_work must be an integer, got {max_work!r}")
+
+
 def may_share_memory(a, b, max_work=None):
     """Whether ``a`` and ``b`` (garray arrays on one device, or host memory: CPU-device
     arrays and NumPy arrays) touch overlapping address ranges.  A True may be a false
@@ -256,6 +262,7 @@ def may_share_memory(a, b, max_work=None):
     --------
     numpy.may_share_memory
     """
+    _check_max_work(max_work)
     ea, eb = _extent(a), _extent(b)
     if ea is None or eb is None or ea[0] != eb[0]:
         return False
@@ -306,6 +313,7 @@ def shares_memory(a, b, max_work=None):
     --------
     numpy.shares_memory
     """
+    _check_max_work(max_work)
     if not may_share_memory(a, b):
         return False
     la, lb = _layout(a), _layout(b)

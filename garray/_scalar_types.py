@@ -132,6 +132,8 @@ def issubdtype(arg1, arg2):
     --------
     numpy.issubdtype
     """
+    _dtypes.refuse_array(arg1, "issubdtype: arg1")
+    _dtypes.refuse_array(arg2, "issubdtype: arg2")
     return numpy.issubdtype(arg1, arg2)
 
 

@@ -110,6 +110,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         In x's dtype (x itself with copy=False).
     """
     x = as_array(x, "x")
+    if isinstance(copy, (str, bytes)):          # NumPy's rule for copy= (would be true)
+        raise ValueError(f"nan_to_num: copy: strings are not allowed ({copy!r})")
     if not isdtype(x.dtype, ("real floating", "complex floating")):
         return x.copy() if copy else x
     fi = finfo(x.dtype)

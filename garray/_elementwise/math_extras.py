@@ -203,7 +203,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
         import numpy
         raise numpy.exceptions.AxisError(
             f"axis: axis {axis} is out of bounds for array of dimension {nd}")
-    axis %= nd
+    x_axis = axis          # x is differenced along the axis as given (NumPy's), which
+    axis %= nd             # differs from y's when x has another number of dimensions
     if x is None:
         d = dx
     else:
@@ -212,7 +213,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             d = diff(xa)
             d = d.reshape(tuple(d.shape[0] if i == axis else 1 for i in range(nd)))
         else:
-            d = diff(xa, axis=axis)
+            d = diff(xa, axis=x_axis)
     hi = tuple(slice(1, None) if i == axis else slice(None) for i in range(nd))
     lo = tuple(slice(None, -1) if i == axis else slice(None) for i in range(nd))
     mid = _ufuncs.divide(_ufuncs.add(y[hi], y[lo]), 2.0)

@@ -16,7 +16,7 @@ from .._core import ndarray, broadcast_to
 from .advanced import nonzero
 from .common import _apply_mode, _arange, _index_array
 from .index_arrays import unravel_index
-from .._args import as_array, normalize_axis, refuse_numpy
+from .._args import as_array, check_array, normalize_axis, refuse_numpy
 from .._dtypes import result_type
 from .._elementwise.functions import where as _where3
 from .._elementwise.ufuncs import maximum
@@ -167,6 +167,7 @@ def put_along_axis(arr, indices, values, axis):
     --------
     numpy.put_along_axis
     """
+    arr = check_array(arr, "put_along_axis: arr")   # written in place: not a copy
     target, key = _along_axis_key(arr, indices, axis, "put_along_axis")
     if axis is None and not arr.flags.c_contiguous:
         raise NotImplementedError("put_along_axis: axis=None needs a C-contiguous array")
@@ -216,7 +217,7 @@ def put(a, ind, v, mode="raise"):
     --------
     numpy.put
     """
-    a = as_array(a, "put: a")
+    a = check_array(a, "put: a")           # written in place: an array, not a copy
     _check_mode(mode)
     # NumPy's order: mode, ind (a 'safe' cast: uint64 refused), an empty a, empty v
     _check_index_safe(ind, "ind")
@@ -255,7 +256,7 @@ def place(arr, mask, vals):
     --------
     numpy.place
     """
-    arr = as_array(arr, "place: arr")
+    arr = check_array(arr, "place: arr")   # written in place: an array, not a copy
     m = _as_bool(mask, arr, "mask")
     if m.size != arr.size:
         raise ValueError("place: mask and data must be the same size")
@@ -287,7 +288,7 @@ def putmask(a, mask, values):
     --------
     numpy.putmask
     """
-    a = as_array(a, "putmask: a")
+    a = check_array(a, "putmask: a")       # written in place: an array, not a copy
     m = _as_bool(mask, a, "mask")
     if m.size != a.size:        # NumPy: flat positions, any shape of a's size
         raise ValueError("putmask: mask and data must be the same size")

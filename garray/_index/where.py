@@ -56,7 +56,10 @@ def argwhere(a):
     return stack(nonzero(a), axis=-1)
 
 
-def where(condition, x=None, y=None, /):
+_NO_VALUE = numpy._NoValue      # where(c, None) is a value given, as in NumPy
+
+
+def where(condition, x=_NO_VALUE, y=_NO_VALUE, /):
     """``where(condition, x, y)``: elements of x where condition else of y; with one
     argument, ``nonzero(condition)``.
 
@@ -80,8 +83,8 @@ def where(condition, x=None, y=None, /):
     --------
     numpy.where
     """
-    if x is None and y is None:
+    if x is _NO_VALUE and y is _NO_VALUE:
         return nonzero(as_array(condition, "condition"))
-    if x is None or y is None:
+    if x is _NO_VALUE or y is _NO_VALUE:
         raise ValueError("either both or neither of x and y should be given")
     return _where3(condition, x, y)

@@ -86,6 +86,9 @@ def _flag(value, name, fn):
         raise TypeError(f"{fn}: {name} must be a bool, got {value!r}") from None
 
 
+_GEOMETRY_MAX = 2**62       # a window's span and offsets stay inside int64
+
+
 def _shape_geometry(fn, nd, shape, kernel_size, stride, padding, dilation, ceil_mode,
                     what="input"):
     """Check a pool's arguments for an input of ``shape``; returns (batched, the shape
@@ -107,6 +110,10 @@ def _shape_geometry(fn, nd, shape, kernel_size, stride, padding, dilation, ceil_
     pad = ntuple(padding, nd, "padding", fn, 0)
     dil = ntuple(dilation, nd, "dilation", fn, 1)
     ceil_mode = _flag(ceil_mode, "ceil_mode", fn)
+    for name, v in (("kernel_size", kernel), ("stride", stride), ("padding", pad),
+                    ("dilation", dil)):
+        if max(v) > _GEOMETRY_MAX:      # the kernels' window arithmetic is int64
+            raise ValueError(f"{fn}: {name} {v} is too large (at most 2**62 per entry)")
     for i in range(nd):
         if 2 * pad[i] > kernel[i]:
             raise ValueError(f"{fn}: padding should be at most half of kernel_size, got "

@@ -505,3 +505,26 @@ def test_explicit_auto_takes_the_kernel_where_the_vendor_cannot():
     got = gnn.avg_pool2d(x, (2,), divisor_override=3, algorithm="auto")
     assert_xp_close(got, garray.asnumpy(gnn.avg_pool2d(x, 2, divisor_override=3,
                                                        algorithm="kernel")))
+
+
+@pytest.mark.parametrize("fn, key", [(f, k) for f in ("max_pool1d", "avg_pool1d", "max_pool2d",
+                                                      "avg_pool3d")
+                                      for k in ("kernel_size", "stride", "padding", "dilation")
+                                      if not (f.startswith("avg") and k == "dilation")])
+def test_geometry_past_int64_is_a_value_error(fn, key):
+    """An entry of 2**63 (past the kernels' int64 window arithmetic) is a ValueError
+    naming the function and the argument, not an OverflowError from inside."""
+    nd = int(fn[-2])
+    kw = {"kernel_size": 1, key: 2**63}
+    if key == "padding":
+        kw["kernel_size"] = 2**64          # padding at most half the kernel
+    with pytest.raises(ValueError, match=f"{fn}: .*too large"):
+        getattr(garray.nn, fn)(garray.ones((1, 1) + (4,) * nd), **kw)
+
+
+def test_huge_stride_that_fits_pools_and_backpropagates():
+    x = garray.asarray([[[3.0, 1.0, 2.0, 4.0]]])
+    y, idx = garray.nn.max_pool1d(x, 1, stride=2**62, return_indices=True)
+    assert_xp_close(y, numpy.array([[[3.0]]]))
+    g = garray.nn.max_pool1d_backward(y, idx, (1, 1, 4), 1, stride=2**62)
+    assert_xp_close(g, numpy.array([[[3.0, 0.0, 0.0, 0.0]]]))
