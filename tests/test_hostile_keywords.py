@@ -150,3 +150,15 @@ def test_trapezoid_differences_x_along_the_axis_as_given(yshape, xshape, axis):
     got = garray.trapezoid(garray.asarray(y), garray.asarray(x), axis=axis)
     numpy.testing.assert_allclose(got.get(), want)
     assert got.shape == numpy.shape(want)
+
+
+@pytest.mark.parametrize("decimals", [1, -1])
+def test_round_out_of_another_shape(decimals):
+    """round(x, decimals, out) with out of another shape: NumPy's ValueError, not a
+    broadcast into out."""
+    for xp in (numpy, garray):
+        with pytest.raises(ValueError):
+            xp.round(xp.asarray(2.5), decimals, xp.zeros(4))
+    out = garray.zeros(2)
+    assert garray.round(garray.asarray([1.25, 2.75]), decimals, out) is out
+    numpy.testing.assert_allclose(out.get(), numpy.round([1.25, 2.75], decimals))

@@ -80,6 +80,9 @@ def around(a, decimals=0, out=None):
         r = _ufuncs.multiply(_ufuncs.round(_ufuncs.divide(x, f)), f)
     if out is None:
         return r
+    if tuple(out.shape) != tuple(r.shape):      # NumPy: out is not broadcast into
+        raise ValueError(f"around: invalid output shape {out.shape} for a result of "
+                         f"shape {r.shape}")
     out[...] = r
     return out
 
