@@ -252,7 +252,8 @@ def fuzz_nn_conv(fz):
                 v >= 1 for v in _tup(stride, nd) + _tup(dilation, nd) + (groups,)) and all(
                 v >= 0 for v in _tup(padding, nd)) and all(
                 len(_tup(v, nd)) == nd for v in (stride, padding, dilation))
-            fn = f"{op.replace('conv', f'conv{nd}d', 1) if op != 'conv_transpose' else f'conv_transpose{nd}d'}"
+            fn = (f"conv_transpose{nd}d" if op == "conv_transpose"
+                  else op.replace("conv", f"conv{nd}d", 1))
             label = (f"{fn} x{xshape} w{wshape} bias={bias} stride={stride!r} "
                      f"padding={padding!r} dilation={dilation!r} groups={groups!r} "
                      f"opad={opad} {dtype} {layout}")
@@ -293,7 +294,8 @@ def fuzz_nn_conv(fz):
                                                   r_dil),), numpy.dtype(dtype)
                 _check(label, fn, lambda: f(gx, gw, gb, stride=stride, padding=padding,
                                             output_padding=op_, groups=groups,
-                                            dilation=dilation), None if huge else expect, valid, _tol(dtype))
+                                            dilation=dilation),
+                       None if huge else expect, valid, _tol(dtype))
             else:
                 # the output gradient has the forward's output shape (or a wrong one)
                 if plain and not huge and kernel >= 1 and all(v >= 1 for v in _tup(stride, nd)):
@@ -315,16 +317,16 @@ def fuzz_nn_conv(fz):
                         return (ref.conv_backward_input_nd(hdy, hw, xshape, r_st, r_pad,
                                                            None, r_dil, groups),), \
                             numpy.dtype(dtype)
-                    _check(label, fn, lambda: f(xshape, gw, gdy, **common), None if huge else expect, valid,
-                           _tol(dtype))
+                    _check(label, fn, lambda: f(xshape, gw, gdy, **common),
+                           None if huge else expect, valid, _tol(dtype))
                 else:
                     def expect():
                         assert plain and bias != "wrong"
                         return (ref.conv_backward_weight_nd(hx, hdy, wshape, r_st, r_pad,
                                                             None, r_dil, groups),), \
                             numpy.dtype(dtype)
-                    _check(label, fn, lambda: f(gx, wshape, gdy, **common), None if huge else expect, valid,
-                           _tol(dtype))
+                    _check(label, fn, lambda: f(gx, wshape, gdy, **common),
+                           None if huge else expect, valid, _tol(dtype))
         run()
     return run_class
 

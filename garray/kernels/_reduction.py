@@ -283,8 +283,9 @@ class ReductionKernel(_UserKernel):
         each array input as a contiguous (kept, reduced) 2-d copy of its broadcast, kept
         axes first, reduced along axis 1; the result reshaped to ``out_shape``."""
         n_out = math.prod(shape[d] for d in kept)
+        order = tuple(kept) + tuple(axes)
         flat = [a if not isinstance(a, ndarray) else
-                broadcast_to(a, shape).transpose(tuple(kept) + tuple(axes)).copy().reshape(n_out, -1)
+                broadcast_to(a, shape).transpose(order).copy().reshape(n_out, -1)
                 for a in in_args]
         r = self(*flat, axis=1)
         results = [x.reshape(out_shape) for x in (r if isinstance(r, tuple) else (r,))]

@@ -120,7 +120,8 @@ def test_user_kernels_past_24_axes(nd, flat, dtype, monkeypatch):
     """ElementwiseKernel and ReductionKernel over more axes than their indexer keeps
     (24): flattened copies (inputs broadcast, outputs written back through strided
     views), reached with a lowered threshold."""
-    from garray.kernels import ElementwiseKernel, ReductionKernel, _elementwise  # noqa: PLC0415 - optional family
+    # the kernels module is imported on first use (an optional family)
+    from garray.kernels import ElementwiseKernel, ReductionKernel, _elementwise  # noqa: PLC0415
     monkeypatch.setattr(_elementwise, "_FLAT_NDIM", flat)
     ew = ElementwiseKernel("T x, T y", "T z", "z = x + x + y", "many_dims_ew")
     red = ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "many_dims_sum")
