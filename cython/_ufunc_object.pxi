@@ -80,6 +80,13 @@ cdef class ufunc:
         if self.nin == 1:
             return _unary(self._k, args[0], out)
         if not isinstance(args[0], ndarray) and not isinstance(args[1], ndarray):
+            if (type(args[1]) is int or type(args[1]) is bool) and self._k.compare is None:
+                # two Python ints compute in the default int64 (NumPy 2's weak scalars;
+                # comparisons answer exactly)
+                _default_int_fits(args[0], self.__name__)
+            elif type(args[0]) is int and (type(args[1]) is float or
+                                           type(args[1]) is complex):
+                args = (float(args[0]), args[1])    # int with float: float64, any size
             # two scalars or sequences, as numpy.add(1, 2): one becomes an array on the
             # current device, the other keeps its kind: a NumPy scalar or a sequence is
             # the strong one; of two Python scalars the first takes its default dtype

@@ -49,6 +49,15 @@ cdef inline bint _is_pyscalar(object x):
     return t is float or t is int or t is bool or t is complex
 
 
+cdef int _default_int_fits(object x, str name) except -1:
+    """A Python int with no array beside it takes the default int64 (NumPy 2's weak
+    scalars): OverflowError past it, as NumPy's, rather than asarray's uint64."""
+    if type(x) is int and not -(1 << 63) <= <object>x < (1 << 63):
+        raise OverflowError(f"{name}: Python integer {x} out of bounds for int64 (the "
+                            f"default integer of Python scalars with no array)")
+    return 0
+
+
 cdef object _as_operand(object x, ndarray like):
     """ndarray, weak Python scalar or strong NumPy scalar (numpy.generic, kept as is);
     sequences become arrays on like's device; anything else None (the caller returns

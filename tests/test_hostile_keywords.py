@@ -162,3 +162,26 @@ def test_round_out_of_another_shape(decimals):
     out = garray.zeros(2)
     assert garray.round(garray.asarray([1.25, 2.75]), decimals, out) is out
     numpy.testing.assert_allclose(out.get(), numpy.round([1.25, 2.75], decimals))
+
+
+# ---- two Python scalars: NumPy 2's weak scalars, no array to take a dtype from ---------
+
+@pytest.mark.parametrize("name", ["add", "minimum", "multiply", "bitwise_and", "less"])
+@pytest.mark.parametrize("args", [(2**63, 1), (1, 2**63), (2**63, 2**63), (True, 2**63),
+                                  (2**62, 1), (-2**63, 0), (2**63, 1.5), (2**64, 1.0),
+                                  (1.0, 2**64), (2**64, 1j), (2**63, numpy.uint64(1))],
+                         ids=repr)
+def test_two_python_scalars(name, args):
+    """Two Python ints compute in the default int64 (OverflowError past it, not
+    asarray's uint64); an int with a float computes in float64, any size."""
+    if name == "less" and isinstance(args[0], bool):
+        pytest.skip("a bool compared with a Python int past int64: docs/reliability.md")
+    try:
+        want = getattr(numpy, name)(*args)
+    except (OverflowError, TypeError) as e:
+        with pytest.raises(type(e)):
+            getattr(garray, name)(*args)
+        return
+    got = getattr(garray, name)(*args)
+    assert got.dtype == numpy.asarray(want).dtype
+    numpy.testing.assert_array_equal(got.get(), want)
