@@ -46,7 +46,10 @@ cdef object _norm_dtype(object dtype):
         return _dtypes.normalize_dtype(dtype)
     if d is None:
         d = _dtypes.normalize_dtype(dtype)
-        _dtype_cache[dtype] = d
+        if isinstance(dtype, (type, str, numpy.dtype)):
+            # only spellings: a NumPy scalar taken as its dtype (float32(1.0)) equals and
+            # hashes as 1, True and 1.0
+            _dtype_cache[dtype] = d
     return d
 
 cdef object _code_of = {}

@@ -113,11 +113,13 @@ def normalize_dtype(obj, argname="dtype"):
         # Callers decide what None means (usually "default"), so it is an error here.
         raise TypeError(f"{argname}: None is not a data type; supported: {_SUPPORTED_NAMES}")
     result = _normalize_slow(obj, argname)
-    try:
-        if len(_CACHE) < _CACHE_LIMIT:
+    # Only spellings are cached: a NumPy scalar taken as its dtype (float32(1.0)) equals
+    # and hashes as 1, True and 1.0, which must not then read as float32
+    if isinstance(obj, (type, str, np.dtype)) and len(_CACHE) < _CACHE_LIMIT:
+        try:
             _CACHE[obj] = result
-    except TypeError:
-        pass
+        except TypeError:
+            pass
     return result
 
 

@@ -185,3 +185,16 @@ def test_two_python_scalars(name, args):
     got = getattr(garray, name)(*args)
     assert got.dtype == numpy.asarray(want).dtype
     numpy.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("scalar", [numpy.float32(1.0), numpy.int8(1), numpy.bool_(True)],
+                         ids=repr)
+def test_a_numpy_scalar_as_dtype_is_not_remembered_by_value(scalar):
+    """A NumPy scalar is taken as its dtype, but equals and hashes as 1, True and 1.0:
+    the dtype caches must not then read those as that dtype."""
+    assert garray.zeros(1, dtype=scalar).dtype == scalar.dtype
+    for value in (1, True, 1.0):
+        with pytest.raises(TypeError):
+            garray.zeros(2, dtype=value)
+        with pytest.raises(TypeError):
+            garray.can_cast(value, "f8")
