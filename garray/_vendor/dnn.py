@@ -141,6 +141,10 @@ def _geometry_problem(g):
             return (f"asymmetric padding (pad_lo {g.pad_lo}, pad_hi {g.pad_hi}) that a "
                     f"symmetric padding of pad_lo does not reproduce (spatial axis {i}: "
                     f"the vendors take one padding per axis)")
+    for what, v in (("padding", tuple(g.pad_lo) + tuple(g.pad_hi)), ("stride", g.stride),
+                    ("dilation", g.dilation)):
+        if max(abs(e) for e in v) > _INT_MAX:
+            return f"a {what} of {tuple(v)} (over the vendors' 2**31 - 1 int32 limit)"
     for what, shape in (("input", g.input_shape), ("weight", g.weight_shape),
                         ("output", g.output_shape)):
         count = 1
