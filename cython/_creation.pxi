@@ -342,6 +342,8 @@ cdef ndarray _array_input(object x, str argname):
 cdef inline int _check_copy(object copy) except -1:
     """NumPy's rule for every ``copy=`` keyword: a string is a ValueError (it would be
     true), anything else is taken by truth value or None."""
+    if copy is None or copy is True or copy is False:   # the per-call case: no type test
+        return 0
     if isinstance(copy, (str, bytes)):
         raise ValueError(f"copy: strings are not allowed ({copy!r}); use True, False or "
                          f"None")

@@ -157,7 +157,8 @@ cdef int _dlpack_stream_order(ndarray a, object stream) except -1:
 cdef object _dlpack_args(object stream, object max_version, object dl_device, object copy):
     """The keywords of ``__dlpack__`` checked as NumPy checks them (the exception class
     naming the keyword): ``stream`` None or an int; ``max_version`` None or two ints;
-    ``dl_device`` None or (device type, index) ints; ``copy`` not a string.  Returns
+    ``dl_device`` None or (device type, index) ints; ``copy`` as every copy= keyword
+    (_check_copy).  Returns
     (max_version, dl_device) as tuples or None."""
     if stream is not None and (not isinstance(stream, int) or isinstance(stream, bool)):
         raise TypeError(f"stream: expected an int or None, got {type(stream).__name__}")
@@ -173,8 +174,7 @@ cdef object _dlpack_args(object stream, object max_version, object dl_device, ob
             raise TypeError(f"dl_device must be None or a tuple of two ints (device type, "
                             f"device index), got {dl_device!r}")
         dl_device = tuple(dl_device)
-    if isinstance(copy, (str, bytes)):
-        raise ValueError(f"copy: expected True, False or None, got {copy!r}")
+    _check_copy(copy)
     return max_version, dl_device
 
 
