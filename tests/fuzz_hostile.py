@@ -30,6 +30,17 @@ VERBOSE = os.environ.get("GARRAY_FUZZ_VERBOSE", "1") != "0"
 COUNTS = {}
 
 
+def class_settings(examples, s):
+    """The settings every class runs under: its seed and example count, no database, no
+    deadline, no health checks (hostile strategies trip them by design)."""
+    return lambda fn: seed(s)(settings(max_examples=examples, database=None, deadline=None,
+                                       suppress_health_check=list(HealthCheck))(fn))
+
+
+def count(name):
+    COUNTS[name] = COUNTS.get(name, 0) + 1
+
+
 def case(label):
     if VERBOSE:
         print("CASE", label, flush=True)

@@ -15,22 +15,13 @@ import os
 import tempfile
 
 import numpy
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import garray
 from garray.kernels import ElementwiseKernel, RawKernel, ReductionKernel
 
 NAN, INF = float("nan"), float("inf")
-
-
-def _settings(examples, s):
-    return lambda fn: seed(s)(settings(max_examples=examples, database=None, deadline=None,
-                                       suppress_health_check=list(HealthCheck))(fn))
-
-
-def _count(fz, name):
-    fz.COUNTS[name] = fz.COUNTS.get(name, 0) + 1
 
 
 def _planted(fz, shape, dtype, rnd, specials):
@@ -73,14 +64,14 @@ PRINTERS = ["repr", "str", "array2string", "array_repr", "array_str", "positiona
 
 def fuzz_printing(fz):
     def run_class(examples, s):
-        @_settings(examples, s)
+        @fz.class_settings(examples, s)
         @given(printer=st.sampled_from(PRINTERS), dtype=fz.dtypes, shape=PRINT_SHAPES,
                specials=PRINT_SPECIALS, opts=OPTIONS, rnd=st.integers(0, 2**16),
                arg=st.sampled_from([None, 0, 2, 8, 36, 37, 1, -3, 2.0, 64, "4"]),
                number=st.sampled_from([0, 5, -5, 255, 2**63 - 1, -2**63, 2**64, 1.5,
                                        numpy.int8(-7), numpy.uint64(2**64 - 1), True]))
         def run(printer, dtype, shape, specials, opts, rnd, arg, number):
-            _count(fz, "printing")
+            fz.count("printing")
             h = _planted(fz, shape, dtype, rnd, specials)
 
             def f(xp):
@@ -130,7 +121,7 @@ def _held(text, dtype, sep):
 
 def fuzz_io(fz):
     def run_class(examples, s):
-        @_settings(examples, s)
+        @fz.class_settings(examples, s)
         @given(op=st.sampled_from(IO_OPS), dtype=fz.dtypes, shape=fz.small_shapes,
                specials=PRINT_SPECIALS, rnd=st.integers(0, 2**16), count=COUNTS,
                offset=st.sampled_from([0, 1, 8, -1, 10**6]), text=TEXTS,
@@ -138,7 +129,7 @@ def fuzz_io(fz):
                fmt=st.sampled_from(["%.18e", "%d", "%s", "%q", "%.3f,%.3f", 3]),
                cut=st.integers(1, 200))
         def run(op, dtype, shape, specials, rnd, count, offset, text, sep, fmt, cut):
-            _count(fz, "io")
+            fz.count("io")
             h = _planted(fz, shape, dtype, rnd, specials)
             raw = h.tobytes() + bytes(range(rnd % 5))
             with tempfile.TemporaryDirectory() as d:
@@ -220,7 +211,7 @@ def _dl_view(h, view):
 
 def fuzz_dlpack(fz):
     def run_class(examples, s):
-        @_settings(examples, s)
+        @fz.class_settings(examples, s)
         @given(dtype=fz.dtypes, shape=st.sampled_from([(3,), (2, 3), (4, 1, 2), (0, 2)]),
                view=st.sampled_from(DL_VIEWS), copy=st.sampled_from([None, True, False]),
                device=st.sampled_from([None, "cpu", "bogus"]),
@@ -230,7 +221,7 @@ def fuzz_dlpack(fz):
                                       True]),
                rnd=st.integers(0, 2**16))
         def run(dtype, shape, view, copy, device, direction, key, value, rnd):
-            _count(fz, "dlpack")
+            fz.count("dlpack")
             h = _dl_view(fz.data_for(shape, dtype, rnd), view)
             label = (f"dlpack {direction} {dtype}{shape} {view} copy={copy} device={device} "
                      f"{key}={value!r}")
@@ -316,7 +307,7 @@ def _expected_ew(i, hx, hy, dtype):
 
 def fuzz_user_kernels(fz):
     def run_class(examples, s):
-        @_settings(examples, s)
+        @fz.class_settings(examples, s)
         @given(kind=st.sampled_from(["elementwise", "elementwise", "reduction", "raw"]),
                tmpl=st.integers(0, len(TEMPLATES) - 1), dtype=fz.dtypes,
                other=st.sampled_from(["same", "same", "scalar", "other dtype", "numpy",
@@ -331,7 +322,7 @@ def fuzz_user_kernels(fz):
                rnd=st.integers(0, 2**16))
         def run(kind, tmpl, dtype, other, out, nargs, shape, axis, keepdims, grid, block,
                 rnd):
-            _count(fz, "user_kernels")
+            fz.count("user_kernels")
             hx = fz.data_for(shape, dtype, rnd)
             x = garray.asarray(hx.copy())      # the CPU device may share NumPy's memory
             label = (f"{kind} {TEMPLATES[tmpl][2]!r} {dtype}{shape} other={other} out={out} "
@@ -477,12 +468,12 @@ MISUSE = [
 
 def fuzz_streams(fz):
     def run_class(examples, s):
-        @_settings(max(examples // 3, 1), s)
+        @fz.class_settings(max(examples // 3, 1), s)
         @given(steps=st.lists(STEP, min_size=1, max_size=12), n=st.sampled_from([1, 1000,
                                                                                   70000]),
                nstreams=st.integers(1, 3))
         def run(steps, n, nstreams):
-            _count(fz, "streams")
+            fz.count("streams")
             streams = [garray.Stream(non_blocking=bool(i % 2)) for i in range(nstreams)]
             hs = [numpy.arange(n, dtype=numpy.float32) * (i + 1) for i in range(3)]
             gs = [garray.asarray(h) for h in hs]

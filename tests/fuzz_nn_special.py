@@ -14,7 +14,7 @@ import math
 
 import numpy
 import scipy.special
-from hypothesis import HealthCheck, assume, given, seed, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import garray
@@ -37,27 +37,18 @@ def geom(lo, hi):
                      st.sampled_from(HOSTILE_GEOM)).map(lambda t: t[2] if t[0] == 7 else t[1])
 
 
-def _settings(examples, s):
-    return lambda fn: seed(s)(settings(max_examples=examples, database=None, deadline=None,
-                                       suppress_health_check=list(HealthCheck))(fn))
-
-
-def _count(fz, name):
-    fz.COUNTS[name] = fz.COUNTS.get(name, 0) + 1
-
-
 # ---- special ----------------------------------------------------------------------------
 
 def fuzz_special(fz):
     def run_class(examples, s):
-        @_settings(examples, s)
+        @fz.class_settings(examples, s)
         @given(name=st.sampled_from(SPECIAL_FUNCS), dtype=fz.dtypes, shape=fz.small_shapes,
                planted=st.lists(st.sampled_from(PLANTED), max_size=4),
                kind=st.sampled_from(["array", "view", "numpy", "scalar", "numpy scalar",
                                      "list", "bad"]),
                rnd=st.integers(0, 2**16))
         def run(name, dtype, shape, planted, kind, rnd):
-            _count(fz, "special")
+            fz.count("special")
             h = fz.data_for(shape, dtype, rnd)
             if h.dtype.kind in "fc" and h.size:
                 numpy.seterr(over="ignore")           # 1e300 into float16/float32
@@ -222,7 +213,7 @@ CONV_OPS = ["conv", "conv_transpose", "conv_backward_input", "conv_backward_weig
 
 def fuzz_nn_conv(fz):
     def run_class(examples, s):
-        @_settings(examples, s)
+        @fz.class_settings(examples, s)
         @given(op=st.sampled_from(CONV_OPS), nd=st.integers(1, 3), n=st.sampled_from([1, 2, 0]),
                cin=CHANNELS, cout=CHANNELS, groups=geom(1, 2), size=SIZES,
                kernel=st.sampled_from([1, 2, 2, 3, 3, 0]), stride=geom(1, 3),
@@ -232,7 +223,7 @@ def fuzz_nn_conv(fz):
                rnd=st.integers(0, 2**16))
         def run(op, nd, n, cin, cout, groups, size, kernel, stride, padding, dilation, opad,
                 bias, dtype, layout, rnd):
-            _count(fz, "nn_conv")
+            fz.count("nn_conv")
             g_ = groups if type(groups) is int and 0 < groups < 4 else 1
             if cin != 3:                  # channel counts that groups divide, mostly
                 cin, cout = cin * g_, cout * g_
@@ -338,7 +329,7 @@ POOL_OPS = ["max", "avg", "max_backward", "avg_backward"]
 
 def fuzz_nn_pool(fz):
     def run_class(examples, s):
-        @_settings(examples, s)
+        @fz.class_settings(examples, s)
         @given(op=st.sampled_from(POOL_OPS), nd=st.integers(1, 3), n=st.sampled_from([1, 2, 0]),
                c=CHANNELS, size=SIZES, kernel=geom(1, 3),
                stride=st.one_of(st.none(), geom(1, 3)), padding=geom(0, 1),
@@ -349,7 +340,7 @@ def fuzz_nn_pool(fz):
                dtype=NN_DTYPES, layout=LAYOUTS, rnd=st.integers(0, 2**16))
         def run(op, nd, n, c, size, kernel, stride, padding, dilation, ceil, include,
                 divisor, bad_index, dtype, layout, rnd):
-            _count(fz, "nn_pool")
+            fz.count("nn_pool")
             xshape = (n, c) + (size,) * nd
             (hx,), (gx,) = _operands(rnd, [xshape], dtype, layout)
             kind = op.split("_")[0]
