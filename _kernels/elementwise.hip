@@ -21,7 +21,12 @@
 //    run folds the run's operands into its target in that order, which is the order
 //    NumPy applies them in (one at a time), so every op, reorderable or not, gives
 //    NumPy's values.  Only where the op computes in the target's dtype (T in, T out);
-//    a skewed run is serial on its thread.
+//    a skewed run is serial on its thread.  A run may change target (the accumulator
+//    is stored and the next target loaded): the CPU device passes one unsorted run,
+//    NumPy's own sequential loop, with no sort.
+// 7. ew2_reduceat: ufunc.reduceat's segments of the rows of a C-contiguous (R, row)
+//    array, a thread per (row, segment): the first element folded with the rest in
+//    order (NumPy's sequence), into the (R, k) result.
 #include "garray/functors.h"
 #include "garray/indexer.h"
 #include "garray/loops.h"
@@ -90,10 +95,30 @@ GA_GLOBAL void ew2_at(T* flat, const int64* pos, const T* vals, const int64* sta
                       int64 runs, int64 n) {
     for_each_index(runs, [=](int64 r) {
         const int64 s = starts[r], e = r + 1 < runs ? starts[r + 1] : n;
-        T* t = flat + pos[s];
-        T acc = *t;
-        for (int64 j = s; j < e; ++j) acc = T(Op()(acc, vals[j]));
-        *t = acc;
+        int64 cur = pos[s];
+        T acc = flat[cur];
+        for (int64 j = s; j < e; ++j) {
+            const int64 p = pos[j];
+            if (p != cur) {         // the unsorted single run of the CPU device
+                flat[cur] = acc;
+                cur = p;
+                acc = flat[cur];
+            }
+            acc = T(Op()(acc, vals[j]));
+        }
+        flat[cur] = acc;
+    });
+}
+
+template <class Op, class T>
+GA_GLOBAL void ew2_reduceat(T* res, const T* x, const int64* idx, const int64* ends,
+                            int64 k, int64 row, int64 total) {
+    for_each_index(total, [=](int64 i) {
+        const int64 r = i / k, s = i - r * k;
+        const T* v = x + r * row;
+        T acc = v[idx[s]];
+        for (int64 j = idx[s] + 1; j < ends[s]; ++j) acc = T(Op()(acc, v[j]));
+        res[i] = acc;
     });
 }
 

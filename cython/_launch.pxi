@@ -50,6 +50,7 @@ cdef enum:
     L_S32 = 3
     L_S64 = 4
     L_AT = 5        # ufunc.at's fold over runs of equal targets (one run per thread)
+    L_RAT = 6       # ufunc.reduceat's segments (one segment per thread)
     _BLOCK = 256
     _MAX_SLOTS = 12
     # Elements per CPU thread of an elementwise kernel (GA_CPU_CHUNK in platform.h).
@@ -58,7 +59,7 @@ cdef enum:
     # dimension, so larger launches use a 2-d grid of rows of 2**23 blocks (2**31 threads).
     _MAX_GRID_X = 1 << 23
 
-_LAYOUTS = ("c", "cs", "sc", "s32", "s64", "at")
+_LAYOUTS = ("c", "cs", "sc", "s32", "s64", "at", "rat")
 
 cdef object _optable_mod = None
 cdef object _family_mod = None
@@ -113,7 +114,7 @@ def _cython_slots():
     """The slot enums compiled into this module, by family ({family: {slot: number}}):
     every family whose Family names a .pxi (garray/_tables/family.py, check_cython)."""
     layouts = {"L_C": L_C, "L_CS": L_CS, "L_SC": L_SC, "L_S32": L_S32, "L_S64": L_S64,
-               "L_AT": L_AT}
+               "L_AT": L_AT, "L_RAT": L_RAT}
     return {
         "elementwise": layouts, "cast": layouts, "where": layouts,
         "creation": {"C_FILL": C_FILL, "C_ARANGE": C_ARANGE, "C_LINSPACE": C_LINSPACE,
@@ -293,7 +294,7 @@ cdef class _Kernels:
         fn = <_host_entry>self.cpu[code][slot]
         if fn == NULL:
             raise TypeError(f"{self.name}: no kernel for {_code_dtype[code]} "
-                            f"(layout {_LAYOUTS[slot] if slot < 6 else slot})")
+                            f"(layout {_LAYOUTS[slot] if slot < 7 else slot})")
         # A CPU block of one thread, unless the kernel has barriers (its block is a tree
         # of _BLOCK threads): every thread of a loop launch costs an iteration even when
         # it has nothing to do, and the pool splits a grid by blocks.
@@ -336,7 +337,8 @@ cdef inline int64_t _threads_for(_Kernels k, ndarray out, int code, int slot,
         return n
     if out._is_cpu and not _cpu_vector_loads:
         return (n + _CPU_CHUNK - 1) // _CPU_CHUNK
-    if slot == L_S32 or slot == L_S64 or slot == L_AT or k.element_per_thread:
+    if (slot == L_S32 or slot == L_S64 or slot == L_AT or slot == L_RAT
+            or k.element_per_thread):
         return n
     isz = _code_itemsize[code]
     if out._itemsize > isz:

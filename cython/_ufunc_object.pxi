@@ -283,3 +283,21 @@ def _ufunc_at_fold(str name, ndarray flat, ndarray pos, ndarray vals, ndarray st
     args[0], args[1], args[2], args[3], args[4], args[5] = &pf, &pp, &pv, &ps, &runs, &n
     k.launch(flat, flat._code, L_AT, runs, args, n)
     return None
+
+
+def _ufunc_reduceat_fold(str name, ndarray res, ndarray x, ndarray idx, ndarray ends):
+    """ufunc.reduceat's segments (ew2_reduceat, Note [Elementwise kernels] 7): res is a
+    C-contiguous (R, k) array, x a C-contiguous (R, n) array of res's dtype, idx and
+    ends C-contiguous int64 (k,) with idx[s] < ends[s] <= n; res[r, s] is
+    x[r, idx[s]] folded with x[r, idx[s] + 1:ends[s]] in order with op ``name``."""
+    cdef _Kernels k = _op_kernels(name)
+    cdef intptr_t pr = res._ptr, px = x._ptr, pi = idx._ptr, pe = ends._ptr
+    cdef int64_t nk = idx._size, total = res._size
+    cdef int64_t row = x._shape[1] if x._nd == 2 else 0
+    cdef void* args[7]
+    if total == 0:
+        return None
+    args[0], args[1], args[2], args[3] = &pr, &px, &pi, &pe
+    args[4], args[5], args[6] = &nk, &row, &total
+    k.launch(res, res._code, L_RAT, total, args, x._size)
+    return None

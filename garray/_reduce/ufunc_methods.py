@@ -29,8 +29,9 @@ Note [reduceat and at]
 1. ``reduceat`` is ``reduce`` over the segments ``[i_k, i_k+1)`` (the last to the end;
    ``i_k >= i_k+1`` gives the element ``i_k``), with reduce's result dtype.  Where the
    op computes that dtype in itself (``_reduceat_folds``), every segment is its first
-   element folded with the rest in order, NumPy's sequence, by ``at``'s kernel
-   (``ew2_at``): a few launches whatever the number of segments.  NumPy sums a float
+   element folded with the rest in order, NumPy's sequence, by one kernel
+   (``ew2_reduceat``, a thread per segment): a few launches whatever the number of
+   segments.  NumPy sums a float
    ``add`` segment pairwise, so a float add segment longer than ``_FOLD_ADD_MAX`` sends
    the call to the other path: the one-element segments are one gather and one scatter
    together, each longer segment one ``reduce`` launch into its slice of the result.
@@ -42,7 +43,9 @@ Note [reduceat and at]
    its IndexError) and are sorted stably, so each target's occurrences form a run in
    their order.  Where the binary op computes in a's dtype for (a, b) (``_folds``), one
    kernel folds each run into its target in order (``ew2_at``, a thread per run): a
-   handful of launches whatever the repeat counts.  Otherwise (unary ops, or an op
+   handful of launches whatever the repeat counts.  The CPU device skips the sort: one
+   thread runs NumPy's loop over the occurrences as given (one run whose target
+   changes), which on a CPU costs less than sorting them.  Otherwise (unary ops, or an op
    computing wider than a, whose every step NumPy rounds into a) each occurrence gets its
    rank among its target's (a ``maximum.accumulate`` of the run starts); a second stable
    sort by rank makes round r one slice, which gathers the targets of rank r (all
@@ -65,6 +68,9 @@ from .._elementwise import f16 as _f16
 from .._elementwise.functions import where
 
 _NoValue = numpy._NoValue
+
+# Test switch: ufunc.at sorts its occurrences on the CPU device too (the GPUs' path)
+_debug = {"sorted_at": False}
 
 # NumPy's ufunc.identity (ufuncs not listed: None).
 IDENTITY = {"add": 0, "multiply": 1, "hypot": 0, "logaddexp": -math.inf,
@@ -349,7 +355,7 @@ _FOLD_ADD_MAX = 128
 
 
 def _reduceat_folds(op, dt, lens):
-    """Whether reduceat's segments can be folded by ew2_at (Note [reduceat and at] 1):
+    """Whether reduceat's segments can be folded by ew2_reduceat (Note [reduceat and at] 1):
     the op computes the result dtype in itself, and float add's segments are short."""
     code = _optable.CODES[dt]
     if op.compute_code_pair(code, code) != code or op.kernels(code)[_optable.L_AT] is None:
@@ -359,26 +365,17 @@ def _reduceat_folds(op, dt, lens):
 
 def _reduceat_fold(op, xm, idx, ends, res):
     """res[i] = xm[idx[i]] folded with xm[idx[i] + 1:ends[i]] in order, every segment
-    at once: the rows of (R, n) = xm's other axes by its first, cast to res's dtype;
-    each (row, segment) is one run of ew2_at into the (R, k) transposed result."""
+    at once (ew2_reduceat, a thread per segment and row): the rows of (R, n) = xm's
+    other axes by its first, cast to res's dtype, into the (R, k) transposed result."""
     import garray as _ga
     dev = xm.device
     n, k = xm.shape[0], len(idx)
     rest = xm.shape[1:]
     r = math.prod(rest)
     xt = _ga.ascontiguousarray(xm.reshape((n, r)).T, dtype=res.dtype)      # (R, n)
-    rt = _ga.ascontiguousarray(xt[:, _ga.asarray(idx, device=dev)])        # (R, k)
-    lens = ends - idx - 1
-    total = int(lens.sum())
-    first = numpy.cumsum(lens) - lens           # where each segment's run begins
-    seg = numpy.repeat(numpy.arange(k), lens)
-    j = numpy.repeat(idx + 1, lens) + (numpy.arange(total) - numpy.repeat(first, lens))
-    vals = _ga.ascontiguousarray(xt[:, _ga.asarray(j, device=dev)])        # (R, total)
-    rows = _ga.arange(r, dtype=numpy.int64, device=dev)[:, None]
-    pos = _ga.ascontiguousarray(rows * k + _ga.asarray(seg, device=dev)[None, :])
-    starts = (numpy.arange(r)[:, None] * total + first[lens > 0][None, :]).ravel()
-    _core._ufunc_at_fold(op.name, rt.reshape(-1), pos.reshape(-1), vals.reshape(-1),
-                         _ga.asarray(starts.astype(numpy.int64), device=dev))
+    rt = _ga.empty((r, k), dtype=res.dtype, device=dev)
+    _core._ufunc_reduceat_fold(op.name, rt, xt, _ga.ascontiguousarray(idx),
+                               _ga.ascontiguousarray(ends))
     res[...] = rt.T.reshape((k,) + rest)
 
 
@@ -392,9 +389,8 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     if op.in2 is not None:          # as NumPy: no loop fits (exponents are integers)
         raise TypeError(f"{api}: the resolved dtypes are not compatible with reduceat")
     as_array_given = isinstance(indices, (ndarray, numpy.ndarray))
-    if isinstance(indices, ndarray):
-        indices = indices.get()
-    idx = numpy.asarray(indices)
+    # a garray index array stays on its device: the host would pay for every temporary
+    idx = indices if isinstance(indices, ndarray) else numpy.asarray(indices)
     if idx.ndim != 1:
         raise ValueError(f"{api}: indices must be a 1-d sequence, got {idx.ndim} dimensions")
     # NumPy: an array of indices casts by the safe rule; a sequence converts as intp
@@ -403,26 +399,31 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
                         f"to dtype('int64') according to the rule 'safe'")
     if idx.dtype.kind not in "biuf":
         raise TypeError(f"{api}: indices must be integers, got {idx.dtype}")
-    idx = idx.astype(numpy.intp)
     ax = reduction_axes(axis, x.ndim, api)
     if len(ax) != 1:
         raise TypeError(f"{api}: axis must be an integer")
     ax = ax[0]
     n = x.shape[ax]
-    bad = (idx < 0) | (idx >= n)
-    if bad.any():
-        raise IndexError(f"index {int(idx[bad][0])} out-of-bounds in {api} [0, {n})")
+    k = idx.size
+    gi = _ga.asarray(idx, dtype=numpy.int64, device=x.device)
+    if k and (int(gi.min()) < 0 or int(gi.max()) >= n):
+        h = gi.get()
+        first = h[(h < 0) | (h >= n)][0]
+        raise IndexError(f"index {int(first)} out-of-bounds in {api} [0, {n})")
     xm = _ga.moveaxis(x, ax, 0)
-    k = len(idx)
-    ends = numpy.append(idx[1:], n)
-    ends = numpy.where(idx < ends, ends, idx + 1)
+    # segment s is [idx[s], ends[s]): to the next index, or the one element idx[s]
+    ge = _ga.empty(k, dtype=numpy.int64, device=x.device)
+    ge[:-1] = gi[1:]
+    ge[-1:] = n
+    ge = _ga.maximum(ge, gi + 1)
     # the result dtype: reduce's for this input and dtype (one element, one launch)
     probe = uf.reduce(xm[:1] if n else xm, axis=0, dtype=dtype)
     res = _ga.empty((k,) + xm.shape[1:], dtype=probe.dtype, device=x.device)
-    single = ends - idx == 1
-    if not single.all() and _reduceat_folds(op, res.dtype, ends - idx):
-        _reduceat_fold(op, xm, idx, ends, res)
+    if k and _reduceat_folds(op, res.dtype, ge - gi):
+        _reduceat_fold(op, xm, gi, ge, res)
     else:
+        idx, ends = gi.get(), ge.get()
+        single = ends - idx == 1
         if single.any():
             pos = _ga.asarray(numpy.flatnonzero(single), device=x.device)
             res[pos] = xm[_ga.asarray(idx[single], device=x.device)].astype(res.dtype)
@@ -456,6 +457,18 @@ def _folds(op, work, b):
     return op.kernels(code)[_optable.L_AT] is not None
 
 
+def _direct_positions(a, indices):
+    """The flat positions of ``a[indices]`` without a gather where they are the indices
+    themselves: a 1-d ``a`` and a garray int64 array of indices all in [0, a.size);
+    None otherwise."""
+    if (a.ndim != 1 or type(indices) is not ndarray or indices.dtype != numpy.int64
+            or indices.device != a.device or indices.size == 0):
+        return None
+    if int(indices.min()) < 0 or int(indices.max()) >= a.size:
+        return None         # negatives wrap, out-of-range ones raise: the general path
+    return indices
+
+
 def at(uf, a, indices, b=None):
     import garray as _ga
     op = _optable.OPS[uf.__name__]
@@ -472,7 +485,9 @@ def at(uf, a, indices, b=None):
     if not a.flags.writeable:
         raise ValueError(f"{api}: the array is read-only")
     dev = a.device
-    pos = _ga.arange(a.size, dtype=numpy.int64, device=dev).reshape(a.shape)[indices]
+    pos = _direct_positions(a, indices)
+    if pos is None:     # every index form, checked, by garray's indexing of an arange
+        pos = _ga.arange(a.size, dtype=numpy.int64, device=dev).reshape(a.shape)[indices]
     if b is not None:
         if not isinstance(b, ndarray):      # NumPy's at takes b as an array (strong)
             b = _ga.asarray(b, device=dev)
@@ -488,6 +503,15 @@ def at(uf, a, indices, b=None):
     flat = work.reshape(-1)
     p = pos.reshape(-1)
     n = p.size
+    if dev.kind == "cpu" and not _debug["sorted_at"] and _folds(op, work, b):
+        # NumPy's own loop on one thread, in order: one run of every occurrence, the
+        # kernel moving its accumulator when the target changes (no sort)
+        _core._ufunc_at_fold(op.name, flat, _ga.ascontiguousarray(p),
+                             _ga.ascontiguousarray(b, dtype=work.dtype),
+                             _ga.zeros(1, dtype=numpy.int64, device=dev))
+        if work is not a:
+            a[...] = work
+        return None
     order = _ga.argsort(p, kind="stable")
     sp = p[order]
     sb = None if b is None else b[order]

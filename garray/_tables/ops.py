@@ -61,7 +61,7 @@ NCODES = len(RECORDS)
 
 # The layout slots of the elementwise, cast and where tables (cython/_launch.pxi mirrors
 # them); LAYOUTS are their short names, for messages.
-_LAYOUT_SLOTS = "L_C L_CS L_SC L_S32 L_S64 L_AT"
+_LAYOUT_SLOTS = "L_C L_CS L_SC L_S32 L_S64 L_AT L_RAT"
 LAYOUTS = tuple(s[2:].lower() for s in _LAYOUT_SLOTS.split())
 
 _RULE_NOTE = {
@@ -190,7 +190,8 @@ class Op:
                 f"ga::ew2_sc<{f}, {to}, {t}>" if n == 2 else None,
                 f"ga::ew{n}_s<{f}, {to}, {t}, ga::int32>",
                 f"ga::ew{n}_s<{f}, {to}, {t}, ga::int64>",
-                f"ga::ew2_at<{f}, {t}>" if at else None]
+                f"ga::ew2_at<{f}, {t}>" if at else None,
+                f"ga::ew2_reduceat<{f}, {t}>" if at else None]
 
     def table(self):
         """The op's kernel table: (kernel file, [((compute code, layout), expression)])."""

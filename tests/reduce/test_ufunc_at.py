@@ -12,6 +12,7 @@ import pytest
 
 import garray
 from garray._tables import ops as _optable
+from garray._reduce import ufunc_methods as _ufunc_methods
 from test_elementwise import DIFFERENCES
 from test_ufunc_methods import BINARY, NUMPY_REDUCE_BUG, _tol, check, data, garray_copy
 from xp import ALL_DTYPES, assert_xp_close, expected_exception, for_all_dtypes, sample
@@ -130,11 +131,14 @@ def test_at_many_repeats_and_casts():
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "maximum",
                                   "fmin", "bitwise_xor", "floor_divide", "remainder"])
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint8", "complex128"])
-def test_at_folds_in_numpy_order(name, dtype, monkeypatch):
+@pytest.mark.parametrize("sorted_at", [False, True])
+def test_at_folds_in_numpy_order(name, dtype, sorted_at, monkeypatch):
     """Where the op computes in a's dtype, one kernel folds each target's run of operands
     in their order of occurrence (ew2_at): the values are NumPy's bit for bit, the order
     of float rounding included (operands spanning 1e-3 .. 1e12, 3000 occurrences over 7
-    targets plus one run of 2000)."""
+    targets plus one run of 2000).  Both paths: the sorted runs of GPUs, and the CPU
+    device's one unsorted run (NumPy's loop)."""
+    monkeypatch.setitem(_ufunc_methods._debug, "sorted_at", sorted_at)
     op = OPS[name]
     code = _optable.CODES[numpy.dtype(dtype)]
     if op.compute_code(code) != code or op.out_code(code) != code:
@@ -245,7 +249,7 @@ def test_reduceat(name, dtype):
 def test_reduceat_many_segments_folds(name, dtype, monkeypatch):
     """2,000 segments of 0 to 9 elements (CSR row sums' shape), decreasing neighbours
     and the last to the end, over axis 0 and 1 of 3-d arrays: one fold launch
-    (ew2_at), NumPy's values (exact for integers)."""
+    (ew2_reduceat), NumPy's values (exact for integers)."""
     rng = numpy.random.default_rng(3)
     lens = rng.integers(0, 10, 2000)
     idx = numpy.concatenate([[0], numpy.cumsum(lens)[:-1]])
@@ -254,8 +258,8 @@ def test_reduceat_many_segments_folds(name, dtype, monkeypatch):
     h = data(name, (n, 2, 3), dtype) if dtype != "bool" else rng.random((n, 2, 3)) > 0.3
     g = garray_copy(h)
     calls = []
-    real = garray._core._ufunc_at_fold
-    monkeypatch.setattr(garray._core, "_ufunc_at_fold",
+    real = garray._core._ufunc_reduceat_fold
+    monkeypatch.setattr(garray._core, "_ufunc_reduceat_fold",
                         lambda *a: calls.append(a[0]) or real(*a))
     try:
         with numpy.errstate(all="ignore"):
