@@ -35,6 +35,17 @@ cdef inline bint _is_operand(object x):
                           numpy.generic))
 
 
+cdef tuple _ALL_AXES = tuple(tuple(range(i)) for i in range(MAX_NDIM + 1))
+
+
+cdef inline bint _whole(object self):
+    """Whether a reduction method with every argument at its default may run the
+    reduction directly (the function's per-call path without its argument parsing): a
+    plain, non-empty ndarray (an empty one goes to the function, which raises where the
+    reduction has no identity)."""
+    return type(self) is ndarray and (<ndarray>self)._size > 0
+
+
 cdef inline object _initial_arg(object initial):
     return None if initial is numpy._NoValue else initial
 
@@ -59,6 +70,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         """
         if (axis is None and dtype is None and out is None and keepdims is False and
                 initial is numpy._NoValue and where is True):
+            if _whole(self):
+                return _reduce("sum", <ndarray>self, _ALL_AXES[(<ndarray>self)._nd], False)
             return _array_function("sum")(self)   # no keyword dict to build
         return _array_function("sum")(self, axis=axis, dtype=dtype, out=out,
                                       keepdims=keepdims, initial=_initial_arg(initial),
@@ -75,6 +88,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         """
         if (axis is None and dtype is None and out is None and keepdims is False and
                 initial is numpy._NoValue and where is True):
+            if _whole(self):
+                return _reduce("prod", <ndarray>self, _ALL_AXES[(<ndarray>self)._nd], False)
             return _array_function("prod")(self)   # no keyword dict to build
         return _array_function("prod")(self, axis=axis, dtype=dtype, out=out,
                                        keepdims=keepdims, initial=_initial_arg(initial),
@@ -90,6 +105,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         """
         if (axis is None and out is None and keepdims is False and
                 initial is numpy._NoValue and where is True):
+            if _whole(self):
+                return _reduce("max", <ndarray>self, _ALL_AXES[(<ndarray>self)._nd], False)
             return _array_function("max")(self)   # no keyword dict to build
         return _array_function("max")(self, axis=axis, out=out, keepdims=keepdims,
                                       initial=_initial_arg(initial), where=where)
@@ -104,6 +121,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         """
         if (axis is None and out is None and keepdims is False and
                 initial is numpy._NoValue and where is True):
+            if _whole(self):
+                return _reduce("min", <ndarray>self, _ALL_AXES[(<ndarray>self)._nd], False)
             return _array_function("min")(self)   # no keyword dict to build
         return _array_function("min")(self, axis=axis, out=out, keepdims=keepdims,
                                       initial=_initial_arg(initial), where=where)
@@ -117,6 +136,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         numpy.ndarray.argmax
         """
         if axis is None and out is None and keepdims is False:
+            if _whole(self) and (<ndarray>self)._nd == 1:
+                return _reduce("argmax", <ndarray>self, _ALL_AXES[1], False)
             return _array_function("argmax")(self)   # no keyword dict to build
         return _array_function("argmax")(self, axis=axis, out=out, keepdims=keepdims)
 
@@ -129,6 +150,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         numpy.ndarray.argmin
         """
         if axis is None and out is None and keepdims is False:
+            if _whole(self) and (<ndarray>self)._nd == 1:
+                return _reduce("argmin", <ndarray>self, _ALL_AXES[1], False)
             return _array_function("argmin")(self)   # no keyword dict to build
         return _array_function("argmin")(self, axis=axis, out=out, keepdims=keepdims)
 
@@ -141,6 +164,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         numpy.ndarray.all
         """
         if axis is None and out is None and keepdims is False and where is True:
+            if _whole(self):
+                return _reduce("all", <ndarray>self, _ALL_AXES[(<ndarray>self)._nd], False)
             return _array_function("all")(self)   # no keyword dict to build
         return _array_function("all")(self, axis=axis, out=out, keepdims=keepdims,
                                       where=where)
@@ -154,6 +179,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         numpy.ndarray.any
         """
         if axis is None and out is None and keepdims is False and where is True:
+            if _whole(self):
+                return _reduce("any", <ndarray>self, _ALL_AXES[(<ndarray>self)._nd], False)
             return _array_function("any")(self)   # no keyword dict to build
         return _array_function("any")(self, axis=axis, out=out, keepdims=keepdims,
                                       where=where)

@@ -348,6 +348,10 @@ cdef class ndarray(_ArrayOperators):
 
     # ---- views and shape ---------------------------------------------------------
     def __getitem__(self, key):
+        if (type(key) is ndarray and 1 <= (<ndarray>key)._code <= 8 and self._nd
+                and (<ndarray>key)._nd and (<ndarray>key)._device is self._device):
+            r = _take_first(self, <ndarray>key)     # x[idx]: no key to parse
+            return r if type(self) is ndarray else _keep_type(self, r)
         r = _basic_index(self, key)
         if r is None:
             r = _advanced("getitem")(self, key)

@@ -212,6 +212,39 @@ def _vendor(c, a, b, m, n, k, batch, sc, sa, sb):
                      ld2, sy, zero, c.ptr, ldc, sc[0], batch)
 
 
+_FAST_BLAS = {}         # dtype -> (cblas_?gemm, ?gemm_batch_strided, kind): the fast path
+
+
+def contiguous_product(a, b):
+    """a @ b for C-contiguous 1-d or 2-d operands of one BLAS dtype on the CPU device,
+    straight into OpenBLAS (the per-call path of ``x @ y``, without the batch and
+    layout analysis of ``gemm``); None where that path does not apply (the caller takes
+    the general one, which raises what it must)."""
+    dt = a.dtype
+    if (b.dtype != dt or a.device.kind != "cpu" or b.device != a.device
+            or not (a.flags.c_contiguous and b.flags.c_contiguous)
+            or a.ndim > 2 or b.ndim > 2 or a.ndim == 0 or b.ndim == 0):
+        return None
+    if dt not in _BLAS_KIND or path_for(dt) != "vendor":
+        return None
+    fast = _FAST_BLAS.get(dt)
+    # the library's address table is replaced when it is looked up again (reset)
+    if fast is None or fast[3] is not openblas.library._addresses:
+        fast = _FAST_BLAS[dt] = _openblas_gemm(dt) + (_BLAS_KIND[dt],
+                                                      openblas.library._addresses)
+    k = a.shape[-1]
+    m = a.shape[0] if a.ndim == 2 else 1
+    n = b.shape[1] if b.ndim == 2 else 1
+    if b.shape[0] != k or 0 in (m, n, k) or max(m, n, k) > _INT32_MAX:
+        return None
+    c = empty((m, n) if a.ndim == 2 and b.ndim == 2 else
+              (m,) if a.ndim == 2 else (n,) if b.ndim == 2 else (), dtype=dt, device=a.device)
+    # row-major c = a @ b is column-major c^T = b^T a^T, both read as stored
+    _core._cblas_gemm(fast[0], fast[1], fast[2], "N", "N", n, m, k, b.ptr, n, 0, a.ptr, k, 0,
+                      c.ptr, n, 0, 1, c.itemsize)
+    return c
+
+
 def _packed(x, batch, s):
     """x as a C-contiguous copy (garray's copy kernel) and its element strides, the
     batch axis collapsed to one: a BLAS cannot read x's layout in place (note 4)."""

@@ -10,7 +10,7 @@ from .._core import broadcast_shapes, broadcast_to, empty, ndarray
 from .._dtypes import can_cast, normalize_dtype, result_type
 from .._inquiry import may_share_memory
 from .._args import as_array
-from .engine import gemm
+from .engine import contiguous_product, gemm
 from .._array_utils import asfortranarray
 
 __all__ = ["matmul"]
@@ -113,6 +113,11 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
     >>> (a @ a.T).tolist()
     [[5.0, 14.0], [14.0, 50.0]]
     """
+    if (out is None and dtype is None and type(x1) is ndarray and type(x2) is ndarray
+            and casting == "same_kind" and order == "K"):
+        r = contiguous_product(x1, x2)
+        if r is not None:
+            return r
     a, b = _operands(x1, x2)
     if order not in ("K", "A", "C", "F"):
         raise ValueError(f"matmul: order must be one of 'K', 'A', 'C', 'F', got {order!r}")

@@ -185,7 +185,10 @@ def _offsets(v, p, with_lin):
     flags = _core.asnumpy(err)
     for j in range(len(p.arrays)):
         if flags[2 * j]:
-            raise IndexError(f"index {int(flags[2 * j + 1])} is out of bounds for axis "
+            bad = int(flags[2 * j + 1])
+            if p.arrays[j].dtype == numpy.uint64:    # the flag holds the value's bits
+                bad %= 2**64
+            raise IndexError(f"index {bad} is out of bounds for axis "
                              f"{p.x_axes[j]} with size {sizes[j]}")
     return off, lin
 

@@ -61,6 +61,10 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
     ``initial=`` into the result (add for sums, maximum for max ...); ``api`` is the
     public name for messages.
     """
+    if (type(x) is ndarray and axis is None and dtype is None and out is None
+            and initial is None and where is True and x.size):
+        # the per-call path of sum(x), max(x), argmax(x): every axis, NumPy's defaults
+        return _core._reduce(name, x, tuple(range(x.ndim)), bool(keepdims))
     api = api or name
     x, dt = _with_dtype((x if type(x) is ndarray else as_array(x, f"{api}: x")), dtype, api)
     row = ROWS[name]
@@ -281,6 +285,9 @@ def _check_ufunc_out(r, out, ufunc, name):
 
 
 def _arg(name, x, axis, keepdims, out):
+    if (axis is None and out is None and type(x) is ndarray and x.ndim == 1 and x.size
+            and not keepdims):
+        return _core._reduce(name, x, (0,), False)      # the per-call path
     _check_index_out(out, name)
     x = (x if type(x) is ndarray else as_array(x, f"{name}: x"))
     if axis is None:

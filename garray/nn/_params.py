@@ -67,6 +67,8 @@ def ntuple(value, nd, name, fn, minimum):
     if any(v < minimum for v in items):
         what = "positive" if minimum == 1 else f">= {minimum}"
         raise ValueError(f"{fn}: {name} must be {what}, got {value!r}")
+    if any(v > 2**62 for v in items):   # the kernels' geometry and its arithmetic are int64
+        raise ValueError(f"{fn}: {name} {value!r} is too large (at most 2**62 per entry)")
     return items
 
 

@@ -336,8 +336,22 @@ def test_output_too_large_for_an_array(fn, kw):
     nd = int(fn[-2])
     x = garray.zeros((0, 1) + (2,) * nd)
     w = garray.ones((1, 1) + (1,) * nd)
-    with pytest.raises(ValueError, match=f"{fn}: the output would have shape"):
+    big = max(kw.values()) > 2**62      # refused before the output is sized
+    with pytest.raises(ValueError, match=f"{fn}: (padding {2**63} is too large|the output "
+                                         f"would have shape)" if big else
+                       f"{fn}: the output would have shape"):
         getattr(garray.nn, fn)(x, w, **kw)
+
+
+@pytest.mark.parametrize("name", ["stride", "padding", "dilation"])
+def test_geometry_past_2_62_refused(name):
+    """Entries past 2**62 are a ValueError naming the argument, also where the kernel
+    of one tap makes the dilation irrelevant (it reached the int64 packing before)."""
+    x = garray.ones((1, 1, 4))
+    w = garray.ones((1, 1, 1))
+    for v in (2**62 + 1, 2**63, 2**64):
+        with pytest.raises(ValueError, match=f"conv1d: {name} .* too large"):
+            garray.nn.conv1d(x, w, **{name: v})
 
 
 def test_huge_stride_and_padding_that_fit():
