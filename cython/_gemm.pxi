@@ -96,3 +96,53 @@ def _cblas_gemm(intptr_t fn, intptr_t fn_batch, str kind, str transa, str transb
                 (<_cgemm_t>fn)(_CBLAS_COL_MAJOR, ta, tb, m, n, k, one, pa + i * sa, lda,
                                pb + i * sb, ldb, zero, pc + i * sc, ldc)
     return None
+
+
+# The same routines in an ILP64 build (NumPy's own scipy-openblas64: sizes and leading
+# dimensions are 64-bit, the enums stay int).
+ctypedef void (*_sgemm64_t)(int, int, int, int64_t, int64_t, int64_t, float, const void*,
+                            int64_t, const void*, int64_t, float, void*, int64_t) noexcept nogil
+ctypedef void (*_dgemm64_t)(int, int, int, int64_t, int64_t, int64_t, double, const void*,
+                            int64_t, const void*, int64_t, double, void*,
+                            int64_t) noexcept nogil
+ctypedef void (*_cgemm64_t)(int, int, int, int64_t, int64_t, int64_t, const void*,
+                            const void*, int64_t, const void*, int64_t, const void*, void*,
+                            int64_t) noexcept nogil
+
+
+def _cblas_gemm64(intptr_t fn, str kind, str transa, str transb, int64_t m, int64_t n,
+                  int64_t k, intptr_t a, int64_t lda, int64_t stride_a, intptr_t b,
+                  int64_t ldb, int64_t stride_b, intptr_t c, int64_t ldc, int64_t stride_c,
+                  int64_t batch, int itemsize):
+    """_cblas_gemm through an ILP64 cblas_?gemm (64-bit sizes), once per matrix of the
+    batch, with the GIL released."""
+    cdef int ta = _cblas_op(transa), tb = _cblas_op(transb)
+    cdef int64_t i
+    cdef double one[2]
+    cdef double zero[2]
+    cdef float onef[2]
+    cdef float zerof[2]
+    cdef char* pa = <char*>a
+    cdef char* pb = <char*>b
+    cdef char* pc = <char*>c
+    cdef int64_t sa = stride_a * itemsize, sb = stride_b * itemsize, sc = stride_c * itemsize
+    one[0], one[1], zero[0], zero[1] = 1.0, 0.0, 0.0, 0.0
+    onef[0], onef[1], zerof[0], zerof[1] = 1.0, 0.0, 0.0, 0.0
+    if kind not in ("s", "d", "c", "z"):
+        raise ValueError(f"gemm: no BLAS routine kind {kind!r}")
+    cdef char kd = ord(kind[0])
+    with nogil:
+        for i in range(batch):
+            if kd == b"s":
+                (<_sgemm64_t>fn)(_CBLAS_COL_MAJOR, ta, tb, m, n, k, 1.0, pa + i * sa, lda,
+                                 pb + i * sb, ldb, 0.0, pc + i * sc, ldc)
+            elif kd == b"d":
+                (<_dgemm64_t>fn)(_CBLAS_COL_MAJOR, ta, tb, m, n, k, 1.0, pa + i * sa, lda,
+                                 pb + i * sb, ldb, 0.0, pc + i * sc, ldc)
+            elif kd == b"c":
+                (<_cgemm64_t>fn)(_CBLAS_COL_MAJOR, ta, tb, m, n, k, onef, pa + i * sa, lda,
+                                 pb + i * sb, ldb, zerof, pc + i * sc, ldc)
+            else:
+                (<_cgemm64_t>fn)(_CBLAS_COL_MAJOR, ta, tb, m, n, k, one, pa + i * sa, lda,
+                                 pb + i * sb, ldb, zero, pc + i * sc, ldc)
+    return None

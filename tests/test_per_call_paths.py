@@ -114,3 +114,29 @@ def test_whole_reductions_match_numpy(dtype, shape):
                                  lambda: getattr(garray, name)(g))):
             with numpy.errstate(all="ignore"):
                 same_or_raises_alike(np_call, g_call)
+
+
+@pytest.mark.parametrize("choice", ["numpy", "own"])
+def test_cpu_blas_choice(choice, monkeypatch):
+    """GARRAY_CPU_BLAS picks NumPy's own OpenBLAS (one thread pool for the process: the
+    default where NumPy loaded one) or garray's scipy-openblas32: same products, batched
+    and strided included; a bad value is refused by name."""
+    if garray.ones(1).device.kind != "cpu":
+        pytest.skip("the CPU device's BLAS")
+    from garray._gemm import engine
+    from garray._vendor import openblas
+    monkeypatch.setenv("GARRAY_CPU_BLAS", choice)
+    blas = engine._cpu_blas(numpy.dtype("float64"))
+    assert blas[3] == (choice == "numpy" and openblas.numpy_gemm("d") != 0)
+    rng = numpy.random.default_rng(2)
+    for dt in ("float32", "float64", "complex64", "complex128"):
+        h = (rng.standard_normal((3, 5, 4)) + (1j if dt[0] == "c" else 0)).astype(dt)
+        k = rng.standard_normal((4, 6)).astype(dt)
+        g, gk = garray.asarray(h), garray.asarray(k)
+        tol = 1e-5 if dt in ("float32", "complex64") else None
+        assert_xp_close(g @ gk, h @ k, rtol=tol)
+        assert_xp_close(g[:, ::2, ::-1] @ gk[::-1], h[:, ::2, ::-1] @ k[::-1], rtol=tol)
+        assert_xp_close(g[0] @ g[1].T, h[0] @ h[1].T, rtol=tol)
+    monkeypatch.setenv("GARRAY_CPU_BLAS", "mkl")
+    with pytest.raises(ValueError, match="GARRAY_CPU_BLAS"):
+        garray.ones((2, 2)) @ garray.ones((2, 2))

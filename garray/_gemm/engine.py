@@ -32,6 +32,8 @@ Note [GEMM dispatch]
    transposed problem c^T = b^T a^T instead (views only).
 """
 
+import os
+
 import numpy        # dtype objects only
 
 from .. import _env, _core
@@ -193,9 +195,8 @@ def _vendor(c, a, b, m, n, k, batch, sc, sa, sb):
     ops = {"a": (a, sa[0]), "b": (b, sb[0])}
     (x, sx), (y, sy) = ops[first], ops[second]
     if c.device.kind == "cpu":
-        fn, fn_batch = _openblas_gemm(c.dtype)
-        _core._cblas_gemm(fn, fn_batch, _BLAS_KIND[c.dtype], ta, tb, mm, nn, kk, x.ptr, ld1, sx,
-                          y.ptr, ld2, sy, c.ptr, ldc, sc[0], batch, c.itemsize)
+        _cblas(_cpu_blas(c.dtype), ta, tb, mm, nn, kk, x.ptr, ld1, sx, y.ptr, ld2, sy,
+               c.ptr, ldc, sc[0], batch, c.itemsize)
     else:
         # GPU BLAS (cuBLAS / hipBLAS) through garray._vendor.gpublas, imported here so
         # the CPU device never needs it.  The strided-batched calls document no negative
@@ -212,7 +213,37 @@ def _vendor(c, a, b, m, n, k, batch, sc, sa, sb):
                      ld2, sy, zero, c.ptr, ldc, sc[0], batch)
 
 
-_FAST_BLAS = {}         # dtype -> (cblas_?gemm, ?gemm_batch_strided, kind): the fast path
+_CPU_BLAS = {}          # dtype -> (fn, fn_batch, kind, ilp64, the address table read)
+
+
+def _cpu_blas(dtype):
+    """(cblas_?gemm, ?gemm_batch_strided or 0, kind, ilp64) of the CPU device for a BLAS
+    dtype: NumPy's own OpenBLAS where this NumPy loaded one and neither
+    ``GARRAY_CPU_BLAS=own`` nor ``GARRAY_OPENBLAS_LIBRARY`` says otherwise (one thread
+    pool for the process), else garray's scipy-openblas32 (docs/gemm.md)."""
+    kind = _BLAS_KIND[dtype]
+    own = (_env.choice("GARRAY_CPU_BLAS", ("numpy", "own"), "numpy") == "own"
+           or bool(os.environ.get("GARRAY_OPENBLAS_LIBRARY")))
+    if not own:
+        fn = openblas.numpy_gemm(kind)
+        if fn:
+            return fn, 0, kind, True
+    fast = _CPU_BLAS.get(dtype)
+    # the library's address table is replaced when it is looked up again (reset)
+    if fast is None or fast[4] is not openblas.library._addresses:
+        fast = _CPU_BLAS[dtype] = _openblas_gemm(dtype) + (kind, False,
+                                                           openblas.library._addresses)
+    return fast[:4]
+
+
+def _cblas(blas, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, c, ldc, sc, batch, itemsize):
+    fn, fn_batch, kind, ilp64 = blas
+    if ilp64:
+        _core._cblas_gemm64(fn, kind, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, c, ldc, sc,
+                            batch, itemsize)
+    else:
+        _core._cblas_gemm(fn, fn_batch, kind, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, c, ldc,
+                          sc, batch, itemsize)
 
 
 def contiguous_product(a, b):
@@ -227,11 +258,6 @@ def contiguous_product(a, b):
         return None
     if dt not in _BLAS_KIND or path_for(dt) != "vendor":
         return None
-    fast = _FAST_BLAS.get(dt)
-    # the library's address table is replaced when it is looked up again (reset)
-    if fast is None or fast[3] is not openblas.library._addresses:
-        fast = _FAST_BLAS[dt] = _openblas_gemm(dt) + (_BLAS_KIND[dt],
-                                                      openblas.library._addresses)
     k = a.shape[-1]
     m = a.shape[0] if a.ndim == 2 else 1
     n = b.shape[1] if b.ndim == 2 else 1
@@ -240,8 +266,8 @@ def contiguous_product(a, b):
     c = empty((m, n) if a.ndim == 2 and b.ndim == 2 else
               (m,) if a.ndim == 2 else (n,) if b.ndim == 2 else (), dtype=dt, device=a.device)
     # row-major c = a @ b is column-major c^T = b^T a^T, both read as stored
-    _core._cblas_gemm(fast[0], fast[1], fast[2], "N", "N", n, m, k, b.ptr, n, 0, a.ptr, k, 0,
-                      c.ptr, n, 0, 1, c.itemsize)
+    _cblas(_cpu_blas(dt), "N", "N", n, m, k, b.ptr, n, 0, a.ptr, k, 0, c.ptr, n, 0, 1,
+           c.itemsize)
     return c
 
 

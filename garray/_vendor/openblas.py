@@ -44,3 +44,32 @@ def set_threads(n):
 
 def get_threads():
     return int(library.function("openblas_get_num_threads", ctypes.c_int)())
+
+
+_numpy_gemm = {}        # kind -> address in NumPy's own OpenBLAS (0: not available)
+
+
+def numpy_gemm(kind):
+    """The address of ``cblas_{kind}gemm`` in the OpenBLAS NumPy itself loaded (the
+    ILP64 ``scipy-openblas64`` its wheels ship: ``scipy_cblas_{kind}gemm64_``, 64-bit
+    sizes), or 0 when this NumPy has no such library loaded (a NumPy built against
+    another BLAS).  Sharing NumPy's library shares its thread pool: two OpenBLAS pools
+    in one process spin against each other (docs/gemm.md, "One BLAS thread pool")."""
+    addr = _numpy_gemm.get(kind)
+    if addr is None:
+        addr = _numpy_gemm[kind] = _find_numpy_gemm(kind)
+    return addr
+
+
+def _find_numpy_gemm(kind):
+    import glob         # on the first GEMM only
+    import numpy
+    libs = os.path.join(os.path.dirname(os.path.dirname(numpy.__file__)), "numpy.libs")
+    for path in sorted(glob.glob(os.path.join(libs, "libscipy_openblas64_*.so"))):
+        try:    # only the copy NumPy already loaded (RTLD_NOLOAD): never a second one
+            lib = ctypes.CDLL(path, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+            fn = getattr(lib, f"scipy_cblas_{kind}gemm64_")
+        except (OSError, AttributeError):
+            continue
+        return ctypes.cast(fn, ctypes.c_void_p).value or 0
+    return 0
