@@ -67,7 +67,7 @@ def main():
             env = {"xp": xp, "a": xp.ones(16, dtype="float32"), "b": xp.ones(16, dtype="float32")}
             per.append(min(timeit.repeat(stmt, globals=env, number=100000, repeat=5)) / 1e5 * 1e6)
         print(f"per call, 16-element float32 {label:<10} numpy {per[0]:.3f} us  garray "
-              f"{per[1]:.3f} us  ratio {per[1] / per[0]:.2f}")
+              f"{per[1]:.3f} us  ratio {per[0] / per[1]:.2f}")
 
 
 if __name__ == "__main__":
