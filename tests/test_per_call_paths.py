@@ -140,3 +140,25 @@ def test_cpu_blas_choice(choice, monkeypatch):
     monkeypatch.setenv("GARRAY_CPU_BLAS", "mkl")
     with pytest.raises(ValueError, match="GARRAY_CPU_BLAS"):
         garray.ones((2, 2)) @ garray.ones((2, 2))
+
+
+def test_env_reads_follow_os_environ(monkeypatch):
+    """garray._env.get reads os.environ's own store (no exception for a missing name) and
+    sees every change made through os.environ, as os.environ.get does."""
+    import os
+    from garray import _env
+    name = "GARRAY_TEST_ENV_READ"
+    monkeypatch.delenv(name, raising=False)
+    assert _env.get(name) is None and _env.get(name, "d") == "d"
+    monkeypatch.setenv(name, "vendor")
+    assert _env.get(name) == os.environ.get(name) == "vendor"
+    os.environ[name] = "kernel"
+    assert _env.get(name) == "kernel"
+    del os.environ[name]
+    assert _env.get(name, "") == ""
+    monkeypatch.setenv("GARRAY_GEMM", "kernel")     # the matmul path reads it every call
+    h = numpy.arange(6.0).reshape(2, 3)
+    assert_xp_close(garray.asarray(h) @ garray.asarray(h.T), h @ h.T)
+    monkeypatch.setenv("GARRAY_GEMM", "bogus")
+    with pytest.raises(ValueError, match="GARRAY_GEMM"):
+        garray.asarray(h) @ garray.asarray(h.T)

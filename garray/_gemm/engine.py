@@ -32,8 +32,6 @@ Note [GEMM dispatch]
    transposed problem c^T = b^T a^T instead (views only).
 """
 
-import os
-
 import numpy        # dtype objects only
 
 from .. import _env, _core
@@ -223,7 +221,7 @@ def _cpu_blas(dtype):
     pool for the process), else garray's scipy-openblas32 (docs/gemm.md)."""
     kind = _BLAS_KIND[dtype]
     own = (_env.choice("GARRAY_CPU_BLAS", ("numpy", "own"), "numpy") == "own"
-           or bool(os.environ.get("GARRAY_OPENBLAS_LIBRARY")))
+           or bool(_env.get("GARRAY_OPENBLAS_LIBRARY")))
     if not own:
         fn = openblas.numpy_gemm(kind)
         if fn:
@@ -246,6 +244,9 @@ def _cblas(blas, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, c, ldc, sc, batch, ite
                           sc, batch, itemsize)
 
 
+_FAST = {}      # (dtype, the settings' raw values) -> _cpu_blas's answer + address table
+
+
 def contiguous_product(a, b):
     """a @ b for C-contiguous 1-d or 2-d operands of one BLAS dtype on the CPU device,
     straight into OpenBLAS (the per-call path of ``x @ y``, without the batch and
@@ -256,8 +257,14 @@ def contiguous_product(a, b):
             or not (a.flags.c_contiguous and b.flags.c_contiguous)
             or a.ndim > 2 or b.ndim > 2 or a.ndim == 0 or b.ndim == 0):
         return None
-    if dt not in _BLAS_KIND or path_for(dt) != "vendor":
-        return None
+    key = (dt, _env.get("GARRAY_GEMM"), _env.get("GARRAY_CPU_BLAS"),
+           _env.get("GARRAY_OPENBLAS_LIBRARY"))
+    blas = _FAST.get(key)
+    if blas is None or (not blas[3] and blas[4] is not openblas.library._addresses):
+        # the settings read once per combination of their values (each read checks them)
+        if dt not in _BLAS_KIND or path_for(dt) != "vendor":
+            return None
+        blas = _FAST[key] = _cpu_blas(dt) + (openblas.library._addresses,)
     k = a.shape[-1]
     m = a.shape[0] if a.ndim == 2 else 1
     n = b.shape[1] if b.ndim == 2 else 1
@@ -266,7 +273,7 @@ def contiguous_product(a, b):
     c = empty((m, n) if a.ndim == 2 and b.ndim == 2 else
               (m,) if a.ndim == 2 else (n,) if b.ndim == 2 else (), dtype=dt, device=a.device)
     # row-major c = a @ b is column-major c^T = b^T a^T, both read as stored
-    _cblas(_cpu_blas(dt), "N", "N", n, m, k, b.ptr, n, 0, a.ptr, k, 0, c.ptr, n, 0, 1,
+    _cblas(blas[:4], "N", "N", n, m, k, b.ptr, n, 0, a.ptr, k, 0, c.ptr, n, 0, 1,
            c.itemsize)
     return c
 
