@@ -102,6 +102,36 @@ cdef int64_t _segments(int64_t n_lines, int64_t n, int64_t* per_blk) noexcept:
     return (n + per_blk[0] - 1) // per_blk[0]
 
 
+# Note [Splitting whole reductions on the CPU]
+# A whole-array reduction has one output, so reduce_nb gave it to one thread.  Rows whose
+# partial results combine by a reduction of the same kind (a sum of sums, a max of maxima,
+# counts summed) split a large C-contiguous input into segments of _SPLIT_SEG elements
+# (512 of the kernels' 128-element chunks), reduce the segments as the rows of one
+# (segments, _SPLIT_SEG) launch over the launch pool, then the partials in a second
+# launch.  The partition depends on the size only, never on the thread count, so a
+# result is the same from run to run and machine to machine; each segment keeps the
+# pairwise order inside it.  A forced schedule (GARRAY_REDUCE) runs unsplit.
+cdef int64_t _SPLIT_SEG = 1 << 16
+cdef int64_t _SPLIT_MIN = 1 << 18
+cdef dict _SPLIT_ROWS = {"sum": "sum", "prod": "prod", "max": "max", "min": "min",
+                         "all": "all", "any": "any", "count_nonzero": "sum"}
+
+
+cdef ndarray _split_reduce(str name, ndarray a, str combine, bint keepdims):
+    cdef int64_t n = a._size, nseg = n // _SPLIT_SEG, head = nseg * _SPLIT_SEG
+    cdef Py_ssize_t m = nseg + 1
+    flat = _reshape(a, (n,), "C", None)
+    parts = _reduce(name, _reshape(flat[:head], (nseg, _SPLIT_SEG), "C", None), (1,), False)
+    if head < n:
+        tail = _reduce(name, flat[head:], (0,), False)
+        joined = _new_array(parts.dtype, 1, &m, a._device)
+        joined[:nseg] = parts
+        joined[nseg:] = tail
+        parts = joined
+    r = _reduce(combine, parts, (0,), False)
+    return _reshape(r, (1,) * a._nd, "C", None) if keepdims else r
+
+
 def _reduce(str name, ndarray a, tuple axes, bint keepdims):
     """Reduce a over ``axes`` (normalised, distinct) with the reduction table's row
     ``name``; returns a new array of the row's output dtype."""
@@ -125,6 +155,9 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
         # accumulate in float too)
         o = _reduce(name, _cast_to(a, _F32), axes, keepdims)
         return _cast_to(o, _F16) if o._code == _F32 else o
+    if (a._is_cpu and a._size >= _SPLIT_MIN and _red_strategy == 0 and (a._flags & FLAG_C)
+            and len(axes) == a._nd and name in _SPLIT_ROWS):
+        return _split_reduce(name, a, _SPLIT_ROWS[name], keepdims)
     k, kt, out_code, ident_v, ident_code, _ = _reduction_info(name, False, a._code)
     if a._nd > _KERNEL_NDIM and not (a._flags & FLAG_C):
         a = _copy_array(a)      # its kept and reduced axes then merge (Note [ndarray layout], 6)
