@@ -136,7 +136,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         numpy.ndarray.argmax
         """
         if axis is None and out is None and keepdims is False:
-            if _whole(self) and (<ndarray>self)._nd == 1:
+            # (large arrays: the function splits them over the launch pool)
+            if _whole(self) and (<ndarray>self)._nd == 1 and (<ndarray>self)._size < 1 << 18:
                 return _reduce("argmax", <ndarray>self, _ALL_AXES[1], False)
             return _array_function("argmax")(self)   # no keyword dict to build
         return _array_function("argmax")(self, axis=axis, out=out, keepdims=keepdims)
@@ -150,7 +151,8 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         numpy.ndarray.argmin
         """
         if axis is None and out is None and keepdims is False:
-            if _whole(self) and (<ndarray>self)._nd == 1:
+            # (large arrays: the function splits them over the launch pool)
+            if _whole(self) and (<ndarray>self)._nd == 1 and (<ndarray>self)._size < 1 << 18:
                 return _reduce("argmin", <ndarray>self, _ALL_AXES[1], False)
             return _array_function("argmin")(self)   # no keyword dict to build
         return _array_function("argmin")(self, axis=axis, out=out, keepdims=keepdims)

@@ -17,6 +17,7 @@ from .._core import ndarray
 from .._tables.reduce import ROWS
 from .._elementwise import ufuncs as _ufuncs
 from .._elementwise.functions import where as _where
+from .._creation.ranges import arange
 
 _builtin_sum = sum
 
@@ -284,13 +285,39 @@ def _check_ufunc_out(r, out, ufunc, name):
                         f"'same_kind'")
 
 
+_SPLIT_SEG, _SPLIT_MIN = 1 << 16, 1 << 18
+
+
+def _split_arg(name, flat):
+    """argmax/argmin of a large contiguous 1-d array over the CPU launch pool (Note
+    [Splitting whole reductions on the CPU] in cython/_reduce.pxi): each segment's first
+    extreme, then the first segment whose extreme wins (NaN first, as the kernel)."""
+    n = flat.shape[0]
+    nseg = n // _SPLIT_SEG
+    head = nseg * _SPLIT_SEG
+    loc = _core._reduce(name, flat[:head].reshape((nseg, _SPLIT_SEG)), (1,), False)
+    idx = _core.empty((nseg + (head < n),), dtype=numpy.int64, device=flat.device)
+    _ufuncs.add(loc, arange(0, head, _SPLIT_SEG, dtype=numpy.int64, device=flat.device),
+                out=idx[:nseg])
+    if head < n:
+        idx[nseg:] = _core._reduce(name, flat[head:], (0,), False) + head
+    return idx[int(_core._reduce(name, flat[idx], (0,), False))]
+
+
 def _arg(name, x, axis, keepdims, out):
     if (axis is None and out is None and type(x) is ndarray and x.ndim == 1 and x.size
             and not keepdims):
+        if x.size >= _SPLIT_MIN and x.device.kind == "cpu" and x.flags.c_contiguous:
+            return _split_arg(name, x)
         return _core._reduce(name, x, (0,), False)      # the per-call path
     _check_index_out(out, name)
     x = (x if type(x) is ndarray else as_array(x, f"{name}: x"))
     if axis is None:
+        if x.size >= _SPLIT_MIN and x.device.kind == "cpu" and x.flags.c_contiguous:
+            r = _split_arg(name, x.reshape(-1))
+            if keepdims:
+                r = r.reshape((1,) * x.ndim)
+            return _store(r, out, name)
         r = reduce(name, x.reshape(-1), None, False, api=name)
         if keepdims:
             r = r.reshape((1,) * x.ndim)

@@ -85,3 +85,28 @@ def test_split_keeps_nan_and_views():
     assert_xp_close(garray.sum(g[::2]), numpy.sum(h[::2]))
     assert_xp_close(garray.count_nonzero(g[1::3] > 0), numpy.asarray(
         numpy.count_nonzero(h[1::3] > 0)))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "bool", "complex64"])
+@pytest.mark.parametrize("n", SIZES)
+def test_split_argmax_argmin(dtype, n):
+    """argmax/argmin of large arrays split by segments: NumPy's first index, NaN first,
+    ties (all equal, the extreme in several segments) to the lowest index."""
+    rng = numpy.random.default_rng(n + 1)
+    if dtype == "bool":
+        h = rng.random(n) < 0.001
+    else:
+        h = (rng.standard_normal(n) * 3).astype(dtype)
+    cases = [h, numpy.zeros(n, dtype), numpy.tile(h[:1000], n // 1000 + 1)[:n]]
+    if dtype.startswith("float"):
+        nan = h.copy()
+        nan[[n - 3, n // 2, n // 3]] = numpy.nan
+        cases.append(nan)
+    for c in cases:
+        g = garray.asarray(c)
+        for name in ("argmax", "argmin"):
+            want = getattr(numpy, name)(c)
+            assert_xp_close(getattr(garray, name)(g), numpy.asarray(want))
+            assert_xp_close(getattr(g, name)(), numpy.asarray(want))
+            assert_xp_close(getattr(garray, name)(g.reshape(1, -1), keepdims=True),
+                            getattr(numpy, name)(c.reshape(1, -1), keepdims=True))
