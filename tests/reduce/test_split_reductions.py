@@ -9,7 +9,9 @@ import garray
 from garray import _core
 from xp import assert_xp_close
 
-SIZES = (1 << 18, (1 << 18) + 77, 3 * (1 << 16) + (1 << 17) + 5)
+# The split is the CPU device's (GPUs reduce with block trees): other devices run one size
+ON_CPU = garray.ones(1).device.kind == "cpu"
+SIZES = (1 << 18, (1 << 18) + 77, 3 * (1 << 16) + (1 << 17) + 5) if ON_CPU else (1 << 18,)
 ROWS = ("sum", "prod", "max", "min", "all", "any", "count_nonzero")
 
 
@@ -24,7 +26,7 @@ def _data(dtype, n, rng):
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float32", "float64",
-                                   "complex64", "float16"])
+                                   "complex64", "float16"] if ON_CPU else ["float32"])
 @pytest.mark.parametrize("n", SIZES)
 def test_split_matches_numpy(dtype, n):
     rng = numpy.random.default_rng(n)
@@ -87,7 +89,8 @@ def test_split_keeps_nan_and_views():
         numpy.count_nonzero(h[1::3] > 0)))
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "bool", "complex64"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "bool", "complex64"]
+                         if ON_CPU else ["float64"])
 @pytest.mark.parametrize("n", SIZES)
 def test_split_argmax_argmin(dtype, n):
     """argmax/argmin of large arrays split by segments: NumPy's first index, NaN first,
