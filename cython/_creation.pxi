@@ -68,12 +68,18 @@ def zeros(shape, dtype=None, order="C", *, device=None):
     numpy.zeros
     """
     cdef ndarray a = empty(shape, dtype, order, device=device)
+    _zero_fill(a)
+    return a
+
+
+cdef int _zero_fill(ndarray a) except -1:
+    """Every byte of a (a new, contiguous array) set to zero on its device."""
     if a._size:
         if a._is_cpu:
             memset(<void*>a._ptr, 0, a._size * a._itemsize)
         else:
             _fill_bytes(a._device, a._ptr, 0, a._size * a._itemsize)
-    return a
+    return 0
 
 
 def ones(shape, dtype=None, order="C", *, device=None):
@@ -238,11 +244,7 @@ def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=No
     numpy.zeros_like
     """
     cdef ndarray a = _like(x, dtype, order, shape, device)
-    if a._size:
-        if a._is_cpu:
-            memset(<void*>a._ptr, 0, a._size * a._itemsize)
-        else:
-            _fill_bytes(a._device, a._ptr, 0, a._size * a._itemsize)
+    _zero_fill(a)
     return _like_result(x, a, subok)
 
 

@@ -137,26 +137,18 @@ cdef ndarray _rest_view(ndarray v, tuple adv_axes):
     return r
 
 
-cdef ndarray _zeroed(object dtype, int nd, Py_ssize_t* shape, object device):
-    cdef ndarray a = _new_array(dtype, nd, shape, device)
-    if a._size:
-        if a._is_cpu:
-            memset(<void*>a._ptr, 0, a._size * a._itemsize)
-        else:
-            _fill_bytes(a._device, a._ptr, 0, a._size * a._itemsize)
-    return a
-
-
 cdef ndarray _take_first(ndarray x, ndarray idx):
     """x[idx] for one integer garray array idx (ndim >= 1, x's device) on x's first
     axis, the per-call fast path of advanced indexing: the offsets with their bounds
     check, one read of the error flag, the gather (garray/_index/advanced.py's
     _offsets and getitem, without parsing a key)."""
     cdef Py_ssize_t two = 2
-    cdef ndarray i64 = _zeroed(_code_dtype[_I64], idx._nd, idx._shape, x._device)
-    cdef ndarray err = _zeroed(_code_dtype[_I64], 1, &two, x._device)
+    cdef ndarray i64 = _new_array(_code_dtype[_I64], idx._nd, idx._shape, x._device)
+    cdef ndarray err = _new_array(_code_dtype[_I64], 1, &two, x._device)
     cdef int64_t flags[2]
     cdef object bad
+    _zero_fill(i64)
+    _zero_fill(err)
     _index_step(i64, idx, x._shape[0], x._strides[0], err, 0)
     if i64._size:
         if err._is_cpu:

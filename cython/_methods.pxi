@@ -137,7 +137,7 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         """
         if axis is None and out is None and keepdims is False:
             # (large arrays: the function splits them over the launch pool)
-            if _whole(self) and (<ndarray>self)._nd == 1 and (<ndarray>self)._size < 1 << 18:
+            if _whole(self) and (<ndarray>self)._nd == 1 and (<ndarray>self)._size < _SPLIT_MIN:
                 return _reduce("argmax", <ndarray>self, _ALL_AXES[1], False)
             return _array_function("argmax")(self)   # no keyword dict to build
         return _array_function("argmax")(self, axis=axis, out=out, keepdims=keepdims)
@@ -152,7 +152,7 @@ cdef class _ArrayMethods(_ArrayShapeMethods):
         """
         if axis is None and out is None and keepdims is False:
             # (large arrays: the function splits them over the launch pool)
-            if _whole(self) and (<ndarray>self)._nd == 1 and (<ndarray>self)._size < 1 << 18:
+            if _whole(self) and (<ndarray>self)._nd == 1 and (<ndarray>self)._size < _SPLIT_MIN:
                 return _reduce("argmin", <ndarray>self, _ALL_AXES[1], False)
             return _array_function("argmin")(self)   # no keyword dict to build
         return _array_function("argmin")(self, axis=axis, out=out, keepdims=keepdims)

@@ -113,6 +113,7 @@ cdef int64_t _segments(int64_t n_lines, int64_t n, int64_t* per_blk) noexcept:
 # pairwise order inside it.  A forced schedule (GARRAY_REDUCE) runs unsplit.
 cdef int64_t _SPLIT_SEG = 1 << 16
 cdef int64_t _SPLIT_MIN = 1 << 18
+_SPLIT_SIZES = (_SPLIT_SEG, _SPLIT_MIN)      # for argmax/argmin's split (reductions.py)
 cdef dict _SPLIT_ROWS = {"sum": "sum", "prod": "prod", "max": "max", "min": "min",
                          "all": "all", "any": "any", "count_nonzero": "sum"}
 

@@ -285,7 +285,7 @@ def _check_ufunc_out(r, out, ufunc, name):
                         f"'same_kind'")
 
 
-_SPLIT_SEG, _SPLIT_MIN = 1 << 16, 1 << 18
+_SPLIT_SEG, _SPLIT_MIN = _core._SPLIT_SIZES   # the split of the other reductions
 
 
 def _split_arg(name, flat):
