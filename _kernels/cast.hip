@@ -6,6 +6,7 @@
 namespace ga {
 
 struct identity {
+    static constexpr int exact = 2;
     template <class T> GA_DEVICE T operator()(T x) const { return x; }
 };
 

@@ -124,6 +124,7 @@ GA_GLOBAL void ew2_reduceat(T* res, const T* x, const int64* idx, const int64* e
 
 // where(cond, x, y): cond is bool, x and y already in the output dtype.
 struct select {
+    static constexpr int exact = 2;
     template <class T> GA_DEVICE T operator()(bool c, T x, T y) const { return c ? x : y; }
 };
 

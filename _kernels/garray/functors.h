@@ -47,21 +47,27 @@ namespace op {
 #define GA_UNARY(name) struct name { template <class T> GA_DEVICE auto operator()(T x) const
 #define GA_BINARY(name) struct name { template <class T> GA_DEVICE auto operator()(T a, T b) const
 #define GA_END };
+// Exact ops (Note [Value-only results], garray/loops.h): the same bits in any loop.
+#define GA_EXACT static constexpr int exact = 2;
+// GA_EXACT_REAL: for real dtypes; complex ones call libm, or (divide, reciprocal) are
+// fused by g++ 12's SLP vectoriser into vfmsubadd despite -ffp-contract=off, so a
+// vectorised loop and a scalar one differ in the last bit.
+#define GA_EXACT_REAL static constexpr int exact = 1;
 
 // ---- arithmetic ---------------------------------------------------------------
-GA_BINARY(add) { if constexpr (traits<T>::is_bool) return a || b; else return T(a + b); } GA_END
-GA_BINARY(subtract) { return T(a - b); } GA_END
+GA_BINARY(add) { if constexpr (traits<T>::is_bool) return a || b; else return T(a + b); } GA_EXACT GA_END
+GA_BINARY(subtract) { return T(a - b); } GA_EXACT GA_END
 GA_BINARY(multiply) {
     if constexpr (traits<T>::is_bool) return a && b;
     else if constexpr (traits<T>::is_cplx) return m::cmul(a, b);
     else return T(a * b);
-} GA_END
+} GA_EXACT GA_END
 GA_BINARY(divide) {
     if constexpr (traits<T>::is_cplx) return m::cdiv(a, b); else return T(a / b);
-} GA_END
-GA_UNARY(negative) { return T(-x); } GA_END
-GA_UNARY(positive) { return x; } GA_END
-GA_UNARY(square) { if constexpr (traits<T>::is_cplx) return m::cmul(x, x); else return T(x * x); } GA_END
+} GA_EXACT_REAL GA_END
+GA_UNARY(negative) { return T(-x); } GA_EXACT GA_END
+GA_UNARY(positive) { return x; } GA_EXACT GA_END
+GA_UNARY(square) { if constexpr (traits<T>::is_cplx) return m::cmul(x, x); else return T(x * x); } GA_EXACT GA_END
 GA_UNARY(reciprocal) {
     if constexpr (traits<T>::is_cplx) return m::creciprocal(x);
     else if constexpr (traits<T>::is_float) return T(T(1) / x);
@@ -70,13 +76,13 @@ GA_UNARY(reciprocal) {
     else if constexpr (traits<T>::is_signed && sizeof(T) >= 4)
         return x == T(0) ? T(T(1) << (8 * sizeof(T) - 1)) : T(T(1) / x);
     else return x == T(0) ? T(0) : T(T(1) / x);
-} GA_END
+} GA_EXACT_REAL GA_END
 GA_UNARY(absolute) {
     if constexpr (traits<T>::is_cplx) return m::cabs(x);
     else if constexpr (traits<T>::is_float) return m::fabs(x);
     else if constexpr (traits<T>::is_signed) return T(x < 0 ? T(0) - x : x);
     else return x;
-} GA_END
+} GA_EXACT_REAL GA_END
 GA_UNARY(sign) {
     if constexpr (traits<T>::is_cplx) {
         return m::csign(x);
@@ -85,7 +91,7 @@ GA_UNARY(sign) {
     } else {
         return T((x > 0) - (x < 0));
     }
-} GA_END
+} GA_EXACT_REAL GA_END
 
 GA_BINARY(floor_divide) {
     if constexpr (traits<T>::is_float) {
@@ -114,7 +120,7 @@ GA_BINARY(floor_divide) {
     } else {
         return b == T(0) ? T(0) : T(a / b);
     }
-} GA_END
+} GA_EXACT GA_END
 GA_BINARY(remainder) {
     if constexpr (traits<T>::is_float) {
         if (b == T(0)) return m::fmod(a, b);
@@ -133,12 +139,12 @@ GA_BINARY(remainder) {
     } else {
         return b == T(0) ? T(0) : T(a % b);
     }
-} GA_END
+} GA_EXACT GA_END
 GA_BINARY(fmod) {
     if constexpr (traits<T>::is_float) return m::fmod(a, b);
     else if constexpr (traits<T>::is_signed) return (b == T(0) || b == T(-1)) ? T(0) : T(a % b);
     else return b == T(0) ? T(0) : T(a % b);
-} GA_END
+} GA_EXACT GA_END
 GA_BINARY(power) {
     if constexpr (traits<T>::is_float || traits<T>::is_cplx) {
         return m::pow(a, b);
@@ -168,77 +174,77 @@ template <class T> GA_DEVICE bool clt(T a, T b) {
 template <class T> GA_DEVICE bool cle(T a, T b) {
     return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im <= b.im);
 }
-GA_BINARY(equal) { return a == b; } GA_END
-GA_BINARY(not_equal) { return a != b; } GA_END
-GA_BINARY(less) { if constexpr (traits<T>::is_cplx) return clt(a, b); else return a < b; } GA_END
-GA_BINARY(less_equal) { if constexpr (traits<T>::is_cplx) return cle(a, b); else return a <= b; } GA_END
-GA_BINARY(greater) { if constexpr (traits<T>::is_cplx) return clt(b, a); else return b < a; } GA_END
-GA_BINARY(greater_equal) { if constexpr (traits<T>::is_cplx) return cle(b, a); else return b <= a; } GA_END
+GA_BINARY(equal) { return a == b; } GA_EXACT GA_END
+GA_BINARY(not_equal) { return a != b; } GA_EXACT GA_END
+GA_BINARY(less) { if constexpr (traits<T>::is_cplx) return clt(a, b); else return a < b; } GA_EXACT GA_END
+GA_BINARY(less_equal) { if constexpr (traits<T>::is_cplx) return cle(a, b); else return a <= b; } GA_EXACT GA_END
+GA_BINARY(greater) { if constexpr (traits<T>::is_cplx) return clt(b, a); else return b < a; } GA_EXACT GA_END
+GA_BINARY(greater_equal) { if constexpr (traits<T>::is_cplx) return cle(b, a); else return b <= a; } GA_EXACT GA_END
 // NumPy: maximum/minimum return a NaN operand (the first if both); fmax/fmin the other.
 GA_BINARY(maximum) {
     if constexpr (traits<T>::is_float) return (m::isnan(a) || a >= b) ? a : b;
     else if constexpr (traits<T>::is_cplx) return (m::isnan(a) || cle(b, a)) ? a : b;
     else return a >= b ? a : b;
-} GA_END
+} GA_EXACT GA_END
 GA_BINARY(minimum) {
     if constexpr (traits<T>::is_float) return (m::isnan(a) || a <= b) ? a : b;
     else if constexpr (traits<T>::is_cplx) return (m::isnan(a) || cle(a, b)) ? a : b;
     else return a <= b ? a : b;
-} GA_END
+} GA_EXACT GA_END
 GA_BINARY(fmax) {   // NaN-ignoring maximum
     if constexpr (traits<T>::is_float) return m::fmax(a, b);
     else if constexpr (traits<T>::is_cplx) return (m::isnan(b) || cle(b, a)) ? a : b;
     else return a >= b ? a : b;
-} GA_END
+} GA_EXACT GA_END
 GA_BINARY(fmin) {   // NaN-ignoring minimum
     if constexpr (traits<T>::is_float) return m::fmin(a, b);
     else if constexpr (traits<T>::is_cplx) return (m::isnan(b) || cle(a, b)) ? a : b;
     else return a <= b ? a : b;
-} GA_END
+} GA_EXACT GA_END
 
 // ---- logical and bitwise ---------------------------------------------------------
-GA_BINARY(logical_and) { return bool(a) && bool(b); } GA_END
-GA_BINARY(logical_or) { return bool(a) || bool(b); } GA_END
-GA_BINARY(logical_xor) { return bool(a) != bool(b); } GA_END
-GA_UNARY(logical_not) { return !bool(x); } GA_END
-GA_BINARY(bitwise_and) { return T(a & b); } GA_END
-GA_BINARY(bitwise_or) { return T(a | b); } GA_END
-GA_BINARY(bitwise_xor) { return T(a ^ b); } GA_END
-GA_UNARY(bitwise_invert) { if constexpr (traits<T>::is_bool) return !x; else return T(~x); } GA_END
+GA_BINARY(logical_and) { return bool(a) && bool(b); } GA_EXACT GA_END
+GA_BINARY(logical_or) { return bool(a) || bool(b); } GA_EXACT GA_END
+GA_BINARY(logical_xor) { return bool(a) != bool(b); } GA_EXACT GA_END
+GA_UNARY(logical_not) { return !bool(x); } GA_EXACT GA_END
+GA_BINARY(bitwise_and) { return T(a & b); } GA_EXACT GA_END
+GA_BINARY(bitwise_or) { return T(a | b); } GA_EXACT GA_END
+GA_BINARY(bitwise_xor) { return T(a ^ b); } GA_EXACT GA_END
+GA_UNARY(bitwise_invert) { if constexpr (traits<T>::is_bool) return !x; else return T(~x); } GA_EXACT GA_END
 GA_BINARY(bitwise_left_shift) {
     // Shift in the unsigned type: left-shifting negative values is UB in C++.
     if ((unsigned long long)b >= sizeof(T) * 8) return T(0);
     return T((unsigned long long)a << (unsigned long long)b);
-} GA_END
+} GA_EXACT GA_END
 GA_BINARY(bitwise_right_shift) {
     if ((unsigned long long)b >= sizeof(T) * 8) return T(a < T(0) ? T(-1) : T(0));
     return T(a >> b);
-} GA_END
+} GA_EXACT GA_END
 
 // ---- rounding and classification ---------------------------------------------------
-GA_UNARY(floor) { if constexpr (traits<T>::is_float) return m::floor(x); else return x; } GA_END
-GA_UNARY(ceil) { if constexpr (traits<T>::is_float) return m::ceil(x); else return x; } GA_END
-GA_UNARY(trunc) { if constexpr (traits<T>::is_float) return m::trunc(x); else return x; } GA_END
+GA_UNARY(floor) { if constexpr (traits<T>::is_float) return m::floor(x); else return x; } GA_EXACT GA_END
+GA_UNARY(ceil) { if constexpr (traits<T>::is_float) return m::ceil(x); else return x; } GA_EXACT GA_END
+GA_UNARY(trunc) { if constexpr (traits<T>::is_float) return m::trunc(x); else return x; } GA_EXACT GA_END
 GA_UNARY(round) {
     if constexpr (traits<T>::is_float) return m::rint(x);
     else if constexpr (traits<T>::is_cplx) return T(m::rint(x.re), m::rint(x.im));
     else return x;
-} GA_END
+} GA_EXACT GA_END
 GA_UNARY(isnan) {
     if constexpr (traits<T>::is_float || traits<T>::is_cplx) return m::isnan(x); else return false;
-} GA_END
+} GA_EXACT GA_END
 GA_UNARY(isinf) {
     if constexpr (traits<T>::is_float || traits<T>::is_cplx) return m::isinf(x); else return false;
-} GA_END
+} GA_EXACT GA_END
 GA_UNARY(isfinite) {
     if constexpr (traits<T>::is_float || traits<T>::is_cplx) return m::isfinite(x); else return true;
-} GA_END
-GA_UNARY(signbit) { return m::signbit(x); } GA_END
+} GA_EXACT GA_END
+GA_UNARY(signbit) { return m::signbit(x); } GA_EXACT GA_END
 
 // ---- complex parts ------------------------------------------------------------------
-GA_UNARY(real) { if constexpr (traits<T>::is_cplx) return x.re; else return x; } GA_END
-GA_UNARY(imag) { if constexpr (traits<T>::is_cplx) return x.im; else return T(0); } GA_END
-GA_UNARY(conj) { if constexpr (traits<T>::is_cplx) return T(x.re, -x.im); else return x; } GA_END
+GA_UNARY(real) { if constexpr (traits<T>::is_cplx) return x.re; else return x; } GA_EXACT GA_END
+GA_UNARY(imag) { if constexpr (traits<T>::is_cplx) return x.im; else return T(0); } GA_EXACT GA_END
+GA_UNARY(conj) { if constexpr (traits<T>::is_cplx) return T(x.re, -x.im); else return x; } GA_EXACT GA_END
 GA_UNARY(angle) {
     if constexpr (traits<T>::is_cplx) return m::atan2(x.im, x.re); else return m::atan2(T(0), x);
 } GA_END
@@ -248,11 +254,12 @@ GA_UNARY(angle) {
 GA_MATH_OP(sin) GA_MATH_OP(cos) GA_MATH_OP(tan) GA_MATH_OP(asin) GA_MATH_OP(acos)
 GA_MATH_OP(atan) GA_MATH_OP(sinh) GA_MATH_OP(cosh) GA_MATH_OP(tanh) GA_MATH_OP(asinh)
 GA_MATH_OP(acosh) GA_MATH_OP(atanh) GA_MATH_OP(exp) GA_MATH_OP(expm1) GA_MATH_OP(log)
-GA_MATH_OP(log2) GA_MATH_OP(log10) GA_MATH_OP(log1p) GA_MATH_OP(sqrt) GA_MATH_OP(exp2)
+GA_MATH_OP(log2) GA_MATH_OP(log10) GA_MATH_OP(log1p) GA_MATH_OP(exp2)
 GA_MATH_OP(cbrt)
 #undef GA_MATH_OP
-GA_UNARY(deg2rad) { return T(x * T(0.017453292519943295769)); } GA_END
-GA_UNARY(rad2deg) { return T(x * T(57.295779513082320877)); } GA_END
+GA_UNARY(sqrt) { return m::sqrt(x); } GA_EXACT_REAL GA_END    // correctly rounded
+GA_UNARY(deg2rad) { return T(x * T(0.017453292519943295769)); } GA_EXACT GA_END
+GA_UNARY(rad2deg) { return T(x * T(57.295779513082320877)); } GA_EXACT GA_END
 GA_UNARY(sinc) {
     if (x == T(0)) return T(1);
     T y = T(3.14159265358979323846) * x;
@@ -260,8 +267,8 @@ GA_UNARY(sinc) {
 } GA_END
 GA_BINARY(atan2) { return m::atan2(a, b); } GA_END
 GA_BINARY(hypot) { return m::hypot(a, b); } GA_END
-GA_BINARY(copysign) { return m::copysign(a, b); } GA_END
-GA_BINARY(nextafter) { return m::nextafter(a, b); } GA_END
+GA_BINARY(copysign) { return m::copysign(a, b); } GA_EXACT GA_END
+GA_BINARY(nextafter) { return m::nextafter(a, b); } GA_EXACT GA_END
 GA_BINARY(logaddexp) {
     // log(exp(a) + exp(b)) without overflow; equal infinities stay infinite.
     if (a == b) return T(a + T(0.69314718055994530942));
@@ -278,13 +285,13 @@ GA_BINARY(logaddexp2) {
     if (d <= T(0)) return T(b + m::log1p(m::exp2(d)) * T(1.4426950408889634074));
     return d;    // NaN
 } GA_END
-GA_UNARY(fabs) { return m::copysign(x, T(1)); } GA_END
+GA_UNARY(fabs) { return m::copysign(x, T(1)); } GA_EXACT GA_END
 // The distance to the next representable value away from zero (NaN at infinity; both
 // zeros give the smallest positive value, as NumPy).
 GA_UNARY(spacing) {
     T inf = T(1) / T(0);
     return T(m::nextafter(x, x == T(0) ? inf : m::copysign(inf, x)) - x);
-} GA_END
+} GA_EXACT GA_END
 // Greatest common divisor and least common multiple of |a| and |b| (integers).  The
 // magnitudes are taken in 64-bit unsigned arithmetic, as NumPy takes them in a wider
 // type: |-128| is 128 for int8 (so gcd(5, -128) is 1), and a result of 2**(bits-1)
@@ -302,7 +309,7 @@ GA_DEVICE unsigned long long gcd_u64(unsigned long long x, unsigned long long y)
     }
     return x;
 }
-GA_BINARY(gcd) { return T(gcd_u64(magnitude(a), magnitude(b))); } GA_END
+GA_BINARY(gcd) { return T(gcd_u64(magnitude(a), magnitude(b))); } GA_EXACT GA_END
 // NumPy's lcm is |a| / gcd * |b| computed in C int (8/16-bit types), long (32-bit) or
 // the type itself, then cut to the type: the magnitudes are taken before the product
 // wraps, so lcm(8, 17) is -120 in int8.  Modulo 2**64 every one of those is the same
@@ -310,7 +317,7 @@ GA_BINARY(gcd) { return T(gcd_u64(magnitude(a), magnitude(b))); } GA_END
 GA_BINARY(lcm) {
     const unsigned long long x = magnitude(a), y = magnitude(b), g = gcd_u64(x, y);
     return g == 0ull ? T(0) : T((x / g) * y);
-} GA_END
+} GA_EXACT GA_END
 // Set bits of |x| (NumPy counts the magnitude of negative values); uint8 result.
 GA_UNARY(bitwise_count) {
     unsigned long long v = (unsigned long long)x;
@@ -318,10 +325,10 @@ GA_UNARY(bitwise_count) {
     uint8 c = 0;
     for (; v; v &= v - 1) ++c;
     return c;
-} GA_END
+} GA_EXACT GA_END
 GA_BINARY(heaviside) {
     return m::isnan(a) ? a : (a == T(0) ? b : (a < T(0) ? T(0) : T(1)));
-} GA_END
+} GA_EXACT GA_END
 
 // ---- two outputs and a mixed signature (Note [Two-output ops]) ------------------
 // divmod: NumPy's npy_divmod for floats (floor quotient and the remainder with the
@@ -352,25 +359,26 @@ GA_BINARY(divmod) {
     } else {
         return two<T, T>{T(floor_divide()(a, b)), T(remainder()(a, b))};
     }
-} GA_END
+} GA_EXACT GA_END
 // frexp: mantissa in [0.5, 1) with x's sign, and the int32 exponent; 0, inf and NaN
 // give themselves and exponent 0 (NumPy's, i.e. glibc's; C leaves inf/NaN's unspecified).
 GA_UNARY(frexp) {
     int e = 0;
     T mant = m::frexp(x, &e);
     return two<T, int32>{mant, m::isfinite(x) ? int32(e) : int32(0)};
-} GA_END
+} GA_EXACT GA_END
 // modf: (fractional part, integral part), both with x's sign: modf(-inf) = (-0, -inf).
 GA_UNARY(modf) {
     T ip = m::trunc(x);
     T frac = m::isinf(x) ? m::copysign(T(0), x) : m::copysign(T(x - ip), x);
     return two<T, T>{frac, ip};
-} GA_END
+} GA_EXACT GA_END
 // ldexp: x * 2**e with one rounding (overflow to inf, gradual underflow); its exponent
 // operand is int64 whatever the float (second_of below), clamped to int as NumPy's
 // long loops do.
 struct ldexp {
     typedef int64 second;
+    static constexpr int exact = 2;
     template <class T> GA_DEVICE T operator()(T x, int64 e) const {
         const int64 lim = 2147483647;
         return m::ldexp(x, int(e > lim ? lim : (e < -lim - 1 ? -lim - 1 : e)));
@@ -380,5 +388,7 @@ struct ldexp {
 #undef GA_UNARY
 #undef GA_BINARY
 #undef GA_END
+#undef GA_EXACT
+#undef GA_EXACT_REAL
 }  // namespace op
 }  // namespace ga

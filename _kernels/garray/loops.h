@@ -40,6 +40,9 @@
 #include "types.h"
 #include "indexer.h"
 #if GA_CPU_LOOPS
+#include <array>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #endif
 
@@ -79,6 +82,7 @@ template <int V, class T> GA_DEVICE void store_vec(T* dst, const T* src) {
 }
 
 template <class T, int V> struct Arr {
+    typedef T type;
     const T* p;
     T v[V];
     GA_DEVICE void load(int64 base) { load_vec<V>(v, p + base); }
@@ -87,11 +91,112 @@ template <class T, int V> struct Arr {
 };
 
 template <class T, int V> struct Val {
+    typedef T type;
     T s;
     GA_DEVICE void load(int64) {}
     GA_DEVICE T lane(int) const { return s; }
     GA_DEVICE T at(int64) const { return s; }
 };
+
+#if GA_CPU_LOOPS
+namespace cpu {
+// Note [Value-only results]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// 1. A loop the compiler vectorises calls libmvec's vector exp, sin ... (Note [CPU
+//    vector math]) in its body and the scalar libm function in its epilogue, and a loop
+//    with run-time strides calls the scalar one throughout; the two differ in the last
+//    bits.  So the same value gave different results by its position in the array, the
+//    array's length and its layout (a strided view against a contiguous copy).
+// 2. So every value of an op that is not exact goes through one function, block(): a
+//    counted loop of exactly SUB contiguous elements, repeated m times, not inlined,
+//    so one machine loop computes all of them (the vector variant in every lane, never
+//    an epilogue: SUB is a multiple of every vector width).  A short tail is copied
+//    into a buffer padded with its first element and computed as a whole group; a
+//    strided chunk is gathered into buffers BLOCK elements at a time (across rows: a
+//    short inner axis wastes nothing), computed, and scattered; rows whose operands are
+//    all unit-stride run whole groups in place.  libmvec's lanes are independent (a
+//    special value falls back to the scalar function for its lane only), so a value's
+//    result depends on the value alone.
+// 3. Exact ops (IEEE arithmetic, comparisons, rounding to integers, casts: GA_EXACT in
+//    functors.h) give the same bits in any loop and keep the plain loops, as do
+//    integer and bool dtypes.  An op left unmarked is blocked: slower at worst.
+// 4. GPUs compute each element by the same scalar code already.
+constexpr int SUB = 16;      // elements per step of block(): a multiple of every vector width
+constexpr int BLOCK = 64;    // elements per gather buffer and per scalar operand's copies
+
+template <class T> struct inexact : std::is_floating_point<T> {};
+template <> struct inexact<half> : std::true_type {};
+template <class U> struct inexact<complex<U> > : std::true_type {};
+
+// F::exact: 2 exact for every dtype, 1 for real dtypes only (complex goes through libm).
+template <class F, class = void> struct exact_of : std::integral_constant<int, 0> {};
+template <class F>
+struct exact_of<F, std::void_t<decltype(F::exact)> > : std::integral_constant<int, F::exact> {};
+
+template <class F, class To, class... A> constexpr bool blocked() {
+    constexpr bool any_inexact = inexact<To>::value || (inexact<A>::value || ...);
+    constexpr bool any_cplx = is_complex<To>::value || (is_complex<A>::value || ...);
+    constexpr int e = exact_of<F>::value;
+    return any_inexact && !(e == 2 || (e == 1 && !any_cplx));
+}
+
+// The one loop that computes a blocked op's values (Note [Value-only results], 2): m
+// groups of SUB.  Exact aliasing of o with an input is the in-place form (every lane
+// reads its own element before writing it); partial overlaps were copied by the launch
+// layer.
+template <class To, class F, class... A>
+__attribute__((noinline)) void block(int64 m, To* __restrict o, F f, const A* __restrict... a) {
+    for (int64 j = 0; j < m; ++j) {
+        for (int k = 0; k < SUB; ++k) o[k] = convert<To>(f(a[k]...));
+        o += SUB;
+        ((a += SUB), ...);
+    }
+}
+
+// A contiguous operand: read in place, or a short tail copied and padded.
+template <class O> struct Source;
+template <class T, int V> struct Source<Arr<T, V> > {
+    static constexpr int64 span = 1ll << 62;   // elements one call of block() may cover
+    const T* p;
+    T pad[SUB];
+    explicit Source(const Arr<T, V>& a) : p(a.p) {}
+    const T* full(int64 i) const { return p + i; }
+    const T* part(int64 i, int64 cnt) {
+        for (int k = 0; k < SUB; ++k) pad[k] = p[i + (k < cnt ? k : 0)];
+        return pad;
+    }
+};
+// A scalar operand: BLOCK copies, so one call of block() covers at most BLOCK elements.
+template <class T, int V> struct Source<Val<T, V> > {
+    static constexpr int64 span = BLOCK;
+    T buf[BLOCK];
+    explicit Source(const Val<T, V>& v) { for (int k = 0; k < BLOCK; ++k) buf[k] = v.s; }
+    const T* full(int64) const { return buf; }
+    const T* part(int64, int64) const { return buf; }
+};
+
+// out[i, end) of a contiguous launch: whole groups in place, then the padded tail.
+template <class To, class F, class... In>
+inline void contiguous_blocks(To* out, int64 i, int64 end, F f, In... in) {
+    constexpr int64 spans[] = {Source<In>::span...};
+    int64 span = spans[0];
+    for (int64 s : spans) span = s < span ? s : span;
+    auto run = [&](auto&&... src) {
+        while (end - i >= SUB) {
+            const int64 m = (end - i < span ? end - i : span) / SUB;
+            block<To>(m, out + i, f, src.full(i)...);
+            i += m * SUB;
+        }
+        if (i < end) {
+            To o[SUB];
+            block<To>(1, o, f, src.part(i, end - i)...);
+            for (int64 k = 0; k < end - i; ++k) out[i + k] = o[k];
+        }
+    };
+    run(Source<In>(in)...);
+}
+}  // namespace cpu
+#endif
 
 // out[i] = convert<To>(f(in[i]...)) for this thread's V elements.
 template <int V, class To, class F, class... In>
@@ -99,7 +204,10 @@ GA_DEVICE void map_contiguous(To* out, int64 n, F f, In... in) {
 #if GA_CPU_LOOPS
     int64 base = flat_index<int64>() * GA_CPU_CHUNK;
     int64 end = n - base < GA_CPU_CHUNK ? n : base + GA_CPU_CHUNK;
-    for (int64 i = base; i < end; ++i) out[i] = convert<To>(f(in.at(i)...));
+    if constexpr (cpu::blocked<F, To, typename In::type...>())
+        cpu::contiguous_blocks(out, base, end, f, in...);
+    else
+        for (int64 i = base; i < end; ++i) out[i] = convert<To>(f(in.at(i)...));
 #else
     int64 base = flat_index<int64>() * V;
     if (base + V <= n) {
@@ -238,6 +346,42 @@ inline void walk_rows(char* const* base, const Strided<N>& p, int64 n, Row row) 
         }
     }
 }
+
+// This thread's chunk of a strided launch for a blocked op (Note [Value-only results],
+// 2): elements gathered into buffers of BLOCK across rows, computed, scattered; the
+// whole groups of a row whose operands are all unit-stride computed in place.
+template <class To, class... A, std::size_t... J, int N, class F>
+inline void strided_blocks(sig<To, A...>, std::index_sequence<J...>, char* const* base,
+                           const Strided<N>& p, int64 n, F f) {
+    std::tuple<std::array<A, BLOCK>...> buf;
+    To o[BLOCK];
+    char* dst[BLOCK];
+    int fill = 0;
+    auto flush = [&] {
+        const int m = (fill + SUB - 1) / SUB;
+        for (int k = fill; k < m * SUB; ++k) ((std::get<J>(buf)[k] = std::get<J>(buf)[0]), ...);
+        block<To>(m, o, f, (const A*)std::get<J>(buf).data()...);
+        for (int k = 0; k < fill; ++k) *(To*)dst[k] = o[k];
+        fill = 0;
+    };
+    walk_rows<N>(base, p, n, [&](char* const* q, const int64* s, int64 cnt) {
+        const bool unit = s[0] == (int64)sizeof(To) && ((s[J + 1] == (int64)sizeof(A)) && ...);
+        int64 k = 0;
+        while (k < cnt) {
+            if (unit && fill == 0 && cnt - k >= SUB) {
+                const int64 m = (cnt - k) / SUB;
+                block<To>(m, (To*)q[0] + k, f, (const A*)q[J + 1] + k...);
+                k += m * SUB;
+            }
+            for (; k < cnt && fill < BLOCK; ++k, ++fill) {
+                dst[fill] = q[0] + k * s[0];
+                ((std::get<J>(buf)[fill] = *(const A*)(q[J + 1] + k * s[J + 1])), ...);
+            }
+            if (fill == BLOCK) flush();
+        }
+    });
+    if (fill) flush();
+}
 }  // namespace cpu
 #endif
 
@@ -249,6 +393,11 @@ GA_DEVICE void map_strided(char* out, GA_BYVAL(Strided<N>) p, I n, F f, In... in
     static_assert(N == 1 + sizeof...(In), "Strided<N>: the output and each input");
 #if GA_CPU_LOOPS
     char* const base[] = {out, (char*)in.p...};
+    if constexpr (cpu::blocked<F, To, typename In::type...>()) {
+        cpu::strided_blocks(cpu::sig<To, typename In::type...>{}, std::index_sequence_for<In...>{},
+                            base, p, (int64)n, f);
+        return;
+    }
     cpu::walk_rows<N>(base, p, (int64)n, [&](char* const* q, const int64* s, int64 cnt) {
         cpu::dispatch_row(cpu::sig<To, typename In::type...>{}, std::index_sequence_for<In...>{},
                           std::make_integer_sequence<int, 1 << sizeof...(In)>{}, q[0], s[0],
