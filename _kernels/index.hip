@@ -103,28 +103,78 @@ GA_GLOBAL void index_keep_c(bool* keep, const unsigned long long* win, const int
 
 // nonzero in two passes over pieces of `per` mask elements (one piece per index):
 // count the set elements of each piece, then (after an inclusive scan of the counts,
-// `ends`) write each piece's flat indices from where the previous piece ended.
+// `ends`) write each piece's flat indices from where the previous piece ended.  A mask
+// byte is set when nonzero, the same test in both passes (so a piece writes exactly the
+// slots it counted).
 GA_GLOBAL void nonzero_count_c(int64* counts, const bool* mask, int64 n, int64 per,
                                int64 pieces) {
     for_each_index(pieces, [=](int64 t) {
         const int64 end = n - t * per < per ? n : (t + 1) * per;
-        int64 c = 0;
-        for (int64 i = t * per; i < end; ++i) c += mask[i];
+        const uint8* m = (const uint8*)mask;
+        int64 c = 0, i = t * per;
+        for (; i + 256 <= end; i += 256) {     // 16-bit partial sums: a vector loop
+            uint16 s = 0;
+            for (int k = 0; k < 256; ++k) s += m[i + k] != 0;
+            c += s;
+        }
+        for (; i < end; ++i) c += m[i] != 0;
         counts[t] = c;
     });
 }
+
+#if GA_CPU_LOOPS
+namespace cpu {
+// Bit j set where byte j of w is nonzero.
+inline unsigned set_bytes(uint64 w) {
+    w |= w >> 4;
+    w |= w >> 2;
+    w |= w >> 1;
+    return (unsigned)(((w & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56);
+}
+// pos[b]: the positions of b's set bits, ascending.
+struct SetPositions {
+    uint8 pos[256][8];
+    constexpr SetPositions() : pos() {
+        for (int b = 0; b < 256; ++b)
+            for (int j = 0, k = 0; j < 8; ++j)
+                if (b >> j & 1) pos[b][k++] = (uint8)j;
+    }
+};
+inline constexpr SetPositions set_positions{};
+}  // namespace cpu
+#endif
 
 GA_GLOBAL void nonzero_write_c(int64* out, const bool* mask, const int64* ends, int64 n,
                                int64 per, int64 pieces) {
     for_each_index(pieces, [=](int64 t) {
         const int64 end = n - t * per < per ? n : (t + 1) * per;
+        const uint8* m = (const uint8*)mask;
         int64 k = t ? ends[t - 1] : 0;
         const int64 kend = ends[t];
+        int64 i = t * per;
+#if GA_CPU_LOOPS
+        // 8 mask bytes at a time: their set positions from a table, stored as 8 slots
+        // (the unused ones rewritten by the next word) while 8 slots of this piece's
+        // range [ends[t-1], ends[t]) remain, then only the set ones
+        for (; i + 8 <= end; i += 8) {
+            uint64 w;
+            __builtin_memcpy(&w, m + i, 8);
+            if (!w) continue;
+            const unsigned b = cpu::set_bytes(w);
+            const uint8* p = cpu::set_positions.pos[b];
+            const int c = __builtin_popcount(b);
+            if (k + 8 <= kend)
+                for (int j = 0; j < 8; ++j) out[k + j] = i + p[j];
+            else
+                for (int j = 0; j < c; ++j) out[k + j] = i + p[j];
+            k += c;
+        }
+#endif
         // branch-free: every index is written at k, which moves on past set elements;
-        // k stays inside this piece's slots [ends[t-1], ends[t])
-        for (int64 i = t * per; i < end && k < kend; ++i) {
+        // k stays inside this piece's slots
+        for (; i < end && k < kend; ++i) {
             out[k] = i;
-            k += mask[i];
+            k += m[i] != 0;
         }
     });
 }

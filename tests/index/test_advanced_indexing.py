@@ -200,10 +200,11 @@ def test_nonzero_0d_raises():
         garray.nonzero(garray.asarray(1.0))
 
 
-@pytest.fixture(params=[0, 32, 7])
+@pytest.fixture(params=[0, 32, 7, 300])
 def nonzero_piece(request):
-    """nonzero's mask elements per thread: the device's, the GPUs' (32) and an odd one,
-    on every device."""
+    """nonzero's mask elements per thread: the device's, the GPUs' (32), an odd one and
+    one past the count's 256-byte blocks with a tail (the CPU's 8-byte words and the
+    scalar loop both in one piece), on every device."""
     from garray import _core
     old = _core._debug_nonzero_piece(request.param)
     yield request.param
@@ -214,6 +215,28 @@ def nonzero_piece(request):
 def test_nonzero_large_and_noncontiguous(xp, nonzero_piece):
     a = xp.asarray(numpy.arange(3 * 70001) % 11 == 0).reshape(3, 70001)
     return list(xp.nonzero(a[:, ::-3])) + [a[a]]
+
+
+@pytest.mark.parametrize("density", [0.0, 0.01, 0.5, 0.97, 1.0])
+@pytest.mark.parametrize("n", [1, 9, 4103, 70001])
+@xp_compare()
+def test_nonzero_densities(xp, nonzero_piece, density, n):
+    """Sparse, dense and full masks of lengths around the pieces and the 8-byte words:
+    the CPU writes a word's set positions as 8 slots while its piece has room for them,
+    then one by one."""
+    m = numpy.random.default_rng(n).random(n) < density
+    return [xp.flatnonzero(xp.asarray(m)), xp.count_nonzero(xp.asarray(m))]
+
+
+@xp_compare()
+def test_nonzero_noncanonical_bool_bytes(xp, nonzero_piece):
+    """A bool array whose bytes are not 0 or 1 (NumPy's frombuffer, views): a nonzero
+    byte is set, in the count and the write alike (a piece writes exactly the slots it
+    counted).  (Other bool kernels still take such bytes as they are: sum, logical_not
+    and count_nonzero on GPUs disagree with NumPy there.)"""
+    m = numpy.frombuffer(bytes([0, 2, 0, 255, 1, 0, 4, 0, 0, 8, 16, 0] * 700), dtype=bool)
+    a = xp.asarray(m)
+    return [xp.flatnonzero(a), xp.nonzero(a.reshape(12, 700))[1]]
 
 
 def test_gather_forced_index64():
