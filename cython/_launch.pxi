@@ -36,7 +36,8 @@ cdef extern from "_cpu_pool.h" nogil:
     ctypedef int (*ga_range_entry)(unsigned int, unsigned int, unsigned int, unsigned int,
                                    void**) noexcept nogil
     int ga_pool_run(ga_range_entry fn, unsigned int grid, unsigned int block, void** args,
-                    int threads)
+                    int threads, int adapt)
+    int ga_pool_free_cores()
 ctypedef int (*_drv_launch)(void*, unsigned int, unsigned int, unsigned int, unsigned int,
                             unsigned int, unsigned int, unsigned int, void*, void**,
                             void**) noexcept nogil
@@ -75,6 +76,9 @@ cdef Py_ssize_t _code_itemsize[_NCODES]
 cdef int _cpu_threads = 0
 cdef int64_t _nogil_min_work = 1 << 14
 cdef int64_t _pool_min_work = 1 << 16
+# Whether a launch leaves the cores other processes hold (Note [CPU launch pool] 5); off
+# where a test forces the thread count.
+cdef int _pool_adapt = 1
 
 
 def _debug_pool_run(intptr_t entry, unsigned int grid, unsigned int block, intptr_t args,
@@ -84,8 +88,14 @@ def _debug_pool_run(intptr_t entry, unsigned int grid, unsigned int block, intpt
     cdef ga_range_entry fn = <ga_range_entry>entry
     cdef int err
     with nogil:
-        err = ga_pool_run(fn, grid, block, <void**>args, threads)
+        err = ga_pool_run(fn, grid, block, <void**>args, threads, 0)
     return err
+
+
+def _debug_pool_free_cores():
+    """Test hook: the cores the launch pool finds free of other processes' runnable
+    threads (Note [CPU launch pool] 5), read afresh if its last reading is 20 ms old."""
+    return ga_pool_free_cores()
 
 
 cdef int _read_cpu_threads() except -1:
@@ -94,16 +104,21 @@ cdef int _read_cpu_threads() except -1:
     return _cpu_threads
 
 
-def _debug_cpu_pool(threads=None, min_work=None):
-    """Test hook: set the launch pool's thread count and the work (elements) from which
-    launches release the GIL and split over it; None keeps a setting.  Returns the
-    previous (threads, min_work)."""
-    global _cpu_threads, _nogil_min_work, _pool_min_work
-    old = (_cpu_threads or _read_cpu_threads(), _pool_min_work)
+def _debug_cpu_pool(threads=None, min_work=None, adapt=None):
+    """Test hook: set the launch pool's thread count, the work (elements) from which
+    launches release the GIL and split over it, and whether launches leave the cores
+    other processes hold (a thread count given without ``adapt`` is forced: adapt off);
+    None keeps a setting.  Returns the previous (threads, min_work, adapt)."""
+    global _cpu_threads, _nogil_min_work, _pool_min_work, _pool_adapt
+    old = (_cpu_threads or _read_cpu_threads(), _pool_min_work, bool(_pool_adapt))
     if threads is not None:
         if threads < 1:
             raise ValueError(f"threads must be >= 1, got {threads}")
         _cpu_threads = threads
+        if adapt is None:
+            _pool_adapt = 0
+    if adapt is not None:
+        _pool_adapt = 1 if adapt else 0
     if min_work is not None:
         _pool_min_work = min_work
         _nogil_min_work = min(min_work, 1 << 14)
@@ -312,7 +327,7 @@ cdef class _Kernels:
                 nt = 1
             with nogil:
                 if nt > 1 and grid > 1:
-                    err = ga_pool_run(fr, grid, block, args, nt)
+                    err = ga_pool_run(fr, grid, block, args, nt, _pool_adapt)
                 else:
                     err = fn(grid, block, args)
         if err:

@@ -234,6 +234,34 @@ print("THREADS", _core._debug_cpu_pool()[0])
 
 
 @cpu_only
+def test_the_pool_leaves_the_cores_other_processes_hold(pool):
+    """With another process's thread runnable, a launch takes at most the other cores
+    (Note [CPU launch pool] 5): the count the pool reads, and the same bits as a forced
+    split (which blocks compute what never changes)."""
+    import subprocess
+    import sys
+    import time
+    cores = os.cpu_count()
+    assert 1 <= _core._debug_pool_free_cores() <= cores
+    h = numpy.random.default_rng(3).standard_normal(1 << 20)
+    g = garray.asarray(h)
+    pool(cores)                       # forced: every launch split over every core
+    forced = [float(garray.sum(g)), garray.exp(g).get()]
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.3)               # past the pool's 20 ms between readings
+        free = _core._debug_pool_free_cores()
+        _core._debug_cpu_pool(adapt=True)
+        adapted = [float(garray.sum(g)), garray.exp(g).get()]
+    finally:
+        busy.kill()
+        busy.wait()
+    assert free <= max(1, cores - 1)
+    assert adapted[0] == forced[0]
+    numpy.testing.assert_array_equal(adapted[1], forced[1])
+
+
+@cpu_only
 def test_a_forked_child_launches_on_its_own_pool():
     if not hasattr(os, "fork"):
         pytest.skip("no fork here")

@@ -68,7 +68,7 @@ def test_split_is_the_same_for_every_thread_count(dtype):
             for a, b in zip(got, ref):
                 numpy.testing.assert_array_equal(a, b)
     finally:
-        _core._debug_cpu_pool(threads=old[0])
+        _core._debug_cpu_pool(*old)
     prev = _core._debug_reduce_strategy("nb")
     try:
         unsplit = garray.sum(g).get()
