@@ -40,6 +40,13 @@
 //    16 keys (8 for 8-byte keys) and payloads wait in a per-thread buffer (L1-sized) and
 //    leave as one contiguous run, so the 256 destinations do not each take a cache miss
 //    per element; the order within a digit, so stability, is unchanged.
+// 9. Uniformly random 64-bit keys (permutations, garray/random/_sampling.py): stable
+//    passes over the top bits only leave groups of equal top bits a few keys long, and
+//    `radix_settle` sorts each group by its whole key (insertion sort, stable), which
+//    completes the stable sort: the full sort's result, bit for bit, in 2 passes instead
+//    of 8 for 2**20 keys.  A thread takes the groups that start in its `seg` positions;
+//    it reads the passes' output and writes its groups into a second buffer, so threads
+//    share nothing.  Only for random keys: a group of g keys costs O(g**2).
 #include "garray/loops.h"
 
 namespace ga {
@@ -378,6 +385,32 @@ GA_GLOBAL void searchsorted(const T* a, const int64* sorter, int64 na, const T* 
         if (right) lo = mid + 1; else hi = mid;
     }
     out[i] = lo;
+}
+
+// Note [Radix sort] 9: keys sorted on their bits at `shift` and above (src) -> fully
+// sorted (dst); one thread per `seg` positions.
+template <class K>    // uint64 (a template: sort.hip is in several compile units)
+GA_GLOBAL void radix_settle(const K* keys, const int64* idx, K* okeys, int64* oidx, int64 n,
+                            int64 seg, int64 shift) {
+    const int64 t = flat_index<int64>();
+    int64 s = t * seg;
+    if (s >= n) return;
+    int64 e = n - s < seg ? n : s + seg;
+    // the groups that start in [s, e): past a group the previous thread finishes, and to
+    // the end of the last one
+    while (s < n && s > 0 && (keys[s] >> shift) == (keys[s - 1] >> shift)) ++s;
+    while (e < n && (keys[e] >> shift) == (keys[e - 1] >> shift)) ++e;
+    for (int64 i = s; i < e; ++i) {
+        const K k = keys[i];
+        const int64 v = idx[i];
+        int64 j = i;
+        for (; j > s && okeys[j - 1] > k; --j) {
+            okeys[j] = okeys[j - 1];
+            oidx[j] = oidx[j - 1];
+        }
+        okeys[j] = k;
+        oidx[j] = v;
+    }
 }
 
 }  // namespace ga

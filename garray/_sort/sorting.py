@@ -29,15 +29,17 @@ from .._args import as_array, normalize_axis
 from .. import _core, _dtypes
 from .._core import _family_launch, empty, ndarray
 from .._reduce.reductions import any as _any
-from .._tables.sort import (RADIX, R_HIST, R_ROWS, R_SCAN, R_SCATTER, S_KEY, S_KEY8_OR_UNKEY,
-                           S_SEARCH, S_TAKE, SORT, key_bytes, radix_code)
+from .._tables.sort import (RADIX, R_HIST, R_ROWS, R_SCAN, R_SCATTER, R_SETTLE, S_KEY,
+                           S_KEY8_OR_UNKEY, S_SEARCH, S_TAKE, SORT, key_bytes, radix_code)
 
 __all__ = ["sort", "argsort", "searchsorted", "lexsort", "partition", "argpartition"]
 
 _CHUNK = {"cpu": 1 << 14, "gpu": 1 << 11}
 # (digit bits, radix_rows histogram slots) per device kind (Note [Sort launches] 4).
 _RADIX = {"cpu": (8, 2048), "gpu": (4, 64)}
-_debug = {"path": None, "chunk": None, "radix": None}
+# Positions per thread of radix_settle (Note [Radix sort] 9); _debug["settle"] forces one.
+_SETTLE_SEG = {"cpu": 1 << 12, "gpu": 1 << 8}
+_debug = {"path": None, "chunk": None, "radix": None, "settle": None}
 _UINT = {1: _dtypes.uint8, 2: _dtypes.uint16, 4: _dtypes.uint32, 8: _dtypes.uint64}
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
@@ -59,9 +61,10 @@ def _is_cpu(x):
     return x.device.kind == "cpu"
 
 
-def _radix(keys, pay, pay_kind, nbytes, rows, n):
+def _radix(keys, pay, pay_kind, nbytes, rows, n, lo_shift=0):
     """Stable sort of each row of keys (flat, rows * n) with its payload; returns the
-    (keys, payload) buffers holding the result."""
+    (keys, payload) buffers holding the result.  ``lo_shift``: the chunked passes sort
+    on the key bits from there up only (argsort_random_keys)."""
     code = radix_code(nbytes, pay_kind)
     total = rows * n
     keys2 = empty(keys.shape, dtype=keys.dtype, device=keys.device)
@@ -85,7 +88,7 @@ def _radix(keys, pay, pay_kind, nbytes, rows, n):
     totals = empty((rows * bins,), dtype=_dtypes.int64, device=keys.device)
     w = radix_code(nbytes, None)
     src, dst = (keys, pay), (keys2, pay2)
-    for shift in range(0, 8 * nbytes, bits):
+    for shift in range(lo_shift, 8 * nbytes, bits):
         _family_launch(RADIX, w, R_HIST, rows * nch,
                        (src[0], counts, rows, n, chunk, nch, shift, bits), keys, total)
         _family_launch(RADIX, 0, R_SCAN, rows * bins, (counts, totals, rows * bins, nch),
@@ -95,6 +98,32 @@ def _radix(keys, pay, pay_kind, nbytes, rows, n):
                         shift, bits), keys, total)
         src, dst = dst, src
     return src
+
+
+def argsort_random_keys(keys):
+    """``argsort(keys)`` of 1-d C-contiguous uint64 keys drawn uniformly at random (the
+    permutations' keys), the same indices bit for bit: stable passes over the top bits
+    only (groups of about 16 equal top bits), then each group sorted whole
+    (Note [Radix sort] 9).  Other keys stay correct but may be slow: a group of g keys
+    costs O(g**2)."""
+    n = keys.shape[0]
+    kind = "cpu" if _is_cpu(keys) else "gpu"
+    chunk = _debug["chunk"] or _CHUNK[kind]
+    bits = (_debug["radix"] or _RADIX[kind])[0]
+    top = -(-max(n.bit_length() - 4, bits) // bits) * bits
+    if n <= 4 * chunk or top >= 64 or _debug["path"] == "rows":
+        return argsort(keys)
+    dev, x2 = keys.device, keys.reshape(1, n)
+    kk = empty((n,), dtype=_dtypes.uint64, device=dev)
+    idx = empty((n,), dtype=_dtypes.int64, device=dev)
+    _family_launch(SORT, _code(x2), S_KEY, n, (x2, idx, kk, None, 1, n, 0, 0, 1), x2)
+    kk, idx = _radix(kk, idx, "index", 8, 1, n, lo_shift=64 - top)
+    okeys = empty((n,), dtype=_dtypes.uint64, device=dev)
+    oidx = empty((n,), dtype=_dtypes.int64, device=dev)
+    seg = _debug["settle"] or _SETTLE_SEG[kind]
+    _family_launch(RADIX, 0, R_SETTLE, -(-n // seg), (kk, idx, okeys, oidx, n, seg, 64 - top),
+                   kk, n)
+    return oidx
 
 
 def _code(x):

@@ -67,13 +67,14 @@ def radix_table():
             entries.append(((code, R_ROWS), f"ga::radix_rows<{k}, {p}>"))
         entries.append(((w, R_HIST), f"ga::radix_hist<{k}>"))
     entries.append(((0, R_SCAN), "ga::radix_scan<ga::int64>"))
+    entries.append(((0, R_SETTLE), "ga::radix_settle<ga::uint64>"))
     return "sort.hip", entries
 
 
 # The rows and templates depend on the key width, so each table is built below.
 SORT = Family("sort", "sort.hip", "S_KEY S_KEY8_OR_UNKEY S_TAKE S_SEARCH",
               tables=lambda: [table()])
-RADIX = Family("radix", "sort.hip", "R_SCATTER R_ROWS R_HIST R_SCAN",
+RADIX = Family("radix", "sort.hip", "R_SCATTER R_ROWS R_HIST R_SCAN R_SETTLE",
                tables=lambda: [radix_table()])
 FAMILIES = (SORT, RADIX)
 SORT.export(globals())      # S_KEY ... and R_SCATTER ... as module names

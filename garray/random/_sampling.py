@@ -3,7 +3,9 @@
 Note [Permutations by sorted keys]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 1. A permutation of n items is the stable ``argsort`` (garray/_sort/sorting.py, a radix
-   sort) of n raw 64-bit Philox words (``_draw.bits``).  Every step runs on the
+   sort; ``argsort_random_keys``: passes over the top bits only, then the short groups
+   of equal top bits sorted whole, the same result) of n raw 64-bit Philox words
+   (``_draw.bits``).  Every step runs on the
    device, and the result is a pure function of (key, position, n): the same on every
    device, warp size and launch shape.  Fisher-Yates, NumPy's method, is sequential.
 2. Two keys tie with probability about n**2 / 2**65 (n = 10**6: 3e-8 per call).  The
@@ -46,7 +48,7 @@ from .._reduce import reductions
 from .._reduce.scans import cumsum
 from .._manip.joining import concatenate
 from .._sort.sets import unique
-from .._sort.sorting import argsort, searchsorted, sort
+from .._sort.sorting import argsort, argsort_random_keys, searchsorted, sort
 from . import _draw
 from ._continuous import KINDS
 from ._generator_base import _F64, _shape
@@ -57,7 +59,7 @@ _U64 = numpy.dtype("uint64")
 def _order(bitgen, n, device):
     """A uniformly random permutation of range(n) as int64 indices (note 1)."""
     keys = _draw.bits(bitgen, (n,), _U64, device=device)
-    return argsort(keys)
+    return argsort_random_keys(keys)
 
 
 _SMALL_SAMPLE = 4

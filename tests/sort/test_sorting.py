@@ -460,3 +460,27 @@ def test_histogram2d_and_dd(bins, density, weighted):
     exp = numpy.histogramdd(s, 3, range=[(-2, 2), None, (0, 1)], density=density, weights=w)
     assert_xp_close(got[0], exp[0], rtol=1e-12, atol=1e-12)
     assert_xp_close(list(got[1]), list(exp[1]))
+
+
+@pytest.fixture(params=[None, 1, 7, 64])
+def settle_seg(request, monkeypatch):
+    """radix_settle's positions per thread: the device's, and small ones so groups of
+    equal top bits cross the threads' segments."""
+    monkeypatch.setitem(_sorting._debug, "settle", request.param)
+    return request.param
+
+
+@pytest.mark.parametrize("n, ties", [(70, False), (1000, False), (1000, True),
+                                     (70_001, False), (70_001, True)])
+@xp_compare()
+def test_argsort_random_keys(xp, path, settle_seg, n, ties):
+    """The permutations' argsort (top-bit passes, then each group of equal top bits
+    sorted whole: Note [Radix sort] 9) is the stable argsort, bit for bit: random keys,
+    and keys with repeats (ties keep index order), on every radix path and digit width."""
+    rng = numpy.random.default_rng(n)
+    k = rng.integers(0, 2**64, n, dtype=numpy.uint64, endpoint=False)
+    if ties:
+        k = k[rng.integers(0, n // 3, n)]
+    if xp is numpy:
+        return numpy.argsort(k, kind="stable")
+    return _sorting.argsort_random_keys(garray.asarray(k))
