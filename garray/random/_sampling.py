@@ -5,9 +5,9 @@ Note [Permutations by sorted keys]
 1. A permutation of n items is the stable ``argsort`` (garray/_sort/sorting.py, a radix
    sort; ``argsort_random_keys``: passes over the top bits only, then the short groups
    of equal top bits sorted whole, the same result) of n raw 64-bit Philox words
-   (``_draw.bits``).  Every step runs on the
-   device, and the result is a pure function of (key, position, n): the same on every
-   device, warp size and launch shape.  Fisher-Yates, NumPy's method, is sequential.
+   (``_draw.bits``).  Every step runs on the device, and the result is a pure function
+   of (key, position, n): the same on every device, warp size and launch shape.
+   Fisher-Yates, NumPy's method, is sequential.
 2. Two keys tie with probability about n**2 / 2**65 (n = 10**6: 3e-8 per call).  The
    stable sort then keeps the tied items in index order: the permutation stays a
    function of the seed, and the bias is confined to those rare draws.

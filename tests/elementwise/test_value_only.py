@@ -62,18 +62,14 @@ def _differ(got, want):
 
 @pytest.mark.parametrize("name, dtype", _cases())
 def test_value_only(name, dtype):
-    xp = garray
-    f = getattr(xp, name)
+    f = getattr(garray, name)
     host = [_values(dtype, s) for s in range(OPS[name].nin)]
-    to_host = garray.asnumpy
 
     def call(*args, **kw):
         with numpy.errstate(all="ignore"):
-            return to_host(f(*args, **kw))
+            return garray.asnumpy(f(*args, **kw))
 
-    def on(a):
-        return xp.asarray(a)
-
+    on = garray.asarray
     want = call(*[on(a) for a in host])
     counts = []
     # pieces of every length at many offsets: the padded tail and one-element calls
@@ -82,6 +78,9 @@ def test_value_only(name, dtype):
                                  for i in range(0, N - k + 1, k * 7)])
         ref = numpy.concatenate([want[i:i + k] for i in range(0, N - k + 1, k * 7)])
         counts.append(_differ(got, ref))
+    # 0-d operands (the strided walk of no axes), and empty ones (no thread at all)
+    counts.append(_differ(call(*[on(a[7]) for a in host]), want[7]))
+    assert call(*[on(a[:0]) for a in host]).shape == (0,)
     # a step view, a reversed view, short unit-stride rows of a wider array
     counts.append(_differ(call(*[on(numpy.repeat(a, 2))[::2] for a in host]), want))
     counts.append(_differ(call(*[on(a[::-1])[::-1] for a in host]), want))
@@ -99,5 +98,5 @@ def test_value_only(name, dtype):
         x = on(host[0].copy())
         with numpy.errstate(all="ignore"):
             f(x, out=x)
-        counts.append(_differ(to_host(x), want))
+        counts.append(_differ(garray.asnumpy(x), want))
     assert counts == [0] * len(counts), counts
