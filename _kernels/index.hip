@@ -19,7 +19,16 @@
 //    axes), index_keep_c keeps the b that won.  Boolean masks never repeat and skip it.
 // 4. Gathers and scatters move bytes: one instantiation per item size (uint8 ... the
 //    16-byte complex), not per dtype.
-// 5. nonzero of a contiguous mask: each piece of `per` elements is counted, the counts
+// 5. x[idx] for one C-contiguous int64 idx on the first axis of x, whose other axes are
+//    C-contiguous (a 1-d x may have any stride), is one pass, take_c: the bounds check
+//    and the gather together, with no offset array (the per-call path, and half the
+//    memory traffic of steps 1-2 for a large take).
+//    x[idx] = value on the same terms is two: index_check_c reads every index first
+//    (NumPy writes nothing when one is out of range), then put_c writes.  A value of
+//    one element is written everywhere; a value array of the target's shape is written
+//    in C order by one CPU thread (repeated targets: the last wins), and GPUs take
+//    steps 1-3 for it.
+// 6. nonzero of a contiguous mask: each piece of `per` elements is counted, the counts
 //    scanned (garray's cumsum), then each piece writes its flat indices in order.
 #include "garray/indexer.h"
 #include "garray/loops.h"
@@ -89,6 +98,63 @@ GA_GLOBAL void index_step_s(char* out, const char* idx, const char* acc, GA_BYVA
                             I n, int64 size, int64 stride, int64* err) {
     map_strided<int64>(out, p, n, index_step<TI>{size, stride, err}, Ptr<TI>{idx},
                        Ptr<int64>{acc});
+}
+
+// x[idx] in one pass (Note 5): out[i * row + j] = src[norm(idx[i]) * stride + j] over
+// n = len(idx) * row items; an index outside [-size, size) sets err as index_step does
+// (its item of out is left unwritten: the host raises).
+template <class T>
+GA_GLOBAL void take_c(T* out, const char* src, const int64* idx, int64 n, int64 row,
+                      int64 size, int64 stride, int64* err) {
+    for_each_index(n, [=](int64 e) {
+        const int64 i = row == 1 ? e : e / row;
+        int64 x = idx[i];
+        if (x < -size || x >= size) {
+            err[0] = 1;
+            err[1] = x;
+            return;
+        }
+        if (x < 0) x += size;
+        out[e] = ((const T*)(src + x * stride))[e - i * row];
+    });
+}
+
+// Every index of idx[0:n] in [-size, size), or err set as index_step does.
+GA_GLOBAL void index_check_c(const int64* idx, int64 n, int64 size, int64* err) {
+    // x in [-size, size) exactly when x + size (unsigned, no overflow) is below 2 size
+    const uint64 lo = (uint64)size, span = 2 * (uint64)size;
+#if GA_CPU_LOOPS
+    const int64 base = flat_index<int64>() * GA_CPU_CHUNK;
+    const int64 end = n - base < GA_CPU_CHUNK ? n : base + GA_CPU_CHUNK;
+    bool bad = false;                   // a vector loop; the culprit found after
+    for (int64 i = base; i < end; ++i) bad |= (uint64)idx[i] + lo >= span;
+    if (!bad) return;
+    for (int64 i = base; i < end; ++i)
+        if ((uint64)idx[i] + lo >= span) {
+            err[0] = 1;
+            err[1] = idx[i];
+            return;
+        }
+#else
+    const int64 i = flat_index<int64>();
+    if (i < n && (uint64)idx[i] + lo >= span) {
+        err[0] = 1;
+        err[1] = idx[i];
+    }
+#endif
+}
+
+// x[idx] = val after index_check_c (Note 5): dst[norm(idx[i]) * stride + j] =
+// val[(i * row + j) * vstep] over n = len(idx) * row items; vstep 0 or 1.
+template <class T>
+GA_GLOBAL void put_c(char* dst, const T* val, int64 vstep, const int64* idx, int64 n,
+                     int64 row, int64 size, int64 stride) {
+    for_each_index(n, [=](int64 e) {
+        const int64 i = row == 1 ? e : e / row;
+        int64 x = idx[i];
+        if (x < 0) x += size;
+        ((T*)(dst + x * stride))[e - i * row] = val[e * vstep];
+    });
 }
 
 // win[lin[b]] = max(b) + 1 over the b that target it (win starts at zero).

@@ -287,6 +287,14 @@ cdef ndarray _drop_leading_ones(ndarray a, int nd):
 cdef int _assign(ndarray dst, object value) except -1:
     """dst[...] = value: a garray array (broadcast, cast) or anything NumPy reads."""
     cdef ndarray src
+    cdef _Scalar sv
+    if _pack_item(value, dst._code, &sv):       # a Python scalar: no NumPy round trip
+        if dst._nd == 0:
+            _write_scalar(dst, &sv)
+        elif dst._size:
+            _copy_into(dst, _broadcast_view(_scalar_array(&sv, dst._code, dst._device),
+                                            dst._shape, dst._nd, "value"))
+        return 0
     if isinstance(value, ndarray):
         src = <ndarray>value
         if src._device is not dst._device:

@@ -12,10 +12,13 @@ cdef enum:
     IX_SCATTER64 = 3
     IX_STEP32 = 4
     IX_STEP64 = 5
+    IX_TAKE = 6
+    IX_PUT = 7
     IX_WINNER = 0
     IX_KEEP = 1
     IX_NZ_COUNT = 2
     IX_NZ_WRITE = 3
+    IX_CHECK = 4
     # mask elements per thread of nonzero's count and write passes, per device kind: a
     # CPU thread streams a long run; on GPUs a 2048-byte piece per thread left a 2**22
     # mask 2,048 threads (8 blocks), so they take 32 (131,072 threads).
@@ -143,10 +146,13 @@ cdef ndarray _take_first(ndarray x, ndarray idx):
     check, one read of the error flag, the gather (garray/_index/advanced.py's
     _offsets and getitem, without parsing a key)."""
     cdef Py_ssize_t two = 2
-    cdef ndarray i64 = _new_array(_code_dtype[_I64], idx._nd, idx._shape, x._device)
-    cdef ndarray err = _new_array(_code_dtype[_I64], 1, &two, x._device)
+    cdef ndarray err = _new_array(_code_dtype[_I64], 1, &two, x._device), i64
     cdef int64_t flags[2]
     cdef object bad
+    if (idx._code == _I64 and idx._flags & FLAG_C and x._shape[0]
+            and idx._nd + x._nd - 1 <= MAX_NDIM and _rows_contiguous(x)):
+        return _take_rows(x, idx, err)
+    i64 = _new_array(_code_dtype[_I64], idx._nd, idx._shape, x._device)
     _zero_fill(i64)
     _zero_fill(err)
     _index_step(i64, idx, x._shape[0], x._strides[0], err, 0)
@@ -162,6 +168,108 @@ cdef ndarray _take_first(ndarray x, ndarray idx):
             raise IndexError(f"index {bad} is out of bounds for axis 0 with size "
                              f"{x._shape[0]}")
     return _gather(x, i64, (0,), 0)
+
+
+cdef bint _rows_contiguous(ndarray x) noexcept:
+    """Whether x's axes after the first are C-contiguous and hold at least one item."""
+    cdef Py_ssize_t step = x._itemsize
+    cdef int d
+    for d in range(x._nd - 1, 0, -1):
+        if x._shape[d] == 0:
+            return False
+        if x._shape[d] != 1 and x._strides[d] != step:
+            return False
+        step *= x._shape[d]
+    return True
+
+
+cdef ndarray _take_rows(ndarray x, ndarray idx, ndarray err):
+    """x[idx] in one launch (Note [Advanced indexing kernels] 5 in _kernels/index.hip):
+    idx C-contiguous int64, x's rows (its other axes) C-contiguous and not empty."""
+    cdef Py_ssize_t shape[MAX_NDIM]
+    cdef int d, nd = idx._nd + x._nd - 1
+    cdef int64_t row = 1, size = x._shape[0], stride = x._strides[0], n, flags[2]
+    cdef intptr_t po, ps = x._ptr, pi = idx._ptr, pe = err._ptr
+    cdef void* args[8]
+    cdef ndarray o
+    for d in range(idx._nd):
+        shape[d] = idx._shape[d]
+    for d in range(1, x._nd):
+        shape[idx._nd + d - 1] = x._shape[d]
+        row *= x._shape[d]
+    o = _new_array(x._dtype, nd, shape, x._device)
+    n = o._size
+    if n == 0:
+        return o
+    po = o._ptr
+    _zero_fill(err)
+    args[0], args[1], args[2], args[3] = &po, &ps, &pi, &n
+    args[4], args[5], args[6], args[7] = &row, &size, &stride, &pe
+    _index_kernels().launch(o, _move_code(x._itemsize), IX_TAKE, n, args)
+    if err._is_cpu:
+        memcpy(flags, <void*>err._ptr, 16)
+    else:
+        _copy_dtoh(err._device, <intptr_t>flags, err._ptr, 16)
+    if flags[0]:
+        raise IndexError(f"index {flags[1]} is out of bounds for axis 0 with size {size}")
+    return o
+
+
+cdef bint _put_first(ndarray x, ndarray idx, object value) except -1:
+    """x[idx] = value for one integer garray array idx on x's first axis in two launches
+    (Note [Advanced indexing kernels] 5 in _kernels/index.hip); False where the key or
+    value needs the general path (garray/_index/advanced.py's setitem)."""
+    cdef Py_ssize_t shape[MAX_NDIM], two = 2
+    cdef int d, nd = idx._nd + x._nd - 1
+    cdef int64_t row = 1, size = x._shape[0], stride = x._strides[0], n, vstep, flags[2]
+    cdef intptr_t px = x._ptr, pv, pi, pe
+    cdef void* args[8]
+    cdef ndarray val, err
+    cdef _Scalar sv
+    if not (idx._code == _I64 and idx._flags & FLAG_C and size and nd <= MAX_NDIM
+            and idx._device is x._device and _rows_contiguous(x)):
+        return False
+    for d in range(idx._nd):
+        shape[d] = idx._shape[d]
+    for d in range(1, x._nd):
+        shape[idx._nd + d - 1] = x._shape[d]
+        row *= x._shape[d]
+    if _pack_item(value, x._code, &sv):        # a Python scalar: no NumPy round trip
+        val = _broadcast_view(_scalar_array(&sv, x._code, x._device), shape, nd, "value")
+    else:
+        val = _value_for(value, x._dtype, x._device, nd, shape)
+    n = idx._size * row
+    vstep = 0
+    for d in range(nd):
+        if val._strides[d] and val._shape[d] > 1:
+            vstep = 1
+    if vstep and not (val._flags & FLAG_C and x._is_cpu):
+        return False                # GPUs resolve repeated targets by the general path
+    if n == 0:
+        return True
+    if _overlap(x, idx):
+        idx = _copy_array(idx)
+    if vstep and _overlap(x, val):
+        val = _copy_array(val)
+    err = _new_array(_code_dtype[_I64], 1, &two, x._device)
+    _zero_fill(err)
+    pi, pe, pv = idx._ptr, err._ptr, val._ptr
+    n = idx._size
+    args[0], args[1], args[2], args[3] = &pi, &n, &size, &pe
+    _index_kernels().launch(idx, 0, IX_CHECK, n, args)
+    if err._is_cpu:
+        memcpy(flags, <void*>err._ptr, 16)
+    else:
+        _copy_dtoh(err._device, <intptr_t>flags, err._ptr, 16)
+    if flags[0]:
+        raise IndexError(f"index {flags[1]} is out of bounds for axis 0 with size {size}")
+    n = idx._size * row
+    args[0], args[1], args[2], args[3] = &px, &pv, &vstep, &pi
+    args[4], args[5], args[6], args[7] = &n, &row, &size, &stride
+    # a value array is written in C order by the calling thread (work 0: no split), so
+    # the last of repeated targets wins
+    _index_kernels().launch(x, _move_code(x._itemsize), IX_PUT, n, args, 0 if vstep else -1)
+    return True
 
 
 def _gather(ndarray v, ndarray off, tuple adv_axes, int insert_at):
@@ -215,20 +323,29 @@ def _scatter(ndarray v, ndarray off, ndarray keep, tuple adv_axes, int insert_at
 
 cdef ndarray _value_array(object value, ndarray dst):
     """value as an array of dst's dtype and device, broadcastable to dst's shape."""
+    return _value_for(value, dst._dtype, dst._device, dst._nd, dst._shape)
+
+
+cdef ndarray _value_for(object value, object dtype, object device, int nd,
+                        Py_ssize_t* shape):
+    """value as a view of dtype on device with the given shape (NumPy's setitem rules:
+    cast, broadcast)."""
     cdef ndarray src
     if isinstance(value, ndarray):
         src = <ndarray>value
-        if src._device is not dst._device:
+        if src._device is not device:
             raise ValueError(f"value: array on {src._device} cannot be assigned into an "
-                             f"array on {dst._device}; use to_device() first")
-        if src._dtype is not dst._dtype:
-            src = _astype(src, dst._dtype, False, None)
+                             f"array on {device}; use to_device() first")
+        if src._dtype is not dtype:
+            src = _astype(src, dtype, False, None)
     else:
-        src = asarray(numpy.ascontiguousarray(_host_value(value, dst._dtype, dst._nd)),
-                      device=dst._device)
-    if src._nd > dst._nd:           # NumPy drops leading length-1 axes of the value
-        src = _drop_leading_ones(src, dst._nd)
-    return _broadcast_view(src, dst._shape, dst._nd, "value")
+        h = numpy.ascontiguousarray(_host_value(value, dtype, nd))
+        # the CPU device reads the host value in place (as _upload_into does)
+        src = (_wrap_numpy(h, device, True) if device.kind == "cpu"
+               else asarray(h, device=device))
+    if src._nd > nd:                # NumPy drops leading length-1 axes of the value
+        src = _drop_leading_ones(src, nd)
+    return _broadcast_view(src, shape, nd, "value")
 
 
 def _keep_last(ndarray lin, int64_t targets):

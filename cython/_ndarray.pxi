@@ -360,6 +360,9 @@ cdef class ndarray(_ArrayOperators):
     def __setitem__(self, key, value):
         if self._flags & FLAG_READONLY:
             raise ValueError("assignment destination is read-only")
+        if (type(key) is ndarray and (<ndarray>key)._code == _I64 and self._nd
+                and (<ndarray>key)._nd and _put_first(self, <ndarray>key, value)):
+            return                              # x[idx] = v: no key to parse
         dst = _basic_index(self, key)           # IndexError first, as NumPy
         if dst is None:
             _advanced("setitem")(self, key, value)

@@ -131,6 +131,53 @@ cdef int _pack_scalar(object s, int code, _Scalar* out, str opname) except -1:
     return 0
 
 
+cdef bint _pack_item(object value, int code, _Scalar* sv) except -1:
+    """A Python scalar packed as an item of dtype ``code`` for an assignment, where NumPy's
+    item assignment converts it without a check or a warning: a float into float32,
+    float64 or complex128 (float32: unless it overflows), an int in range into an
+    integer dtype (into float64 within 2**53, float32 within 2**24), a bool into bool.
+    False leaves the value to NumPy's own assignment (_host_value), with its errors."""
+    cdef type t = type(value)
+    cdef double d
+    if t is float:
+        d = value
+        if code == _F64:
+            sv.f64 = d
+        elif code == _C128:
+            sv.c128[0] = d
+            sv.c128[1] = 0
+        elif code == _F32 and (-3.4028234663852886e38 <= d <= 3.4028234663852886e38
+                               or not (d * 0.0 == 0.0)):      # inf and nan stay
+            sv.f32 = <float>d
+        else:
+            return False
+        return True
+    if t is int:
+        if _CATEGORY[code] in "iu":
+            if not (_int_lo[code] <= value <= _int_hi[code]):
+                return False
+            if code == _I8: sv.i8 = value
+            elif code == _I16: sv.i16 = value
+            elif code == _I32: sv.i32 = value
+            elif code == _I64: sv.i64 = value
+            elif code == _U8: sv.u8 = value
+            elif code == _U16: sv.u16 = value
+            elif code == _U32: sv.u32 = value
+            else: sv.u64 = value
+            return True
+        if code == _F64 and -(1 << 53) <= value <= (1 << 53):
+            sv.f64 = <double><int64_t>value
+            return True
+        if code == _F32 and -(1 << 24) <= value <= (1 << 24):
+            sv.f32 = <float><int64_t>value
+            return True
+        return False
+    if t is bool and code == _BOOL:
+        sv.b = value is True
+        return True
+    return False
+
+
 cdef double _round_f16(double v):
     """v rounded to float16 (directly, no double rounding), as a double."""
     with numpy.errstate(over="ignore"):

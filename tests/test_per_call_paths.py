@@ -1,6 +1,7 @@
 """The per-call fast paths (issue: CPU speed rows) give what the general paths give.
 
-``x[idx]`` with one integer garray array (cython/_gather.pxi ``_take_first``), ``a @ b``
+``x[idx]`` and ``x[idx] = v`` with one integer garray array (cython/_gather.pxi
+``_take_first``, ``_put_first``), Python scalars stored by assignment, ``a @ b``
 of C-contiguous 1-d/2-d BLAS dtypes (garray/_gemm/engine.py ``contiguous_product``) and
 the reductions with every argument at its default (``x.sum()``, ``garray.argmax(x)``:
 cython/_methods.pxi, garray/_reduce/reductions.py) skip argument parsing only; each is
@@ -12,7 +13,8 @@ import numpy
 import pytest
 
 import garray
-from xp import ALL_DTYPES, assert_xp_close, for_all_dtypes, make, same_or_raises_alike
+from xp import (ALL_DTYPES, assert_xp_close, for_all_dtypes, make, python_scalar,
+                same_or_raises_alike)
 
 INDEX_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 
@@ -65,6 +67,121 @@ def test_take_first_views_and_subclasses():
     assert_xp_close(g[garray.asarray(3)], h[3], rtol=0, atol=0)
     with pytest.raises(IndexError):
         garray.asarray(1.0)[garray.asarray([0])]          # 0-d: too many indices
+
+
+def test_take_first_large_and_strided_rows():
+    """Launches split over the pool (2**17 indices), rows of several items, a 1-d view
+    with a step, and rows that are not contiguous (the general path): NumPy's values."""
+    rng = numpy.random.default_rng(3)
+    h = rng.standard_normal(1 << 18).astype(numpy.float32)
+    idx = rng.integers(-(1 << 18), 1 << 18, 1 << 17)
+    g, gi = garray.asarray(h), garray.asarray(idx)
+    assert_xp_close(g[gi], h[idx], rtol=0, atol=0)
+    assert_xp_close(garray.take(g, gi), numpy.take(h, idx), rtol=0, atol=0)
+    assert_xp_close(g[::3][gi[:50] // 3], h[::3][idx[:50] // 3], rtol=0, atol=0)
+    h2 = h[:3000].reshape(100, 30)
+    g2 = garray.asarray(h2)
+    for view in (lambda a: a, lambda a: a[:, 1:7], lambda a: a[:, ::-2], lambda a: a[::-1]):
+        assert_xp_close(view(g2)[gi[:9] % 100], view(h2)[idx[:9] % 100], rtol=0, atol=0)
+
+
+def _put_cases(dtype, n):
+    """(index, value) pairs for x[index] = value on a first axis of n: scalars of each
+    Python kind, arrays of the target's shape and broadcast ones, repeats, negatives."""
+    h = make(numpy, (4,), dtype)
+    return [(numpy.array([0, n - 1, -1]), python_scalar(dtype)),
+            (numpy.array([[1], [-n]]), python_scalar(dtype, small=True)),
+            (numpy.array([2, 2, 0, 2]), h),             # repeated targets: the last wins
+            (numpy.array([n - 1, 0, 1, 0]), h[1:2]),
+            (numpy.array([1]), h[3]),                   # a NumPy scalar
+            (numpy.array([], dtype=numpy.int64), 1),
+            (numpy.array([1, 2, 3, 0]), garray.asarray(h)),
+            (numpy.array([3, 0]), True), (numpy.array([3, 0]), 7),
+            (numpy.array([3, 0]), -2.5), (numpy.array([3, 0]), 1.5 - 2j)]
+
+
+@for_all_dtypes()
+@pytest.mark.parametrize("shape", [(6,), (5, 3), (4, 1, 2)])
+def test_put_first_matches_numpy(dtype, shape):
+    """x[idx] = value with one int64 garray array (cython/_gather.pxi _put_first): every
+    dtype, scalar and array values, repeated targets, rows of several items."""
+    for idx, value in _put_cases(dtype, shape[0]):
+        h = make(numpy, shape, dtype)
+        g = garray.asarray(h)
+        hv = garray.asnumpy(value) if isinstance(value, garray.ndarray) else value
+
+        def np_set():
+            with numpy.errstate(all="ignore"):
+                h[idx] = hv
+            return h
+
+        def g_set():
+            with numpy.errstate(all="ignore"):
+                g[garray.asarray(idx)] = value
+            return g
+        same_or_raises_alike(np_set, g_set, rtol=0, atol=0)
+
+
+def test_put_first_bounds_aliasing_and_size():
+    """An index out of range writes nothing; an index array or a value that shares x's
+    memory is read before any write; 2**17 targets split over the pool."""
+    h = numpy.arange(10, dtype=numpy.int64)
+    g = garray.asarray(h)
+    for bad in ([0, 10], [-11, 1], [2**62, 3]):
+        with pytest.raises(IndexError, match=f"index {bad[0] if bad[0] != 0 else 10} "
+                                             f"is out of bounds for axis 0 with size 10"):
+            g[garray.asarray(numpy.array(bad))] = -1
+        assert_xp_close(g, h, rtol=0, atol=0)
+    h[h[::-1]] = h                          # the index and the value are x itself
+    g[g[::-1]] = g
+    assert_xp_close(g, h, rtol=0, atol=0)
+    h[h[:5]] = h[5:]
+    g[g[:5]] = g[5:]
+    assert_xp_close(g, h, rtol=0, atol=0)
+    rng = numpy.random.default_rng(4)
+    big = numpy.zeros(1 << 18, numpy.float32)
+    idx = rng.integers(0, 1 << 18, 1 << 17)
+    gb, gi = garray.asarray(big), garray.asarray(idx)
+    big[idx] = 2.5
+    gb[gi] = 2.5
+    assert_xp_close(gb, big, rtol=0, atol=0)
+    vals = rng.standard_normal(1 << 17).astype(numpy.float32)
+    big[idx] = vals                         # repeated targets: the last in C order wins
+    gb[gi] = garray.asarray(vals)
+    assert_xp_close(gb, big, rtol=0, atol=0)
+    with pytest.raises(ValueError, match="read-only"):
+        garray.broadcast_to(g, (2, 10))[garray.asarray(numpy.array([0]))] = 1
+
+
+SCALARS = (True, False, 0, 1, -1, 127, 128, 255, 256, -129, 2**31, 2**53 + 1, 2**63 - 1,
+           2**63, 2**64, -2**63 - 1, 0.5, -2.5, 1e300, -1e300, 3.4028235e38, 1e-320,
+           float("inf"), float("nan"), 1.5 - 2j, 16777217, -16777217)
+
+
+@for_all_dtypes()
+def test_scalar_assignment_matches_numpy(dtype):
+    """A Python scalar stored by x[i] = s, x[a:b] = s and x[idx] = s (cython/_ufunc_operands
+    .pxi _pack_item, or NumPy's item assignment where a check or a warning is due):
+    NumPy's stored bits, errors and warnings (as errors) alike."""
+    import warnings
+    for s in SCALARS:
+        for key in (2, slice(1, 3), numpy.array([3, 0])):
+            h = numpy.zeros(4, dtype)
+            g = garray.asarray(h)
+            gk = garray.asarray(key) if isinstance(key, numpy.ndarray) else key
+
+            def np_set():
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    h[key] = s
+                return h
+
+            def g_set():
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    g[gk] = s
+                return g
+            same_or_raises_alike(np_set, g_set, rtol=0, atol=0)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128",

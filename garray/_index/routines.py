@@ -93,7 +93,8 @@ def take(a, indices, /, axis=None, out=None, mode="raise"):
         ax = normalize_axis(axis, a.ndim)
     _check_mode(mode)           # NumPy's order: axis, mode, indices
     idx = _apply_mode(_index_array(indices, a, take=True), a.shape[ax], mode)
-    return _write_out(a[(slice(None),) * ax + (idx,)], out, "take")
+    # axis 0 takes x[idx]'s one-launch path (cython/_gather.pxi, _take_first)
+    return _write_out(a[idx] if ax == 0 else a[(slice(None),) * ax + (idx,)], out, "take")
 
 
 def _along_axis_key(arr, indices, axis, name):
