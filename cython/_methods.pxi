@@ -27,6 +27,10 @@ cdef object _matmul_operator(object a, object b):
         return NotImplemented
     if not isinstance(b, ndarray) and not _is_operand(b):
         return NotImplemented
+    if type(a) is ndarray and type(b) is ndarray:
+        r = _matmul_fast(<ndarray>a, <ndarray>b)        # cython/_gemm.pxi
+        if r is not None:
+            return r
     return _array_function("matmul")(a, b)
 
 

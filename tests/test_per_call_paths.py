@@ -2,7 +2,7 @@
 
 ``x[idx]`` and ``x[idx] = v`` with one integer garray array (cython/_gather.pxi
 ``_take_first``, ``_put_first``), Python scalars stored by assignment, ``a @ b``
-of C-contiguous 1-d/2-d BLAS dtypes (garray/_gemm/engine.py ``contiguous_product``) and
+of C-contiguous 1-d/2-d BLAS dtypes (cython/_gemm.pxi ``_matmul_fast``) and
 the reductions with every argument at its default (``x.sum()``, ``garray.argmax(x)``:
 cython/_methods.pxi, garray/_reduce/reductions.py) skip argument parsing only; each is
 compared with NumPy here over dtypes, shapes, empty and 0-d inputs and bad indices, and

@@ -244,38 +244,16 @@ def _cblas(blas, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, c, ldc, sc, batch, ite
                           sc, batch, itemsize)
 
 
-_FAST = {}      # (dtype, the settings' raw values) -> _cpu_blas's answer + address table
-
-
-def contiguous_product(a, b):
-    """a @ b for C-contiguous 1-d or 2-d operands of one BLAS dtype on the CPU device,
-    straight into OpenBLAS (the per-call path of ``x @ y``, without the batch and
-    layout analysis of ``gemm``); None where that path does not apply (the caller takes
-    the general one, which raises what it must)."""
-    dt = a.dtype
-    if (b.dtype != dt or a.device.kind != "cpu" or b.device != a.device
-            or not (a.flags.c_contiguous and b.flags.c_contiguous)
-            or a.ndim > 2 or b.ndim > 2 or a.ndim == 0 or b.ndim == 0):
+def fast_blas(dtype):
+    """The per-call path of ``a @ b`` (cython/_gemm.pxi ``_matmul_fast``, which caches
+    this per dtype and settings): (cblas_?gemm address, kind, ilp64, the library whose
+    address table must stay the one read or None, that table), or None where the
+    settings send ``dtype`` elsewhere (GARRAY_GEMM=kernel, an integer dtype)."""
+    if dtype not in _BLAS_KIND or path_for(dtype) != "vendor":
         return None
-    key = (dt, _env.get("GARRAY_GEMM"), _env.get("GARRAY_CPU_BLAS"),
-           _env.get("GARRAY_OPENBLAS_LIBRARY"))
-    blas = _FAST.get(key)
-    if blas is None or (not blas[3] and blas[4] is not openblas.library._addresses):
-        # the settings read once per combination of their values (each read checks them)
-        if dt not in _BLAS_KIND or path_for(dt) != "vendor":
-            return None
-        blas = _FAST[key] = _cpu_blas(dt) + (openblas.library._addresses,)
-    k = a.shape[-1]
-    m = a.shape[0] if a.ndim == 2 else 1
-    n = b.shape[1] if b.ndim == 2 else 1
-    if b.shape[0] != k or 0 in (m, n, k) or max(m, n, k) > _INT32_MAX:
-        return None
-    c = empty((m, n) if a.ndim == 2 and b.ndim == 2 else
-              (m,) if a.ndim == 2 else (n,) if b.ndim == 2 else (), dtype=dt, device=a.device)
-    # row-major c = a @ b is column-major c^T = b^T a^T, both read as stored
-    _cblas(blas[:4], "N", "N", n, m, k, b.ptr, n, 0, a.ptr, k, 0, c.ptr, n, 0, 1,
-           c.itemsize)
-    return c
+    fn, _, kind, ilp64 = _cpu_blas(dtype)
+    lib = None if ilp64 else openblas.library
+    return fn, kind, ilp64, lib, None if lib is None else lib._addresses
 
 
 def _packed(x, batch, s):

@@ -6,11 +6,11 @@ checks, ``out=`` (its shape may carry extra batch axes, as NumPy's) and aliasing
 product itself is garray._gemm.engine.gemm (Note [GEMM dispatch] there, docs/gemm.md).
 """
 
-from .._core import broadcast_shapes, broadcast_to, empty, ndarray
+from .._core import _matmul_fast, broadcast_shapes, broadcast_to, empty, ndarray
 from .._dtypes import can_cast, normalize_dtype, result_type
 from .._inquiry import may_share_memory
 from .._args import as_array
-from .engine import contiguous_product, gemm
+from .engine import gemm
 from .._array_utils import asfortranarray
 
 __all__ = ["matmul"]
@@ -115,7 +115,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
     """
     if (out is None and dtype is None and type(x1) is ndarray and type(x2) is ndarray
             and casting == "same_kind" and order == "K"):
-        r = contiguous_product(x1, x2)
+        r = _matmul_fast(x1, x2)      # the per-call path (cython/_gemm.pxi)
         if r is not None:
             return r
     a, b = _operands(x1, x2)
