@@ -407,6 +407,40 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None):
     return _copy_order(a, code, None)
 
 
+cdef ndarray _flat_list(list obj, object dev):
+    """A non-empty flat list of Python ints and floats on a CPU device, read here: int64
+    when every item is an int (each within int64), float64 when one is a float (an int
+    converted correctly rounded, as NumPy converts it); None for anything else (bools,
+    NumPy scalars, nesting, larger ints: NumPy parses those)."""
+    cdef Py_ssize_t n = len(obj), i
+    cdef int kinds = 0
+    cdef ndarray a
+    cdef int64_t* pi
+    cdef double* pf
+    if n == 0:
+        return None
+    for v in obj:
+        if type(v) is float:
+            kinds |= 2
+        elif type(v) is int:
+            kinds |= 1
+        else:
+            return None
+    a = _new_array(_code_dtype[_F64 if kinds & 2 else _I64], 1, &n, dev)
+    pi = <int64_t*>a._ptr
+    pf = <double*>a._ptr
+    try:
+        for i in range(n):
+            v = obj[i]
+            if kinds & 2:
+                pf[i] = <double>v if type(v) is float else <double>(<int64_t>v)
+            else:
+                pi[i] = <int64_t>v
+    except OverflowError:
+        return None
+    return a
+
+
 cdef ndarray _asarray(object obj, object dtype, object device, object copy):
     cdef ndarray a
     cdef object dt = None if dtype is None else _norm_dtype(dtype)
@@ -415,6 +449,9 @@ cdef ndarray _asarray(object obj, object dtype, object device, object copy):
         # Hot path: a list on the CPU device -> NumPy parses it, garray wraps the result.
         dev = _resolve_device(device)
         if dev is _cpu_device or dev.kind == "cpu":
+            a = _flat_list(<list>obj, dev)
+            if a is not None:
+                return a
             h = numpy.asarray(obj)
             if h.dtype in _code_of and h.ndim <= MAX_NDIM:
                 return _wrap_numpy(h, dev, False)

@@ -279,3 +279,33 @@ def test_env_reads_follow_os_environ(monkeypatch):
     monkeypatch.setenv("GARRAY_GEMM", "bogus")
     with pytest.raises(ValueError, match="GARRAY_GEMM"):
         garray.asarray(h) @ garray.asarray(h.T)
+
+
+class _Float(float):
+    pass
+
+
+LISTS = ([1.0, 2.0, 3.0, 4.0], [1, 2, 3], [1, 2.5], [2.5, 1], [2**63 - 1, -2**63],
+         [2**63, 1], [2**53 + 1, 0.5], [True, 1], [1.5, True],
+         [float("nan"), -0.0, float("inf")], [0], [5e-324], [_Float(1.5), 2.0],
+         [numpy.float32(1.5), 2.0], [numpy.int64(3), 4], [[1.0], [2.0]], [],
+         [1j, 2.0], [1e308, 2**62])
+
+
+@pytest.mark.parametrize("obj", LISTS, ids=range(len(LISTS)))
+def test_asarray_flat_list_matches_numpy(obj):
+    """asarray(list) reads a flat list of Python ints and floats without NumPy
+    (cython/_creation.pxi _flat_list) and hands everything else to NumPy: NumPy's
+    dtype, values and errors either way, on every device."""
+    same_or_raises_alike(lambda: numpy.asarray(obj), lambda: garray.asarray(obj),
+                         rtol=0, atol=0)
+    same_or_raises_alike(lambda: numpy.asarray(obj * 300),
+                         lambda: garray.asarray(obj * 300), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("obj", [[-2**63 - 1], [10**400, 1.0], [2**64, 0.5], [1, None]])
+def test_asarray_flat_list_object_dtype_refused(obj):
+    """Lists NumPy reads as dtype object: garray has no object arrays and says so."""
+    assert numpy.asarray(obj).dtype == object
+    with pytest.raises(TypeError, match="dtype object"):
+        garray.asarray(obj)
