@@ -26,8 +26,8 @@
 //    x[idx] = value on the same terms is two: index_check_c reads every index first
 //    (NumPy writes nothing when one is out of range), then put_c writes.  A value of
 //    one element is written everywhere; a value array of the target's shape is written
-//    in C order by one CPU thread (repeated targets: the last wins), and GPUs take
-//    steps 1-3 for it.
+//    in C order by one thread of the CPU device (repeated targets: the last wins), and
+//    GPUs take steps 1-3 for it.
 // 6. nonzero of a contiguous mask: each piece of `per` elements is counted, the counts
 //    scanned (garray's cumsum), then each piece writes its flat indices in order.
 #include "garray/indexer.h"
@@ -73,6 +73,13 @@ GA_GLOBAL void scatter_s(char* dst, const char* val, const char* off, const char
 #endif
 }
 
+// An index outside its axis: every thread that meets one records it (the host reports
+// any one), through stores the sanitizer build sees as atomic.
+GA_DEVICE void record_bad_index(int64* err, int64 x) {
+    ga_store_repeatable(err, (int64)1);
+    atomicExch((unsigned long long*)(err + 1), (unsigned long long)x);
+}
+
 // One step of the offset arithmetic: acc + normalise(idx) * stride, where
 // normalise maps [-size, size) onto [0, size).  Out-of-range indices set err[0] and
 // leave their value in err[1] (any one of them: the host reports it).
@@ -84,8 +91,7 @@ template <class TI> struct index_step {
         bool bad = (TI)-1 > (TI)0 ? (uint64)v >= (uint64)size     // unsigned: no wrap
                                   : (x < -size || x >= size);
         if (bad) {
-            err[0] = 1;
-            err[1] = x;
+            record_bad_index(err, x);
             return acc;
         }
         if (x < 0) x += size;
@@ -110,8 +116,7 @@ GA_GLOBAL void take_c(T* out, const char* src, const int64* idx, int64 n, int64 
         const int64 i = row == 1 ? e : e / row;
         int64 x = idx[i];
         if (x < -size || x >= size) {
-            err[0] = 1;
-            err[1] = x;
+            record_bad_index(err, x);
             return;
         }
         if (x < 0) x += size;
@@ -131,30 +136,35 @@ GA_GLOBAL void index_check_c(const int64* idx, int64 n, int64 size, int64* err) 
     if (!bad) return;
     for (int64 i = base; i < end; ++i)
         if ((uint64)idx[i] + lo >= span) {
-            err[0] = 1;
-            err[1] = idx[i];
+            record_bad_index(err, idx[i]);
             return;
         }
 #else
     const int64 i = flat_index<int64>();
-    if (i < n && (uint64)idx[i] + lo >= span) {
-        err[0] = 1;
-        err[1] = idx[i];
-    }
+    if (i < n && (uint64)idx[i] + lo >= span) record_bad_index(err, idx[i]);
 #endif
 }
 
 // x[idx] = val after index_check_c (Note 5): dst[norm(idx[i]) * stride + j] =
-// val[(i * row + j) * vstep] over n = len(idx) * row items; vstep 0 or 1.
+// val[(i * row + j) * vstep] over n = len(idx) * row items.  One value (vstep 0): every
+// thread stores it (repeated targets store the same value).  A value array (vstep 1, the
+// CPU device only): thread 0 writes all in C order, so the last of repeated targets wins.
 template <class T>
 GA_GLOBAL void put_c(char* dst, const T* val, int64 vstep, const int64* idx, int64 n,
                      int64 row, int64 size, int64 stride) {
-    for_each_index(n, [=](int64 e) {
+    auto target = [=](int64 e) {
         const int64 i = row == 1 ? e : e / row;
         int64 x = idx[i];
         if (x < 0) x += size;
-        ((T*)(dst + x * stride))[e - i * row] = val[e * vstep];
-    });
+        return (T*)(dst + x * stride) + (e - i * row);
+    };
+    if (vstep) {
+        if (flat_index<int64>() == 0)
+            for (int64 e = 0; e < n; ++e) *target(e) = val[e];
+        return;
+    }
+    const T v = val[0];
+    for_each_index(n, [=](int64 e) { ga_store_repeatable(target(e), v); });
 }
 
 // win[lin[b]] = max(b) + 1 over the b that target it (win starts at zero).

@@ -266,9 +266,10 @@ cdef bint _put_first(ndarray x, ndarray idx, object value) except -1:
     n = idx._size * row
     args[0], args[1], args[2], args[3] = &px, &pv, &vstep, &pi
     args[4], args[5], args[6], args[7] = &n, &row, &size, &stride
-    # a value array is written in C order by the calling thread (work 0: no split), so
-    # the last of repeated targets wins
-    _index_kernels().launch(x, _move_code(x._itemsize), IX_PUT, n, args, 0 if vstep else -1)
+    # a value array is written in C order by one thread (a launch of one), so the last
+    # of repeated targets wins
+    _index_kernels().launch(x, _move_code(x._itemsize), IX_PUT, 1 if vstep else n, args,
+                            0 if vstep else -1)
     return True
 
 

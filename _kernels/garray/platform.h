@@ -109,6 +109,12 @@ __device__ __forceinline__ uint64 mulhi64(uint64 a, uint64 b) { return __umul64h
 #endif
 }  // namespace ga
 
+// ga_store_repeatable(p, v): a store that other threads may repeat with the same value
+// (the CPU's, in cpu_entries.h, is recorded as atomic by the sanitizer build).
+#if !defined(GARRAY_HOST)
+template <class T> __device__ __forceinline__ void ga_store_repeatable(T* p, T v) { *p = v; }
+#endif
+
 // Warp-level operations: lanes are GA_WARP_SIZE wide on every platform.
 #if defined(GA_PLATFORM_NVIDIA)
 #  define GA_SHFL_DOWN(v, d) __shfl_down_sync(0xffffffffu, (v), (d), GA_WARP_SIZE)
