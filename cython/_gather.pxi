@@ -39,12 +39,17 @@ def _debug_nonzero_piece(int64_t piece):
     return old
 
 
-cdef _Kernels _index_kernels():
-    cdef _Kernels k = _kernel_tables.get(("table", "index"))
-    if k is None:
-        k = _table("index", _optable_mod.index_table)
-        k.element_per_thread = True
-    return k
+cdef _Kernels _ix_kernels = None       # the table, once made (tables live for the process)
+
+
+cdef inline _Kernels _index_kernels():
+    global _ix_kernels
+    if _ix_kernels is None:
+        _ix_kernels = _kernel_tables.get(("table", "index"))
+        if _ix_kernels is None:
+            _ix_kernels = _table("index", _optable_mod.index_table)
+            _ix_kernels.element_per_thread = True
+    return _ix_kernels
 
 
 cdef inline int _move_code(Py_ssize_t itemsize) except -1:

@@ -80,13 +80,20 @@ cdef int _set_c_strides(ndarray a) noexcept:
 
 cdef int _init_owner(ndarray a, object dtype, int nd, object device) except -1:
     """Fill metadata for a fresh C-contiguous array of a._shape[:nd] and allocate it."""
-    cdef int i
-    cdef Py_ssize_t itemsize = dtype.itemsize
+    cdef int i, code = -1
+    cdef Py_ssize_t itemsize
+    for i in range(len(_code_dtype)):   # the canonical dtype objects: no hash, no getattr
+        if (<tuple>_code_dtype)[i] is dtype:
+            code = i
+            break
+    if code < 0:
+        code = _code_of[dtype]
+    itemsize = _code_itemsize[code] or dtype.itemsize
     cdef Py_ssize_t size = _checked_size(a._shape, nd, itemsize)
     cdef size_t rounded
     a._nd = nd
     a._dtype = dtype
-    a._code = _code_of[dtype]
+    a._code = code
     a._itemsize = itemsize
     cdef MemoryPool pool = _pool_of(device)
     a._device = device
