@@ -59,9 +59,14 @@ def _debug_reduce_strategy(str strategy):
 
 
 cdef tuple _reduction_info(str name, bint scan, int code):
+    """(table, tree table, output code, identity, identity code, ordered, the identity
+    packed as bytes) of reduction row ``name`` for an input of dtype ``code``; cached
+    per name in a list by code and scan (no key tuple per call)."""
     global _redtable_mod
-    key = (name, scan, code)
-    info = _red_info.get(key)
+    cdef list per = _red_info.get(name)
+    if per is None:
+        per = _red_info[name] = [None] * (2 * _NCODES)
+    info = per[2 * code + scan]
     if info is not None:
         return info
     if _redtable_mod is None:
@@ -76,8 +81,14 @@ cdef tuple _reduction_info(str name, bint scan, int code):
     if not row.ordered:
         tab = _redtable_mod.scan_tree_table if scan else _redtable_mod.tree_table
         kt = _table(("scan-tree:" if scan else "tree:") + name, tab, name, True)
-    info = (k, kt, row.out_code(code), row.identity(code), row.ident_code(code), row.ordered)
-    _red_info[key] = info
+    cdef _Scalar ident
+    ident_v, ident_code = row.identity(code), row.ident_code(code)
+    packed = None
+    if ident_v is not None:
+        _pack_scalar(ident_v, ident_code, &ident, name)
+        packed = (<char*>&ident)[:sizeof(_Scalar)]
+    info = (k, kt, row.out_code(code), ident_v, ident_code, row.ordered, packed)
+    per[2 * code + scan] = info
     return info
 
 
@@ -133,7 +144,7 @@ cdef ndarray _split_reduce(str name, ndarray a, str combine, bint keepdims):
     return _reshape(r, (1,) * a._nd, "C", None) if keepdims else r
 
 
-def _reduce(str name, ndarray a, tuple axes, bint keepdims):
+cpdef ndarray _reduce(str name, ndarray a, tuple axes, bint keepdims):
     """Reduce a over ``axes`` (normalised, distinct) with the reduction table's row
     ``name``; returns a new array of the row's output dtype."""
     cdef _Kernels k, kt
@@ -159,7 +170,7 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
     if (a._is_cpu and a._size >= _SPLIT_MIN and _red_strategy == 0 and (a._flags & FLAG_C)
             and len(axes) == a._nd and name in _SPLIT_ROWS):
         return _split_reduce(name, a, _SPLIT_ROWS[name], keepdims)
-    k, kt, out_code, ident_v, ident_code, _ = _reduction_info(name, False, a._code)
+    k, kt, out_code, ident_v, ident_code, _, packed = _reduction_info(name, False, a._code)
     if a._nd > _KERNEL_NDIM and not (a._flags & FLAG_C):
         a = _copy_array(a)      # its kept and reduced axes then merge (Note [ndarray layout], 6)
     for i in range(a._nd):
@@ -194,7 +205,9 @@ def _reduce(str name, ndarray a, tuple axes, bint keepdims):
     wide = _pack_strided(&po, nk, kshape, 2, kst, n_out) == L_S64
     if _pack_strided(&pr, nr, rshape, 1, rst, n_red) == L_S64 or a._size >= (<int64_t>1 << 31):
         wide = True
-    _pack_scalar(ident_v, ident_code, &ident, name)
+    if packed is None:          # every reduction row has an identity (garray/_tables/reduce.py)
+        raise TypeError(f"{name}: no identity for {_code_dtype[a._code]}")
+    memcpy(&ident, <char*>packed, sizeof(_Scalar))
     strat = _red_strategy
     if strat == 0:                              # auto (Note [Choosing a reduction schedule])
         if a._is_cpu:
@@ -270,7 +283,7 @@ def _scan(str name, ndarray a, int axis, ndarray o):
         _scan(name, _cast_to(a, _F32), axis, part)
         _cast_into(o, part)
         return o
-    k, kt, out_code, ident_v, ident_code, ordered = _reduction_info(name, True, a._code)
+    k, kt, out_code, ident_v, ident_code, ordered, _ = _reduction_info(name, True, a._code)
     if a._size == 0:
         return o
     if a._nd > _KERNEL_NDIM and not (a._flags & FLAG_C):
