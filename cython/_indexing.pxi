@@ -109,6 +109,31 @@ cdef ndarray _basic_index(ndarray a, object key):
     return r
 
 
+cdef ndarray _int_index(ndarray a, object key):
+    """a[i] for a Python int i: the view without the first axis (_basic_index's result
+    for that key, without parsing it)."""
+    cdef Py_ssize_t n = a._shape[0], idx
+    cdef ndarray r
+    cdef int i
+    try:
+        idx = PyLong_AsSsize_t(key)
+    except OverflowError:           # beyond Py_ssize_t: out of range all the same
+        raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}") from None
+    if idx < -n or idx >= n:
+        raise IndexError(f"index {idx} is out of bounds for axis 0 with size {n}")
+    if idx < 0:
+        idx += n
+    r = _view(a)
+    _reserve_nd(r, a._nd - 1)
+    for i in range(1, a._nd):
+        r._shape[i - 1] = a._shape[i]
+        r._strides[i - 1] = a._strides[i]
+    r._ptr += idx * a._strides[0]
+    r._nd = a._nd - 1
+    _update_flags(r)
+    return r
+
+
 cdef object _indexing_mod = None
 
 

@@ -352,6 +352,9 @@ cdef class ndarray(_ArrayOperators):
                 and (<ndarray>key)._nd and (<ndarray>key)._device is self._device):
             r = _take_first(self, <ndarray>key)     # x[idx]: no key to parse
             return r if type(self) is ndarray else _keep_type(self, r)
+        if type(key) is int and self._nd:
+            r = _int_index(self, key)               # x[i]: one axis dropped
+            return r if type(self) is ndarray else _keep_type(self, r)
         r = _basic_index(self, key)
         if r is None:
             r = _advanced("getitem")(self, key)

@@ -132,10 +132,10 @@ cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
     cdef Py_ssize_t new_shape[MAX_NDIM]
     cdef Py_ssize_t new_strides[MAX_NDIM]
     cdef int nd, i, unknown = -1
-    cdef Py_ssize_t known = 1
+    cdef Py_ssize_t known = 1, v
     cdef ndarray r
     _check_copy(copy)
-    if order == "F":
+    if order is not "C" and order == "F":
         return _reshape(a.T, tuple(reversed(_as_tuple(shape))), "C", copy).T
     if order != "C" and order not in ("A", None):
         raise ValueError(f"order: must be 'C' or 'F', got {order!r}")
@@ -145,7 +145,13 @@ cdef ndarray _reshape(ndarray a, object shape, object order, object copy):
         raise ValueError(f"shape: at most {MAX_NDIM} dimensions are supported")
     nd = 0
     for s in shape:
-        new_shape[nd] = s if type(s) is int and -1 <= <object>s <= PY_SSIZE_T_MAX else _dim(s, "shape")
+        v = -2
+        if type(s) is int:
+            try:
+                v = PyLong_AsSsize_t(s)
+            except OverflowError:
+                pass
+        new_shape[nd] = v if v >= -1 else _dim(s, "shape")
         if new_shape[nd] == -1:
             if unknown >= 0:
                 raise ValueError("shape: can only specify one unknown dimension")

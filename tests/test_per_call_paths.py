@@ -309,3 +309,26 @@ def test_asarray_flat_list_object_dtype_refused(obj):
     assert numpy.asarray(obj).dtype == object
     with pytest.raises(TypeError, match="dtype object"):
         garray.asarray(obj)
+
+
+class _Int(int):
+    pass
+
+
+@pytest.mark.parametrize("shape", [(7,), (5, 3), (4, 1, 2), (0,), (), (3, 0)])
+def test_int_index_matches_numpy(shape):
+    """x[i] for a Python int (cython/_indexing.pxi _int_index): every position, out of
+    range both ways, beyond int64, int subclasses and bools (other paths), views."""
+    h = numpy.arange(int(numpy.prod(shape)), dtype=numpy.float32).reshape(shape)
+    g = garray.asarray(h)
+    n = shape[0] if shape else 0
+    for hv, gv in ((h, g), (h[::-1], g[::-1]), (h[::2], g[::2])):
+        for i in list(range(-n - 1, n + 1)) + [-2**63 - 1, 2**70, _Int(0), True]:
+            same_or_raises_alike(lambda: hv[i], lambda: gv[i], rtol=0, atol=0)
+        with pytest.raises(IndexError):     # NumPy's OverflowError at 2**63 is too
+            gv[2**63]
+    if len(shape) > 1 and n:
+        r = g[n - 1]
+        r[...] = -1.0                   # a view: writes reach x
+        h[n - 1] = -1.0
+        assert_xp_close(g, h, rtol=0, atol=0)
