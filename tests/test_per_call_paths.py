@@ -322,7 +322,8 @@ def test_int_index_matches_numpy(shape):
     h = numpy.arange(int(numpy.prod(shape)), dtype=numpy.float32).reshape(shape)
     g = garray.asarray(h)
     n = shape[0] if shape else 0
-    for hv, gv in ((h, g), (h[::-1], g[::-1]), (h[::2], g[::2])):
+    views = ((h, g), (h[::-1], g[::-1]), (h[::2], g[::2])) if shape else ((h, g),)
+    for hv, gv in views:
         for i in list(range(-n - 1, n + 1)) + [-2**63 - 1, 2**70, _Int(0), True]:
             same_or_raises_alike(lambda: hv[i], lambda: gv[i], rtol=0, atol=0)
         with pytest.raises(IndexError):     # NumPy's OverflowError at 2**63 is too
