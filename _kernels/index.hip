@@ -28,6 +28,7 @@
 //    one element is written everywhere; a value array of the target's shape is written
 //    in C order by one thread of the CPU device (repeated targets: the last wins), and
 //    GPUs take steps 1-3 for it.
+//    repeat by one count of a C-contiguous array is one pass too (repeat_c).
 // 6. nonzero of a contiguous mask: each piece of `per` elements is counted, the counts
 //    scanned (garray's cumsum), then each piece writes its flat indices in order.
 #include "garray/indexer.h"
@@ -165,6 +166,24 @@ GA_GLOBAL void put_c(char* dst, const T* val, int64 vstep, const int64* idx, int
     }
     const T v = val[0];
     for_each_index(n, [=](int64 e) { ga_store_repeatable(target(e), v); });
+}
+
+// repeat(x, r, axis) of a C-contiguous x by one count: source row i (inner items, the
+// axes after `axis`) is stored r times in a row, out[(i * r + k) * inner + j] = src[i *
+// inner + j], over m = (items before and along the axis) source rows.
+template <class T>
+GA_GLOBAL void repeat_c(T* out, const T* src, int64 m, int64 r, int64 inner) {
+    for_each_index(m, [=](int64 i) {
+        const T* s = src + i * inner;
+        T* o = out + i * r * inner;
+        if (inner == 1) {
+            const T v = s[0];
+            for (int64 k = 0; k < r; ++k) o[k] = v;
+        } else {
+            for (int64 k = 0; k < r; ++k)
+                for (int64 j = 0; j < inner; ++j) o[k * inner + j] = s[j];
+        }
+    });
 }
 
 // win[lin[b]] = max(b) + 1 over the b that target it (win starts at zero).

@@ -14,6 +14,7 @@ cdef enum:
     IX_STEP64 = 5
     IX_TAKE = 6
     IX_PUT = 7
+    IX_REPEAT = 8
     IX_WINNER = 0
     IX_KEEP = 1
     IX_NZ_COUNT = 2
@@ -276,6 +277,34 @@ cdef bint _put_first(ndarray x, ndarray idx, object value) except -1:
     _index_kernels().launch(x, _move_code(x._itemsize), IX_PUT, 1 if vstep else n, args,
                             0 if vstep else -1)
     return True
+
+
+def _repeat_rows(ndarray a, int axis, int64_t r):
+    """repeat(a, r, axis) of a C-contiguous ``a`` by one count r >= 0, in one launch
+    (repeat_c in _kernels/index.hip)."""
+    cdef Py_ssize_t shape[MAX_NDIM]
+    cdef int64_t m = 1, inner = 1, n
+    cdef intptr_t po, ps = a._ptr
+    cdef void* args[5]
+    cdef int d
+    cdef ndarray o
+    if not (a._flags & FLAG_C) or not 0 <= axis < a._nd or r < 0:
+        raise ValueError("_repeat_rows: a C-contiguous array, an axis and a count >= 0")
+    for d in range(a._nd):
+        shape[d] = a._shape[d]
+        if d <= axis:
+            m *= a._shape[d]
+        else:
+            inner *= a._shape[d]
+    if _mul_overflow(a._shape[axis], r, &shape[axis]):
+        raise ValueError(_TOO_BIG)
+    o = _new_array(a._dtype, a._nd, shape, a._device)
+    if o._size == 0:
+        return o
+    po = o._ptr
+    args[0], args[1], args[2], args[3], args[4] = &po, &ps, &m, &r, &inner
+    _index_kernels().launch(o, _move_code(a._itemsize), IX_REPEAT, m, args, o._size)
+    return o
 
 
 def _gather(ndarray v, ndarray off, tuple adv_axes, int insert_at):

@@ -137,7 +137,7 @@ def _cython_slots():
         "index": {"IX_GATHER32": IX_GATHER32, "IX_GATHER64": IX_GATHER64,
                   "IX_SCATTER32": IX_SCATTER32, "IX_SCATTER64": IX_SCATTER64,
                   "IX_STEP32": IX_STEP32, "IX_STEP64": IX_STEP64, "IX_TAKE": IX_TAKE,
-                  "IX_PUT": IX_PUT, "IX_WINNER": IX_WINNER, "IX_CHECK": IX_CHECK,
+                  "IX_PUT": IX_PUT, "IX_REPEAT": IX_REPEAT, "IX_WINNER": IX_WINNER, "IX_CHECK": IX_CHECK,
                   "IX_KEEP": IX_KEEP, "IX_NZ_COUNT": IX_NZ_COUNT,
                   "IX_NZ_WRITE": IX_NZ_WRITE},
         "reduce": {"R_NB32": R_NB32, "R_NB64": R_NB64, "R_COLS": R_COLS, "R_BT": R_BT,

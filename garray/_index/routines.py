@@ -505,6 +505,8 @@ def repeat(a, repeats, /, axis=None):
         r = operator.index(repeats)
         if r < 0:
             raise ValueError("repeats may not contain negative values")
+        if a.flags.c_contiguous:        # one pass (cython/_gather.pxi)
+            return _core._repeat_rows(a, ax, r)
         shape = a.shape[:ax + 1] + (r,) + a.shape[ax + 1:]
         out = broadcast_to(a[(slice(None),) * (ax + 1) + (None,)], shape)
         return out.reshape(a.shape[:ax] + (n * r,) + a.shape[ax + 1:])

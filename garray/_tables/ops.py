@@ -448,7 +448,7 @@ CREATION = Family(
 INDEX = Family(
     "index", "index.hip",
     "IX_GATHER32 IX_GATHER64 IX_SCATTER32 IX_SCATTER64 IX_STEP32 IX_STEP64 IX_TAKE "
-    "IX_PUT IX_WINNER=0 IX_KEEP IX_NZ_COUNT IX_NZ_WRITE IX_CHECK",
+    "IX_PUT IX_REPEAT IX_WINNER=0 IX_KEEP IX_NZ_COUNT IX_NZ_WRITE IX_CHECK",
     templates={"IX_GATHER32": "ga::gather_s<{T}, ga::int32>",
                "IX_GATHER64": "ga::gather_s<{T}, ga::int64>",
                "IX_SCATTER32": "ga::scatter_s<{T}, ga::int32>",
@@ -456,11 +456,12 @@ INDEX = Family(
                "IX_STEP32": "ga::index_step_s<{T}, ga::int32>",
                "IX_STEP64": "ga::index_step_s<{T}, ga::int64>",
                "IX_TAKE": "ga::take_c<{T}>", "IX_PUT": "ga::put_c<{T}>",
+               "IX_REPEAT": "ga::repeat_c<{T}>",
                "IX_WINNER": "ga::index_winner_c", "IX_KEEP": "ga::index_keep_c",
                "IX_NZ_COUNT": "ga::nonzero_count_c", "IX_NZ_WRITE": "ga::nonzero_write_c",
                "IX_CHECK": "ga::index_check_c"},
     grid=[("uint8 uint16 uint32 uint64 complex128",
-           "IX_GATHER32 IX_GATHER64 IX_SCATTER32 IX_SCATTER64 IX_TAKE IX_PUT"),
+           "IX_GATHER32 IX_GATHER64 IX_SCATTER32 IX_SCATTER64 IX_TAKE IX_PUT IX_REPEAT"),
           ("int8 int16 int32 int64 uint8 uint16 uint32 uint64", "IX_STEP32 IX_STEP64"),
           ("bool", "IX_WINNER IX_KEEP IX_NZ_COUNT IX_NZ_WRITE IX_CHECK")],
     cython="_gather.pxi")

@@ -151,6 +151,24 @@ def test_repeat(xp, dtype):
             xp.repeat(a, ia(xp, [0, 0, 0]), axis=0), xp.repeat(a, 0)]
 
 
+@pytest.mark.parametrize("shape, axis", [((5,), None), ((3, 4), 0), ((3, 4), 1),
+                                         ((2, 3, 4), 1), ((2, 3, 4), -1), ((0, 3), 1),
+                                         ((3, 0), 0), ((1 << 17,), None), ((300, 7), 0)])
+@pytest.mark.parametrize("r", [0, 1, 3])
+@xp_compare()
+def test_repeat_one_count_layouts(xp, shape, axis, r):
+    """repeat by one count: a C-contiguous array in one launch (repeat_c), split over the
+    pool when large; views the general way; int8 to complex128 item sizes."""
+    out = []
+    for dt in ("int8", "float16", "float32", "complex128"):
+        with numpy.errstate(over="ignore"):     # long int8/float16 data wraps: fine
+            a = make(xp, shape, dt)
+        out.append(xp.repeat(a, r, axis=axis))
+        if a.ndim > 1:
+            out.append(xp.repeat(a[:, ::-1], r, axis=axis))
+    return out
+
+
 def test_repeat_errors():
     a = make(garray, (3,), "int32")
     with pytest.raises(ValueError):
