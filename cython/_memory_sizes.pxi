@@ -8,7 +8,8 @@ cdef extern from "stdlib.h":
 cdef extern from "sys/mman.h":
     void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset) nogil
     int munmap(void* addr, size_t length) nogil
-    int PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS
+    int madvise(void* addr, size_t length, int advice) nogil
+    int PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MADV_HUGEPAGE
     void* MAP_FAILED
 
 cdef extern from *:
@@ -27,6 +28,7 @@ cdef enum:
     _OWN_SEGMENT = 10 << 20   # larger requests get a segment of their own
 
 cdef size_t _MAX_REQUEST = <size_t>1 << 62
+cdef size_t _HUGE_MIN = 4 << 20     # segments from which huge pages are asked for
 cdef size_t _NO_BOUND = <size_t>-1
 
 _SIZE_SUFFIX = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000**2,
@@ -132,6 +134,11 @@ cdef intptr_t _cpu_raw_alloc(size_t nbytes) except? 0:
         p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         if p == MAP_FAILED:
             raise MemoryError()
+        if nbytes >= _HUGE_MIN:
+            # transparent huge pages where the system gives them on request (its
+            # "madvise" mode, as NumPy asks for its large arrays): a stream over 32 MiB
+            # of 4 KiB pages ran at two thirds of the speed (TLB misses)
+            madvise(p, nbytes, MADV_HUGEPAGE)
     else:
         p = aligned_alloc(_UNIT, nbytes)
         if p == NULL:

@@ -147,6 +147,38 @@ template <class R, class T> struct chunk_lanes {
 };
 template <class R, class T> struct chunk : chunk_lanes<R, T> {};
 
+#if GA_CPU_LOOPS
+// sum of float32/float64 on the CPU device: chunk_lanes' 8 interleaved lanes, the same
+// additions in the same order, held in GCC vectors of 32 bytes (one for float32, two for
+// float64) so that they stay in registers (the lane array was kept in memory at -O2: a
+// load and a store per element).
+template <class T> struct chunk_sum_vec {
+    GA_DEVICE static T run(const ufn<op::add, T, T>& r, const T* p, int64 j0, int m, T id) {
+        if (m < 8) return chunk_lanes<ufn<op::add, T, T>, T>::run(r, p, j0, m, id);
+        typedef T V __attribute__((vector_size(32)));
+        enum { W = 32 / (int)sizeof(T), K = 8 / W };
+        V l[K];
+        __builtin_memcpy(l, p, sizeof(l));
+        l[0][0] = lead(r, id, l[0][0], j0);
+        int k = 8;
+#pragma unroll 1
+        for (; k + 8 <= m; k += 8)
+#pragma GCC unroll 2
+            for (int q = 0; q < K; ++q) {
+                V v;
+                __builtin_memcpy(&v, p + k + q * W, sizeof(V));
+                l[q] += v;
+            }
+        T lanes[8];
+        __builtin_memcpy(lanes, l, sizeof(lanes));
+        for (; k < m; ++k) lanes[0] = r.combine(lanes[0], p[k]);
+        return merge8(r, lanes);
+    }
+};
+template <> struct chunk<ufn<op::add, float, float>, float> : chunk_sum_vec<float> {};
+template <> struct chunk<ufn<op::add, double, double>, double> : chunk_sum_vec<double> {};
+#endif
+
 // The extreme of p[0..m) in lanes (NaN-blind), and whether a NaN was seen.
 template <bool Max, class T> GA_DEVICE T extreme(const T* p, int m, T start, bool& nan) {
     T l[8];
@@ -174,6 +206,49 @@ template <bool Max, class T> GA_DEVICE T extreme(const T* p, int m, T start, boo
     nan = any_nan != 0;
     return e;
 }
+
+#if GA_CPU_LOOPS
+// extreme() over a whole range on the CPU device: the lanes are four GCC vectors of 32
+// bytes, kept in registers (the plain lane arrays above stay in memory at -O2, a load
+// and a store per element, and ran at half NumPy's speed).  The lane count never changes
+// the result: an extreme is exact.
+template <bool Max, class T> inline T extreme_wide(const T* p, int64 m, T start, bool& nan) {
+    typedef T V __attribute__((vector_size(32)));
+    typedef decltype(V{} != V{}) M;
+    enum { W = 32 / (int)sizeof(T), K = 4 };
+    V l[K];
+    M nm[K];
+    for (int k = 0; k < K; ++k) {
+        for (int u = 0; u < W; ++u) l[k][u] = start;
+        nm[k] = M{};
+    }
+    int64 i = 0;
+#pragma unroll 1
+    for (; i + K * W <= m; i += K * W) {
+#pragma GCC unroll 4
+        for (int k = 0; k < K; ++k) {
+            V v;
+            __builtin_memcpy(&v, p + i + k * W, sizeof(V));
+            l[k] = Max ? (v > l[k] ? v : l[k]) : (v < l[k] ? v : l[k]);
+            nm[k] |= v != v;
+        }
+    }
+    T e = start;
+    bool any = false;
+    for (int k = 0; k < K; ++k)
+        for (int u = 0; u < W; ++u) {
+            e = Max ? (l[k][u] > e ? l[k][u] : e) : (l[k][u] < e ? l[k][u] : e);
+            any |= nm[k][u] != 0;
+        }
+    for (; i < m; ++i) {
+        T v = p[i];
+        e = Max ? (v > e ? v : e) : (v < e ? v : e);
+        any |= v != v;
+    }
+    nan = any;
+    return e;
+}
+#endif
 
 template <class T> struct real_ordered {   // types whose < is NumPy's order (not complex)
     static constexpr bool value = !traits<T>::is_cplx && !traits<T>::is_bool;
@@ -275,6 +350,37 @@ template <class R, class T> struct range_pairwise {
     }
 };
 template <class R, class T> struct range : range_pairwise<R, T> {};
+
+// max/min of a contiguous range of real values: one extreme over the whole range (four
+// vector registers of lanes on the CPU device, chunks of 8 lanes elsewhere), then the
+// first NaN if there is one -- the bits of the pairwise chunks, whose partial extremes
+// combine exactly (a NaN partial is the first NaN of its chunk, and the first wins).
+template <class Op, bool Max, class T, bool Ok = real_ordered<T>::value> struct range_minmax
+    : range_pairwise<ufn<Op, T, T>, T> {};
+template <class Op, bool Max, class T> struct range_minmax<Op, Max, T, true> {
+    GA_DEVICE static T run(const ufn<Op, T, T>& r, const T* p, int64 n, T id) {
+        bool nan;
+#if GA_CPU_LOOPS
+        T e = extreme_wide<Max>(p, n, id, nan);
+#else
+        T e = id;
+        nan = false;
+#pragma unroll 1
+        for (int64 j = 0; j < n; j += GA_RED_CHUNK) {
+            bool c;
+            T x = extreme<Max>(p + j, n - j < GA_RED_CHUNK ? (int)(n - j) : GA_RED_CHUNK, e, c);
+            e = x;
+            nan |= c;
+        }
+#endif
+        if (nan)
+            for (int64 k = 0; k < n; ++k)
+                if (p[k] != p[k]) return p[k];
+        return r.combine(id, e);
+    }
+};
+template <class T> struct range<ufn<op::maximum, T, T>, T> : range_minmax<op::maximum, true, T> {};
+template <class T> struct range<ufn<op::minimum, T, T>, T> : range_minmax<op::minimum, false, T> {};
 
 // argmax/argmin of real values: chunk extremes in lanes; a chunk's first index is found
 // only when its extreme beats the best so far, and the first NaN ends the search.
