@@ -368,3 +368,39 @@ def test_0d_reduced_over_axis_0_as_numpy(xp):
 @xp_compare()
 def test_cumsum_bad_axis(xp, axis):
     return xp.cumsum(xp.ones(3), axis=axis)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "int64", "uint64", "float16",
+                                   "float32", "float64"])
+@pytest.mark.parametrize("n", [1, 7, 31, 32, 33, 127, 128, 129, 255, 257, 1000, 4099])
+def test_minmax_whole_ranges(dtype, n):
+    """max/min of contiguous ranges (red::range_minmax: one extreme over four vector
+    registers of lanes on the CPU device, 8-lane chunks elsewhere) at lengths around the
+    lane and chunk sizes, the extreme at each end and in the tail, NaNs (the first one is
+    the result) and infinities: NumPy's values."""
+    rng = numpy.random.default_rng(n)
+    kind = numpy.dtype(dtype).kind
+    if kind == "f":
+        base = rng.standard_normal(n).astype(dtype)
+    else:
+        info = numpy.iinfo(dtype)
+        base = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    cases = [base]
+    for pos in {0, n - 1, n // 2, max(n - 3, 0)}:
+        for v in ((numpy.inf, -numpy.inf) if kind == "f" else
+                  (numpy.iinfo(dtype).max, numpy.iinfo(dtype).min)):
+            c = base.copy()
+            c[pos] = v
+            cases.append(c)
+        if kind == "f":
+            c = base.copy()
+            c[pos] = numpy.nan
+            c[-1] = -numpy.nan
+            cases.append(c)
+    for h in cases:
+        g = garray.asarray(h)
+        for name in ("max", "min"):
+            assert_xp_close(getattr(g, name)(), getattr(h, name)(), rtol=0, atol=0)
+            if n > 1:                   # a range that starts off the alignment
+                assert_xp_close(getattr(garray, name)(g[1:]), getattr(numpy, name)(h[1:]),
+                                rtol=0, atol=0)
