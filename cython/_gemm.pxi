@@ -225,7 +225,7 @@ def _matmul_fast(ndarray a, ndarray b):
     cdef char* pb = <char*>b._ptr
     cdef char* pc = <char*>c._ptr
     # row-major c = a @ b is column-major c^T = b^T a^T, both read as stored
-    if m * n * k < 32768:
+    if m * n < 32768 and m * n * k < 32768:     # small: keep the GIL (m * n cannot wrap)
         _gemm_one(fn, kd, ilp64, _CBLAS_NO_TRANS, _CBLAS_NO_TRANS, n, m, k, pb, n, pa, k, pc, n)
     else:
         with nogil:
