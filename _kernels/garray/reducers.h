@@ -169,6 +169,24 @@ template <class T> struct chunk_sum_vec {
                 __builtin_memcpy(&v, p + k + q * W, sizeof(V));
                 l[q] += v;
             }
+        if (k == m) {
+            // merge8's tree in the registers (storing the vectors and loading 8 lanes
+            // back stalled on store forwarding): neighbours first, then pairs of those;
+            // each sum is one of merge8's (a + b is b + a, exactly)
+            typedef decltype(V{} != V{}) M;
+            V a[K];
+            for (int q = 0; q < K; ++q) {
+                M swap1, swap2;
+                for (int u = 0; u < W; ++u) {
+                    swap1[u] = u ^ 1;
+                    swap2[u] = u ^ 2;
+                }
+                a[q] = l[q] + __builtin_shuffle(l[q], swap1);
+                if (W > 4) a[q] = a[q] + __builtin_shuffle(a[q], swap2);
+            }
+            if (W > 4) return a[0][0] + a[0][4];                 // float32: one vector
+            return (a[0][0] + a[0][2]) + (a[1][0] + a[1][2]);   // float64: two
+        }
         T lanes[8];
         __builtin_memcpy(lanes, l, sizeof(lanes));
         for (; k < m; ++k) lanes[0] = r.combine(lanes[0], p[k]);
