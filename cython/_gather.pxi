@@ -146,6 +146,23 @@ cdef ndarray _rest_view(ndarray v, tuple adv_axes):
     return r
 
 
+cdef int _raise_bad_index(ndarray err, int64_t size, bint unsigned_idx) except -1:
+    """Read err's flag once (one host copy on GPUs); IndexError naming the value an
+    out-of-range index left in it (its bits as uint64 for a uint64 index)."""
+    cdef int64_t flags[2]
+    cdef object bad
+    if err._is_cpu:
+        memcpy(flags, <void*>err._ptr, 16)
+    else:
+        _copy_dtoh(err._device, <intptr_t>flags, err._ptr, 16)
+    if flags[0]:
+        bad = flags[1]
+        if unsigned_idx:                # the flag holds the value's bits
+            bad = <uint64_t>flags[1]
+        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {size}")
+    return 0
+
+
 cdef ndarray _take_first(ndarray x, ndarray idx):
     """x[idx] for one integer garray array idx (ndim >= 1, x's device) on x's first
     axis, the per-call fast path of advanced indexing: the offsets with their bounds
@@ -153,8 +170,6 @@ cdef ndarray _take_first(ndarray x, ndarray idx):
     _offsets and getitem, without parsing a key)."""
     cdef Py_ssize_t two = 2
     cdef ndarray err = _new_array(_code_dtype[_I64], 1, &two, x._device), i64
-    cdef int64_t flags[2]
-    cdef object bad
     if (idx._code == _I64 and idx._flags & FLAG_C and x._shape[0]
             and idx._nd + x._nd - 1 <= MAX_NDIM and _rows_contiguous(x)):
         return _take_rows(x, idx, err)
@@ -163,16 +178,7 @@ cdef ndarray _take_first(ndarray x, ndarray idx):
     _zero_fill(err)
     _index_step(i64, idx, x._shape[0], x._strides[0], err, 0)
     if i64._size:
-        if err._is_cpu:
-            memcpy(flags, <void*>err._ptr, 16)
-        else:
-            _copy_dtoh(err._device, <intptr_t>flags, err._ptr, 16)
-        if flags[0]:
-            bad = flags[1]
-            if idx._code == _U64:          # the flag holds the value's bits
-                bad = <uint64_t>flags[1]
-            raise IndexError(f"index {bad} is out of bounds for axis 0 with size "
-                             f"{x._shape[0]}")
+        _raise_bad_index(err, x._shape[0], idx._code == _U64)
     return _gather(x, i64, (0,), 0)
 
 
@@ -194,7 +200,7 @@ cdef ndarray _take_rows(ndarray x, ndarray idx, ndarray err):
     idx C-contiguous int64, x's rows (its other axes) C-contiguous and not empty."""
     cdef Py_ssize_t shape[MAX_NDIM]
     cdef int d, nd = idx._nd + x._nd - 1
-    cdef int64_t row = 1, size = x._shape[0], stride = x._strides[0], n, flags[2]
+    cdef int64_t row = 1, size = x._shape[0], stride = x._strides[0], n
     cdef intptr_t po, ps = x._ptr, pi = idx._ptr, pe = err._ptr
     cdef void* args[8]
     cdef ndarray o
@@ -212,12 +218,7 @@ cdef ndarray _take_rows(ndarray x, ndarray idx, ndarray err):
     args[0], args[1], args[2], args[3] = &po, &ps, &pi, &n
     args[4], args[5], args[6], args[7] = &row, &size, &stride, &pe
     _index_kernels().launch(o, _move_code(x._itemsize), IX_TAKE, n, args)
-    if err._is_cpu:
-        memcpy(flags, <void*>err._ptr, 16)
-    else:
-        _copy_dtoh(err._device, <intptr_t>flags, err._ptr, 16)
-    if flags[0]:
-        raise IndexError(f"index {flags[1]} is out of bounds for axis 0 with size {size}")
+    _raise_bad_index(err, size, False)
     return o
 
 
@@ -227,7 +228,7 @@ cdef bint _put_first(ndarray x, ndarray idx, object value) except -1:
     value needs the general path (garray/_index/advanced.py's setitem)."""
     cdef Py_ssize_t shape[MAX_NDIM], two = 2
     cdef int d, nd = idx._nd + x._nd - 1
-    cdef int64_t row = 1, size = x._shape[0], stride = x._strides[0], n, vstep, flags[2]
+    cdef int64_t row = 1, size = x._shape[0], stride = x._strides[0], n, vstep
     cdef intptr_t px = x._ptr, pv, pi, pe
     cdef void* args[8]
     cdef ndarray val, err
@@ -263,12 +264,7 @@ cdef bint _put_first(ndarray x, ndarray idx, object value) except -1:
     n = idx._size
     args[0], args[1], args[2], args[3] = &pi, &n, &size, &pe
     _index_kernels().launch(idx, 0, IX_CHECK, n, args)
-    if err._is_cpu:
-        memcpy(flags, <void*>err._ptr, 16)
-    else:
-        _copy_dtoh(err._device, <intptr_t>flags, err._ptr, 16)
-    if flags[0]:
-        raise IndexError(f"index {flags[1]} is out of bounds for axis 0 with size {size}")
+    _raise_bad_index(err, size, False)
     n = idx._size * row
     args[0], args[1], args[2], args[3] = &px, &pv, &vstep, &pi
     args[4], args[5], args[6], args[7] = &n, &row, &size, &stride

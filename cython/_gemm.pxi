@@ -146,16 +146,10 @@ def _cblas_gemm64(intptr_t fn, str kind, str transa, str transb, int64_t m, int6
     batch, with the GIL released."""
     cdef int ta = _cblas_op(transa), tb = _cblas_op(transb)
     cdef int64_t i
-    cdef double one[2]
-    cdef double zero[2]
-    cdef float onef[2]
-    cdef float zerof[2]
     cdef char* pa = <char*>a
     cdef char* pb = <char*>b
     cdef char* pc = <char*>c
     cdef int64_t sa = stride_a * itemsize, sb = stride_b * itemsize, sc = stride_c * itemsize
-    one[0], one[1], zero[0], zero[1] = 1.0, 0.0, 0.0, 0.0
-    onef[0], onef[1], zerof[0], zerof[1] = 1.0, 0.0, 0.0, 0.0
     if kind not in ("s", "d", "c", "z"):
         raise ValueError(f"gemm: no BLAS routine kind {kind!r}")
     cdef char kd = ord(kind[0])
