@@ -158,9 +158,33 @@ GA_GLOBAL void rng_dist(T* out, int64 n, uint64 key, uint64 lo, uint64 hi, int64
     rng::thread_range(per, n, &i0, &i1);
     // The first block of LANES element streams at once (the vectorised loop), then each
     // element's draw on its own stream.
+    const bool gamma = rng::gamma_kind(kind);
     for (int64 g = i0; g < i1; g += rng::LANES) {
         rng::Lanes L;
         rng::blocks(key, lo, hi, (uint64)g, 0, L);
+        if (gamma && g + rng::LANES <= i1) {   // note 6 of rand_continuous.h
+            rng::Lanes L1;
+            rng::blocks(key, lo, hi, (uint64)g, 1, L1);
+            double val[rng::LANES], u2[rng::LANES], mult[rng::LANES];
+            int32 ok[rng::LANES];
+            rng::gamma_first(kind, pa, a, pb, b, g, L, L1, val, u2, mult, ok);
+            for (int l = 0; l < rng::LANES; ++l) {
+                int64 i = g + l;
+                double v = val[l];
+                if (ok[l] != 1) {
+                    double x = rng::param(pa, a, i);
+                    double shape = kind == rng::D_CHISQUARE ? 0.5 * x : x;
+                    if (ok[l] == 2) {
+                        v = rng::boost_gamma(v, u2[l], shape);
+                    } else {
+                        rng::Stream st(key, lo, hi, (uint64)i, L, l);
+                        v = rng::std_gamma(st, shape);
+                    }
+                }
+                out[i] = (T)(mult[l] * v);
+            }
+            continue;
+        }
         for (int l = 0; l < rng::LANES && g + l < i1; ++l) {
             int64 i = g + l;
             rng::Stream st(key, lo, hi, (uint64)i, L, l);

@@ -129,6 +129,14 @@ GA_FORCE_INLINE double log_portable(double x) {
     return m::fma(dk, 6.93147180369123816490e-01, -(y - f));
 }
 
+// c ? a : b on the bit patterns: straight-line code that g++ vectorises, where a ?: on
+// doubles may stay a branch (-ftrapping-math keeps it from speculating the arithmetic
+// feeding either side), and a branch in a loop stops the vectoriser.
+GA_FORCE_INLINE double pick(bool c, double a, double b) {
+    uint64 m = (uint64)0 - (uint64)c;
+    return u64_as_double((double_as_u64(a) & m) | (double_as_u64(b) & ~m));
+}
+
 // (cos, sin) of 2*pi*a/2**53 for an integer a in [0, 2**53): the quadrant comes from
 // a's top bits exactly, the rest is |x| <= pi/4 on Taylor polynomials (to x**17 and
 // x**18: truncation below 1e-19).
@@ -155,11 +163,12 @@ GA_FORCE_INLINE void cossin_turn(uint64 a, double* c, double* s) {
     pc = m::fma(z, pc, -0.5);
     double sx = m::fma(x * z, ps, x);
     double cx = m::fma(z, pc, 1.0);
-    // rotate by q quarter turns, branch-free (selects vectorise)
-    bool odd = (q & 1) != 0, neg = (q & 2) != 0;
-    double c1 = odd ? -sx : cx, s1 = odd ? cx : sx;
-    *c = neg ? -c1 : c1;
-    *s = neg ? -s1 : s1;
+    // rotate by q quarter turns, on bit patterns (pick): (cx, sx), (-sx, cx), (-cx, -sx),
+    // (sx, -cx); a negation flips the sign bit.
+    bool odd = (q & 1) != 0;
+    uint64 cneg = ((q + 1) & 2) << 62, sneg = (q & 2) << 62;
+    *c = u64_as_double(double_as_u64(pick(odd, sx, cx)) ^ cneg);
+    *s = u64_as_double(double_as_u64(pick(odd, cx, sx)) ^ sneg);
 }
 
 // Two standard normals from one block: Box-Muller, radius from the 53-bit uniform of

@@ -21,6 +21,11 @@
 //    parameter below 1, and the log-gamma kind behind dirichlet, work with log G so that
 //    gammas which underflow (shape 1e-3 gives values below 1e-300 half the time) still
 //    give the right ratio.
+// 6. The gamma kinds take their first try for rng::LANES elements at once (gamma_first:
+//    the vectorised loop on the CPU device, as the packed kernels'); the squeeze accepts
+//    ~98% of them for shape 2.  The rest are drawn again from the start of their stream
+//    by dist_continuous, which reaches the same first try and goes on, so a value never
+//    depends on which path computed it.
 // 5. Triangular (inversion) and wald (Michael-Schucany-Haas) are NumPy's algorithms;
 //    wald's root is rearranged so that it has no cancellation (see wald below).
 #pragma once
@@ -82,6 +87,11 @@ GA_DEVICE void gamma_mt(Stream& st, double shape, double* d_out, double* v_out) 
     }
 }
 
+// G(shape) = G(shape + 1) * u**(1/shape) for 0 < shape < 1 (note 4).
+GA_DEVICE double boost_gamma(double g1, double u, double shape) {
+    return g1 * m::exp(log_portable(u) / shape);
+}
+
 // A standard gamma variate of `shape` >= 0 (0 gives 0, as NumPy).
 GA_DEVICE double std_gamma(Stream& st, double shape) {
     if (shape == 0.0) return 0.0;
@@ -91,8 +101,50 @@ GA_DEVICE double std_gamma(Stream& st, double shape) {
         return d * v;
     }
     gamma_mt(st, shape + 1.0, &d, &v);
-    double u = st.uniform_open();
-    return d * v * m::exp(log_portable(u) / shape);
+    return boost_gamma(d * v, st.uniform_open(), shape);
+}
+
+// The gamma kinds (note 6): value = mult * std_gamma(shape).
+GA_DEVICE bool gamma_kind(int64 kind) {
+    return kind == D_STD_GAMMA || kind == D_GAMMA || kind == D_CHISQUARE;
+}
+
+// The first Marsaglia-Tsang try of the LANES gamma-kind elements g .. g + LANES - 1 at
+// once (note 6).  Element i's stream gives its first normal from block 0 (L0: box_muller,
+// as st.normal()) and then reads block 1 (L1): words 0-1 the try's uniform, words 2-3 the
+// boost's (u2s[l]).  ok[l] = 1 when the squeeze accepts with shape >= 1 (the value is
+// val[l]), 2 when it accepts with 0 < shape < 1 (boost_gamma of val[l] still to take), 0:
+// shape 0 or NaN, v <= 0 and the logarithm's test are left to dist_continuous.  Every
+// step is std_gamma's, so an accepted lane has its bits.
+GA_FORCE_INLINE void gamma_first(int64 kind, const double* pa, double a, const double* pb,
+                                 double b, int64 g, const Lanes& L0, const Lanes& L1,
+                                 double* val, double* u2s, double* mult, int32* ok) {
+    double shapes[LANES];
+    for (int l = 0; l < LANES; ++l) {   // the parameters' branches kept out of the next loop
+        double x = param(pa, a, g + l);
+        shapes[l] = kind == D_CHISQUARE ? 0.5 * x : x;
+        mult[l] = kind == D_GAMMA ? param(pb, b, g + l) : kind == D_CHISQUARE ? 2.0 : 1.0;
+    }
+    for (int l = 0; l < LANES; ++l) {
+        double shape = shapes[l];
+        bool boost = shape < 1.0;
+        // shape + 0 or 1 (exact: shape >= 1 unchanged), and pick: no branch in the loop
+        double d = (shape + (double)(int32)boost) - 1.0 / 3.0;
+        double c = 1.0 / m::sqrt(9.0 * d);
+        double z0, z1;
+        box_muller(L0.w[0][l], L0.w[1][l], L0.w[2][l], L0.w[3][l], &z0, &z1);
+        double v = m::fma(c, z0, 1.0);
+        double v3 = v * v * v;
+        double u = exact53(bits53(L1.w[0][l], L1.w[1][l]) + 1) * 1.1102230246251565e-16;
+        double u2 = exact53(bits53(L1.w[2][l], L1.w[3][l]) + 1) * 1.1102230246251565e-16;
+        double x2 = z0 * z0;
+        // & rather than &&: no branch in the loop
+        int32 pass = (int32)(shape > 0.0) & (int32)(v > 0.0) &
+                     (int32)(u < m::fma(-0.0331, x2 * x2, 1.0));
+        val[l] = d * v3;
+        u2s[l] = u2;
+        ok[l] = pass + (pass & (int32)boost);
+    }
 }
 
 // log of a standard gamma variate (-inf for shape 0).  Only log_portable: the same bits
