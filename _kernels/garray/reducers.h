@@ -158,8 +158,15 @@ template <class T> struct chunk_sum_vec {
         typedef T V __attribute__((vector_size(32)));
         enum { W = 32 / (int)sizeof(T), K = 8 / W };
         V l[K];
-        __builtin_memcpy(l, p, sizeof(l));
-        l[0][0] = lead(r, id, l[0][0], j0);
+        for (int q = 0; q < K; ++q) __builtin_memcpy(&l[q], p + q * W, sizeof(V));
+        if (j0 == 0) {
+            // lead() as a whole-vector addition: id + x in lane 0 (x + id, exactly), x +
+            // -0.0 (x, exactly) in the others.  Writing lane 0 alone went through memory
+            // and stalled the vector load after it on store forwarding, every chunk.
+            V lead0;
+            for (int u = 0; u < W; ++u) lead0[u] = u == 0 ? id : (T)-0.0;
+            l[0] = l[0] + lead0;
+        }
         int k = 8;
 #pragma unroll 1
         for (; k + 8 <= m; k += 8)

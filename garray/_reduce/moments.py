@@ -41,11 +41,13 @@ def _count(x, axes, where, keepdims, name):
 
 
 def _squared_magnitude(d, magnitude):
-    """``magnitude``: |d|**2 = re**2 + im**2 (a real dtype); else d*d."""
+    """``magnitude``: |d|**2 = re**2 + im**2 (a real dtype); else d*d, in place (d is a
+    temporary of the caller's, as in NumPy's _var: one array less to allocate and fault
+    in)."""
     if magnitude and _kind(d) == "c":
         re, im = _u.real(d), _u.imag(d)
         return _u.add(_u.multiply(re, re), _u.multiply(im, im))
-    return _u.multiply(d, d)
+    return _u.multiply(d, d, out=d)
 
 
 def _squeeze_axes(c, axes, keepdims):
