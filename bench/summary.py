@@ -70,6 +70,11 @@ def rows(n):
     both("sin float64", lambda xp, a: xp.sin(a), f64)
     both("a * b + c (float32)", lambda xp, a: a * a + a, f32)
     both("astype float32->float64", lambda xp, a: a.astype(xp.float64), f32)
+    # Creation.
+    add("ones float32", lambda: garray.ones(n, dtype=garray.float32),
+        lambda: numpy.ones(n, dtype=numpy.float32))
+    add("eye(2048)", lambda: garray.eye(2048), lambda: numpy.eye(2048))
+    add("arange float64", lambda: garray.arange(float(n)), lambda: numpy.arange(float(n)))
     # Reductions.
     both("sum float32", lambda xp, a: xp.sum(a), f32)
     both("x.sum() float64", lambda xp, a: a.sum(), f64)

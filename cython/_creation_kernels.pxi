@@ -13,7 +13,9 @@ cdef enum:
 
 
 cdef _Kernels _creation_kernels():
-    return _table("creation", _optable_mod.creation_table, None, True)
+    cdef _Kernels k = _table("creation", _optable_mod.creation_table)
+    k.element_per_thread = True     # one per GPU thread; GA_CPU_CHUNK per CPU thread
+    return k
 
 
 cdef int _host_scalar(object value, ndarray like, _Scalar* out) except -1:
