@@ -167,35 +167,33 @@ template <> GA_DEVICE nil load_pay<nil>(const nil*, int64) { return nil(); }
 template <class T, class K>
 GA_GLOBAL void sort_key(const T* x, int64* idx, K* keys, K* pay, int64 rows, int64 n,
                         int64 comp, int64 desc, int64 mode) {
-    int64 i = flat_index<int64>();
-    if (i >= rows * n) return;
-    T v;
-    if (mode == 0 && idx) {
-        v = x[(i / n) * n + idx[i]];
-    } else {
-        v = x[i];
-        if (mode == 1) idx[i] = i % n;
-    }
-    K k = sort::keyer<K, T>::get(v, (int)comp);
-    keys[i] = desc ? (K)~k : k;
-    if (mode == 2) pay[i] = sort::bits_as<K>(v);
+    for_each_index(rows * n, [=](int64 i) {
+        T v;
+        if (mode == 0 && idx) {
+            v = x[(i / n) * n + idx[i]];
+        } else {
+            v = x[i];
+            if (mode == 1) idx[i] = i % n;
+        }
+        K k = sort::keyer<K, T>::get(v, (int)comp);
+        keys[i] = desc ? (K)~k : k;
+        if (mode == 2) pay[i] = sort::bits_as<K>(v);
+    });
 }
 
 // out[i] = the bool/integer value of keys[i] (sort without payload).
 template <class T, class K>
 GA_GLOBAL void sort_unkey(const K* keys, T* out, int64 total, int64 desc) {
-    int64 i = flat_index<int64>();
-    if (i >= total) return;
-    K k = keys[i];
-    out[i] = sort::value_of<T, K>(desc ? (K)~k : k);
+    for_each_index(total, [=](int64 i) {
+        K k = keys[i];
+        out[i] = sort::value_of<T, K>(desc ? (K)~k : k);
+    });
 }
 
 // out[r, j] = x[r, idx[r, j]] for rows of n inputs and m outputs (take_along_axis).
 template <class T>
 GA_GLOBAL void take_rows(const T* x, const int64* idx, T* out, int64 rows, int64 n, int64 m) {
-    int64 i = flat_index<int64>();
-    if (i >= rows * m) return;
-    out[i] = x[(i / m) * n + idx[i]];
+    for_each_index(rows * m, [=](int64 i) { out[i] = x[(i / m) * n + idx[i]]; });
 }
 
 // The capacity of the per-thread digit arrays (Note [Radix sort] 7): the largest digit

@@ -534,14 +534,16 @@ cdef _Kernels _table(str name, object table_fn, object arg=None, bint one_per_th
 
 
 def _family_launch(object family, object dtype, int slot, int64_t threads, tuple args,
-                   ndarray ref, int64_t work=-1):
+                   ndarray ref, int64_t work=-1, bint items=False):
     """Run kernel [dtype][slot] of ``family`` (a garray._tables Family whose table is
     one-thread-per-item) with ``threads`` threads on ref's device: the one launch path of
     the kernel families.  ``dtype``: a dtype code or a NumPy dtype.  Every kernel
     parameter is 8 bytes: each argument is an array (its data address), None (a null
     pointer), an int (int64, or uint64 up to 2**64 - 1) or a float (a double).
     ``work`` (elements or multiply-adds touched; default ``threads``) decides whether a
-    CPU launch releases the GIL and splits over the launch pool."""
+    CPU launch releases the GIL and splits over the launch pool.  ``items``: ``threads``
+    counts items of a kernel that walks them with for_each_index (loops.h), one per GPU
+    thread and _CPU_CHUNK per CPU thread."""
     cdef int64_t vals[16]
     cdef double dv
     cdef void* argv[16]
@@ -565,5 +567,9 @@ def _family_launch(object family, object dtype, int slot, int64_t threads, tuple
         else:
             vals[i] = <int64_t>a
         argv[i] = &vals[i]
-    k.launch(ref, code, slot, threads, argv, work if work >= 0 else threads)
+    if work < 0:
+        work = threads
+    if items and ref._is_cpu and not _cpu_vector_loads:
+        threads = (threads + _CPU_CHUNK - 1) // _CPU_CHUNK
+    k.launch(ref, code, slot, threads, argv, work)
     return None

@@ -116,7 +116,8 @@ def argsort_random_keys(keys):
     dev, x2 = keys.device, keys.reshape(1, n)
     kk = empty((n,), dtype=_dtypes.uint64, device=dev)
     idx = empty((n,), dtype=_dtypes.int64, device=dev)
-    _family_launch(SORT, _code(x2), S_KEY, n, (x2, idx, kk, None, 1, n, 0, 0, 1), x2)
+    _family_launch(SORT, _code(x2), S_KEY, n, (x2, idx, kk, None, 1, n, 0, 0, 1), x2,
+                   items=True)
     kk, idx = _radix(kk, idx, "index", 8, 1, n, lo_shift=64 - top)
     okeys = empty((n,), dtype=_dtypes.uint64, device=dev)
     oidx = empty((n,), dtype=_dtypes.int64, device=dev)
@@ -151,23 +152,26 @@ def _sort_rows(x2, arg, desc):
         for i, (comp, slot, nb) in enumerate(passes):
             kk = keys if nb == kb else empty((total,), dtype=_UINT[nb], device=dev)
             _family_launch(SORT, code, slot, total,
-                           (x2, idx, kk, None, rows, n, comp, int(desc), 1 if i == 0 else 0), x2)
+                           (x2, idx, kk, None, rows, n, comp, int(desc), 1 if i == 0 else 0), x2,
+                           items=True)
             _, idx = _radix(kk, idx, "index", nb, rows, n)
         if arg:
             return idx.reshape((rows, n))
         out = empty((rows, n), dtype=x2.dtype, device=dev)
-        _family_launch(SORT, code, S_TAKE, total, (x2, idx, out, rows, n, n), x2)
+        _family_launch(SORT, code, S_TAKE, total, (x2, idx, out, rows, n, n), x2, items=True)
         return out
     if kind == "f":
         pay = empty((total,), dtype=x2.dtype, device=dev)
         _family_launch(SORT, code, S_KEY, total, (x2, None, keys, pay, rows, n, 0, int(desc), 2),
-                       x2)
+                       x2, items=True)
         _, pay = _radix(keys, pay, "bits", kb, rows, n)
         return pay.reshape((rows, n))
-    _family_launch(SORT, code, S_KEY, total, (x2, None, keys, None, rows, n, 0, int(desc), 0), x2)
+    _family_launch(SORT, code, S_KEY, total, (x2, None, keys, None, rows, n, 0, int(desc), 0), x2,
+                   items=True)
     keys, _ = _radix(keys, None, None, kb, rows, n)
     out = empty((rows, n), dtype=x2.dtype, device=dev)
-    _family_launch(SORT, code, S_KEY8_OR_UNKEY, total, (keys, out, total, int(desc)), x2)
+    _family_launch(SORT, code, S_KEY8_OR_UNKEY, total, (keys, out, total, int(desc)), x2,
+                   items=True)
     return out
 
 
@@ -180,7 +184,8 @@ def take_rows(x2, idx2):
     m = idx2.shape[1]
     out = empty((rows, m), dtype=x2.dtype, device=x2.device)
     if rows * m:
-        _family_launch(SORT, _code(x2), S_TAKE, rows * m, (x2, idx2, out, rows, n, m), x2)
+        _family_launch(SORT, _code(x2), S_TAKE, rows * m, (x2, idx2, out, rows, n, m), x2,
+                       items=True)
     return out
 
 
