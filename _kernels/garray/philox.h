@@ -51,6 +51,57 @@ struct Lanes {
 };
 
 // Blocks b .. b + LANES - 1 (word j of lane l is o.w[j][l]).
+#if GA_CPU_LOOPS && defined(__AVX2__) && defined(__GNUC__)
+// x86 with AVX2: the rounds on 8-lane vectors, each 32x32 -> 64-bit product taken by two
+// vpmuludq (even lanes, then odd lanes shifted down) and the high and low words put
+// back in place by blends.  g++ made the same products from the loop below with
+// shuffles and permutes: a block took 6.7 ns here, 4.5 ns this way.  The same words
+// (tests pin them to Random123's known answers).
+GA_FORCE_INLINE void blocks(uint64 key, uint64 lo, uint64 hi, uint64 b, uint32 c3v, Lanes& o) {
+    typedef unsigned V __attribute__((vector_size(32)));            // 8 x uint32
+    typedef unsigned long long W __attribute__((vector_size(32)));  // 4 x uint64
+    typedef int I8 __attribute__((vector_size(32)));
+    enum { NV = LANES / 8 };
+    static_assert(LANES % 8 == 0, "whole 8-lane vectors");
+    V c0[NV], c1[NV], c2[NV], c3[NV];
+    for (int v = 0; v < NV; ++v)
+        for (int e = 0; e < 8; ++e) {
+            uint64 low = lo + (b + (uint64)(v * 8 + e));
+            c0[v][e] = (uint32)low;
+            c1[v][e] = (uint32)(low >> 32);
+            c2[v][e] = (uint32)hi + (low < lo ? 1u : 0u);
+            c3[v][e] = c3v;
+        }
+    const V zero = {0, 0, 0, 0, 0, 0, 0, 0};
+    const V M0 = zero + 0xD2511F53u, M1 = zero + 0xCD9E8D57u;
+    uint32 k0 = (uint32)key, k1 = (uint32)(key >> 32);
+    for (int r = 0; r < 10; ++r) {
+        const V K0 = zero + k0, K1 = zero + k1;
+        for (int v = 0; v < NV; ++v) {
+            W e0 = (W)__builtin_ia32_pmuludq256((I8)c0[v], (I8)M0);
+            W o0 = (W)__builtin_ia32_pmuludq256((I8)((W)c0[v] >> 32), (I8)M0);
+            W e1 = (W)__builtin_ia32_pmuludq256((I8)c2[v], (I8)M1);
+            W o1 = (W)__builtin_ia32_pmuludq256((I8)((W)c2[v] >> 32), (I8)M1);
+            V h0 = (V)__builtin_ia32_pblendd256((I8)(e0 >> 32), (I8)o0, 0xAA);
+            V h1 = (V)__builtin_ia32_pblendd256((I8)(e1 >> 32), (I8)o1, 0xAA);
+            V l0 = (V)__builtin_ia32_pblendd256((I8)e0, (I8)(o0 << 32), 0xAA);
+            V l1 = (V)__builtin_ia32_pblendd256((I8)e1, (I8)(o1 << 32), 0xAA);
+            c0[v] = h1 ^ c1[v] ^ K0;
+            c2[v] = h0 ^ c3[v] ^ K1;
+            c1[v] = l1;
+            c3[v] = l0;
+        }
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+    for (int v = 0; v < NV; ++v) {
+        __builtin_memcpy(&o.w[0][v * 8], &c0[v], 32);
+        __builtin_memcpy(&o.w[1][v * 8], &c1[v], 32);
+        __builtin_memcpy(&o.w[2][v * 8], &c2[v], 32);
+        __builtin_memcpy(&o.w[3][v * 8], &c3[v], 32);
+    }
+}
+#else
 GA_FORCE_INLINE void blocks(uint64 key, uint64 lo, uint64 hi, uint64 b, uint32 c3v, Lanes& o) {
     uint32 c0[LANES], c1[LANES], c2[LANES], c3[LANES];
     for (int l = 0; l < LANES; ++l) {
@@ -84,6 +135,7 @@ GA_FORCE_INLINE void blocks(uint64 key, uint64 lo, uint64 hi, uint64 b, uint32 c
         o.w[3][l] = c3[l];
     }
 }
+#endif
 
 // The top 53 bits of the 64-bit word hi:lo, as an integer in [0, 2**53).
 GA_FORCE_INLINE uint64 bits53(uint32 lo, uint32 hi) {
