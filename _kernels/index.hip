@@ -258,9 +258,25 @@ GA_GLOBAL void nonzero_write_c(int64* out, const bool* mask, const int64* ends, 
             const unsigned b = cpu::set_bytes(w);
             const uint8* p = cpu::set_positions.pos[b];
             const int c = __builtin_popcount(b);
-            if (k + 8 <= kend)
+            if (k + 8 <= kend) {
+#if defined(__AVX2__) && defined(__GNUC__)
+                // two 4-lane vectors: the positions widened to int64 (vpmovzxbq) plus i
+                // (the scalar loop was 8 loads, adds and stores per word)
+                typedef long long V4 __attribute__((vector_size(32)));
+                typedef long long Q2 __attribute__((vector_size(16)));
+                typedef char C16 __attribute__((vector_size(16)));
+                uint64 pw;
+                __builtin_memcpy(&pw, p, 8);
+                const V4 at = (V4){0, 0, 0, 0} + (long long)i;
+                const Q2 w0 = {(long long)pw, 0}, w1 = {(long long)(pw >> 32), 0};
+                const V4 a = (V4)__builtin_ia32_pmovzxbq256((C16)w0) + at;
+                const V4 c2 = (V4)__builtin_ia32_pmovzxbq256((C16)w1) + at;
+                __builtin_memcpy(out + k, &a, sizeof(V4));
+                __builtin_memcpy(out + k + 4, &c2, sizeof(V4));
+#else
                 for (int j = 0; j < 8; ++j) out[k + j] = i + p[j];
-            else
+#endif
+            } else
                 for (int j = 0; j < c; ++j) out[k + j] = i + p[j];
             k += c;
         }
