@@ -56,6 +56,25 @@ GA_GLOBAL void eye_c(T* out, int64 n_cols, int64 k, int64 n) {
 template <class T, class I>
 GA_GLOBAL void tri_s(char* out, const char* x, GA_BYVAL(Strided<2>) p, I n, I rows, I cols,
                      I k, int lower) {
+#if GA_CPU_LOOPS
+    // the chunk row by row (walk_rows): the position (r, c) from one division per row
+    // segment, then stepped along (out is C-contiguous, so flat index i is its C order)
+    char* const base[] = {out, (char*)x};
+    int64 i = flat_index<int64>() * GA_CPU_CHUNK;
+    cpu::walk_rows<2>(base, p, (int64)n, [&](char* const* q, const int64* s, int64 cnt) {
+        int64 c = i % cols, r = (i / cols) % rows;
+        for (int64 j = 0; j < cnt; ++j) {
+            const T v = *(const T*)(q[1] + j * s[1]);
+            const bool keep = lower ? (c - r <= (int64)k) : (c - r >= (int64)k);
+            *(T*)(q[0] + j * s[0]) = keep ? v : T(0);
+            if (++c == cols) {
+                c = 0;
+                r = r + 1 == rows ? 0 : r + 1;
+            }
+        }
+        i += cnt;
+    });
+#else
     for_each_index((int64)n, [=, &p](int64 e) {
         I i = (I)e;
         I off[2];
@@ -64,6 +83,7 @@ GA_GLOBAL void tri_s(char* out, const char* x, GA_BYVAL(Strided<2>) p, I n, I ro
         bool keep = lower ? (c - r <= k) : (c - r >= k);
         *(T*)(out + off[0]) = keep ? *(const T*)(x + off[1]) : T(0);
     });
+#endif
 }
 
 }  // namespace ga
