@@ -160,6 +160,35 @@ def _cblas_gemm64(intptr_t fn, str kind, str transa, str transb, int64_t m, int6
     return None
 
 
+ctypedef float (*_sdot_t)(int, const void*, int, const void*, int) noexcept nogil
+ctypedef double (*_ddot_t)(int, const void*, int, const void*, int) noexcept nogil
+ctypedef float (*_sdot64_t)(int64_t, const void*, int64_t, const void*,
+                            int64_t) noexcept nogil
+ctypedef double (*_ddot64_t)(int64_t, const void*, int64_t, const void*,
+                             int64_t) noexcept nogil
+
+
+cdef void _dot_one(intptr_t fn, char kd, bint ilp64, int64_t k, char* pa, char* pb,
+                   char* pc) noexcept:
+    """c[0] = a . b over k contiguous elements through cblas_?dot (kd 's' or 'd'; the
+    caller checked k against an LP64 library's limit); the GIL released from 2**15."""
+    if k < 32768:
+        _dot_call(fn, kd, ilp64, k, pa, pb, pc)
+    else:
+        with nogil:
+            _dot_call(fn, kd, ilp64, k, pa, pb, pc)
+
+
+cdef inline void _dot_call(intptr_t fn, char kd, bint ilp64, int64_t k, char* pa, char* pb,
+                           char* pc) noexcept nogil:
+    if kd == b"s":
+        (<float*>pc)[0] = ((<_sdot64_t>fn)(k, pa, 1, pb, 1) if ilp64
+                           else (<_sdot_t>fn)(<int>k, pa, 1, pb, 1))
+    else:
+        (<double*>pc)[0] = ((<_ddot64_t>fn)(k, pa, 1, pb, 1) if ilp64
+                            else (<_ddot_t>fn)(<int>k, pa, 1, pb, 1))
+
+
 # The per-call path of ``a @ b`` for C-contiguous 1-d/2-d operands of one BLAS dtype on
 # the CPU device: the checks in C and one cblas_?gemm call.  _fast_gemm caches, per
 # (dtype code, the raw values of the three GEMM settings), garray/_gemm/engine.py
@@ -218,6 +247,10 @@ def _matmul_fast(ndarray a, ndarray b):
     cdef char* pa = <char*>a._ptr
     cdef char* pb = <char*>b._ptr
     cdef char* pc = <char*>c._ptr
+    cdef intptr_t fdot = e[5]
+    if nd == 0 and fdot != 0:           # vector . vector: cblas_?dot, as NumPy
+        _dot_one(fdot, kd, ilp64, k, pa, pb, pc)
+        return c
     # row-major c = a @ b is column-major c^T = b^T a^T, both read as stored
     if m * n < 32768 and m * n * k < 32768:     # small: keep the GIL (m * n cannot wrap)
         _gemm_one(fn, kd, ilp64, _CBLAS_NO_TRANS, _CBLAS_NO_TRANS, n, m, k, pb, n, pa, k, pc, n)

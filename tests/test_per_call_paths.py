@@ -333,3 +333,35 @@ def test_int_index_matches_numpy(shape):
         r[...] = -1.0                   # a view: writes reach x
         h[n - 1] = -1.0
         assert_xp_close(g, h, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("choice", ["numpy", "own"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_vector_dot_is_blas_dot(choice, dtype, monkeypatch):
+    """A vector . vector product (@, matmul, dot) and the default vector norm of a
+    contiguous array call cblas_?dot as NumPy does: NumPy's bits where the library is
+    NumPy's own, close with garray's; 0-d results, every length around the BLAS's
+    vector widths and the nogil threshold."""
+    if garray.ones(1).device.kind != "cpu":
+        pytest.skip("the CPU device's BLAS")
+    from garray._gemm import engine
+    monkeypatch.setenv("GARRAY_CPU_BLAS", choice)
+    same_lib = engine._cpu_blas(numpy.dtype(dtype))[3]
+    rng = numpy.random.default_rng(5)
+    for n in (1, 2, 7, 16, 33, 1000, 32767, 32768, 100_003):
+        h, k = (rng.standard_normal(n).astype(dtype) for _ in range(2))
+        g, gk = garray.asarray(h), garray.asarray(k)
+        m = h.reshape(-1, 1) if n % 2 else h.reshape(1, -1)
+        for got, want in ((g @ gk, h @ k), (garray.matmul(g, gk), numpy.matmul(h, k)),
+                          (garray.dot(g, gk), numpy.dot(h, k)),
+                          (garray.linalg.norm(g), numpy.linalg.norm(h)),
+                          (garray.linalg.norm(garray.asarray(m), keepdims=True),
+                           numpy.linalg.norm(m, keepdims=True)),
+                          (garray.linalg.norm(garray.asarray(m).T), numpy.linalg.norm(m.T))):
+            got = garray.asnumpy(got)
+            assert got.dtype == want.dtype and got.shape == numpy.shape(want)
+            if same_lib:
+                assert got.tobytes() == numpy.asarray(want).tobytes(), (n, got, want)
+            else:
+                numpy.testing.assert_allclose(got, want, rtol=1e-4 if dtype == "float32"
+                                              else 1e-12)

@@ -247,13 +247,22 @@ def _cblas(blas, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, c, ldc, sc, batch, ite
 def fast_blas(dtype):
     """The per-call path of ``a @ b`` (cython/_gemm.pxi ``_matmul_fast``, which caches
     this per dtype and settings): (cblas_?gemm address, kind, ilp64, the library whose
-    address table must stay the one read or None, that table), or None where the
-    settings send ``dtype`` elsewhere (GARRAY_GEMM=kernel, an integer dtype)."""
+    address table must stay the one read or None, that table, cblas_?dot's address for
+    a real dtype or 0), or None where the settings send ``dtype`` elsewhere
+    (GARRAY_GEMM=kernel, an integer dtype).  A vector . vector product goes to ?dot, as
+    NumPy's does: OpenBLAS's gemm with m = n = 1 ran 30 times slower."""
     if dtype not in _BLAS_KIND or path_for(dtype) != "vendor":
         return None
     fn, _, kind, ilp64 = _cpu_blas(dtype)
     lib = None if ilp64 else openblas.library
-    return fn, kind, ilp64, lib, None if lib is None else lib._addresses
+    dot = 0
+    if kind in "sd":
+        try:
+            dot = (openblas.numpy_blas(f"{kind}dot") if ilp64
+                   else openblas.library.address(f"cblas_{kind}dot"))
+        except BackendUnavailableError:
+            dot = 0
+    return fn, kind, ilp64, lib, None if lib is None else lib._addresses, dot
 
 
 def _packed(x, batch, s):

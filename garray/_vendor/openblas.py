@@ -46,7 +46,7 @@ def get_threads():
     return int(library.function("openblas_get_num_threads", ctypes.c_int)())
 
 
-_numpy_gemm = {}        # kind -> address in NumPy's own OpenBLAS (0: not available)
+_numpy_blas = {}        # routine -> address in NumPy's own OpenBLAS (0: not available)
 
 
 def numpy_gemm(kind):
@@ -55,20 +55,26 @@ def numpy_gemm(kind):
     sizes), or 0 when this NumPy has no such library loaded (a NumPy built against
     another BLAS).  Sharing NumPy's library shares its thread pool: two OpenBLAS pools
     in one process spin against each other (docs/gemm.md, "One BLAS thread pool")."""
-    addr = _numpy_gemm.get(kind)
+    return numpy_blas(f"{kind}gemm")
+
+
+def numpy_blas(routine):
+    """``cblas_{routine}`` (``"dgemm"``, ``"sdot"`` ...) in NumPy's own OpenBLAS, as
+    numpy_gemm, or 0."""
+    addr = _numpy_blas.get(routine)
     if addr is None:
-        addr = _numpy_gemm[kind] = _find_numpy_gemm(kind)
+        addr = _numpy_blas[routine] = _find_numpy_blas(routine)
     return addr
 
 
-def _find_numpy_gemm(kind):
-    import glob         # on the first GEMM only
+def _find_numpy_blas(routine):
+    import glob         # on the first BLAS call only
     import numpy
     libs = os.path.join(os.path.dirname(os.path.dirname(numpy.__file__)), "numpy.libs")
     for path in sorted(glob.glob(os.path.join(libs, "libscipy_openblas64_*.so"))):
         try:    # only the copy NumPy already loaded (RTLD_NOLOAD): never a second one
             lib = ctypes.CDLL(path, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
-            fn = getattr(lib, f"scipy_cblas_{kind}gemm64_")
+            fn = getattr(lib, f"scipy_cblas_{routine}64_")
         except (OSError, AttributeError):
             continue
         return ctypes.cast(fn, ctypes.c_void_p).value or 0
