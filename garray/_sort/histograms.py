@@ -17,6 +17,7 @@ import operator
 from .._args import as_array
 from .. import _core, _dtypes
 from .._creation.ranges import arange, linspace
+from .._elementwise.ufuncs import add as _add
 from .._reduce.scans import cumsum
 from .sorting import _sort_rows, searchsorted, take_rows
 from .._manip.manipulation import concat
@@ -100,9 +101,15 @@ def bincount(x, /, weights=None, minlength=0):
         if weights.shape != x.shape:
             raise ValueError("bincount: the weights and list don't have the same length.")
     nb = max(top + 1, minlength)
-    s, sw = _sorted_with(x, weights)
-    edges = arange(nb + 1, dtype=_dtypes.int64, device=dev)
-    return _bin_sums(searchsorted(s, edges, side="left"), sw, dev)
+    # a scatter-add in input order (ufunc.at): NumPy's loop, so the weighted sums have
+    # its bits; the sort and search it replaces took 10 times as long
+    if weights is None:
+        out = _core.zeros((nb,), dtype=_dtypes.int64, device=dev)
+        _add.at(out, x, 1)
+    else:
+        out = _core.zeros((nb,), dtype=_dtypes.float64, device=dev)
+        _add.at(out, x, weights.astype(_dtypes.float64, copy=False))
+    return out
 
 
 _ESTIMATORS = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")

@@ -375,6 +375,24 @@ def test_bincount(xp, dtype, minlength):
     return [xp.bincount(x, minlength=minlength), xp.bincount(x, xp.asarray(w), minlength)]
 
 
+@pytest.mark.parametrize("n, top", [(1, 1), (1000, 5), (70_001, 2**16), (2**18, 1000)])
+@pytest.mark.parametrize("weights", ["float64", "float32", "int32", "bool", None])
+def test_bincount_sums_in_input_order(n, top, weights):
+    """Counts exactly, and weighted sums in NumPy's order (input order per bin, a
+    scatter-add): NumPy's bits on the CPU device, close on GPUs."""
+    rng = numpy.random.default_rng(n)
+    h = rng.integers(0, top, n)
+    w = None if weights is None else (rng.standard_normal(n) * 1e3).astype(weights)
+    want = numpy.bincount(h, w, minlength=top + 3)
+    got = garray.bincount(garray.asarray(h), None if w is None else garray.asarray(w),
+                          minlength=top + 3).get()
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if weights is None or garray.asarray(h).device.kind == "cpu":
+        assert got.tobytes() == want.tobytes()
+    else:
+        numpy.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-9)
+
+
 @pytest.mark.parametrize("case", ["empty", "negative", "float", "2d"])
 @xp_compare()
 def test_bincount_refusals_and_empty(xp, case):
