@@ -50,6 +50,20 @@ struct Lanes {
     uint32 w[4][LANES];
 };
 
+// One Philox round's words from its products (h, l: the high and low halves of
+// M0 * c0 and M1 * c2) and round keys; then the key schedule's step.
+template <class T>
+GA_FORCE_INLINE void mix(T& c0, T& c1, T& c2, T& c3, T h0, T h1, T l0, T l1, T k0, T k1) {
+    c0 = h1 ^ c1 ^ k0;
+    c2 = h0 ^ c3 ^ k1;
+    c1 = l1;
+    c3 = l0;
+}
+GA_FORCE_INLINE void bump(uint32& k0, uint32& k1) {
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+}
+
 // Blocks b .. b + LANES - 1 (word j of lane l is o.w[j][l]).
 #if GA_CPU_LOOPS && defined(__AVX2__) && defined(__GNUC__)
 // x86 with AVX2: the rounds on 8-lane vectors, each 32x32 -> 64-bit product taken by two
@@ -86,13 +100,9 @@ GA_FORCE_INLINE void blocks(uint64 key, uint64 lo, uint64 hi, uint64 b, uint32 c
             V h1 = (V)__builtin_ia32_pblendd256((I8)(e1 >> 32), (I8)o1, 0xAA);
             V l0 = (V)__builtin_ia32_pblendd256((I8)e0, (I8)(o0 << 32), 0xAA);
             V l1 = (V)__builtin_ia32_pblendd256((I8)e1, (I8)(o1 << 32), 0xAA);
-            c0[v] = h1 ^ c1[v] ^ K0;
-            c2[v] = h0 ^ c3[v] ^ K1;
-            c1[v] = l1;
-            c3[v] = l0;
+            mix(c0[v], c1[v], c2[v], c3[v], h0, h1, l0, l1, K0, K1);
         }
-        k0 += 0x9E3779B9u;
-        k1 += 0xBB67AE85u;
+        bump(k0, k1);
     }
     for (int v = 0; v < NV; ++v) {
         __builtin_memcpy(&o.w[0][v * 8], &c0[v], 32);
@@ -120,13 +130,9 @@ GA_FORCE_INLINE void blocks(uint64 key, uint64 lo, uint64 hi, uint64 b, uint32 c
             uint32 h1 = (uint32)(((uint64)0xCD9E8D57u * c2[l]) >> 32);
             uint32 l0 = 0xD2511F53u * c0[l];
             uint32 l1 = 0xCD9E8D57u * c2[l];
-            c0[l] = h1 ^ c1[l] ^ k0;
-            c2[l] = h0 ^ c3[l] ^ k1;
-            c1[l] = l1;
-            c3[l] = l0;
+            mix(c0[l], c1[l], c2[l], c3[l], h0, h1, l0, l1, k0, k1);
         }
-        k0 += 0x9E3779B9u;
-        k1 += 0xBB67AE85u;
+        bump(k0, k1);
     }
     for (int l = 0; l < LANES; ++l) {
         o.w[0][l] = c0[l];
