@@ -21,13 +21,13 @@
 //    parameter below 1, and the log-gamma kind behind dirichlet, work with log G so that
 //    gammas which underflow (shape 1e-3 gives values below 1e-300 half the time) still
 //    give the right ratio.
+// 5. Triangular (inversion) and wald (Michael-Schucany-Haas) are NumPy's algorithms;
+//    wald's root is rearranged so that it has no cancellation (see wald below).
 // 6. The gamma kinds take their first try for rng::LANES elements at once (gamma_first:
 //    the vectorised loop on the CPU device, as the packed kernels'); the squeeze accepts
 //    ~98% of them for shape 2.  The rest are drawn again from the start of their stream
 //    by dist_continuous, which reaches the same first try and goes on, so a value never
 //    depends on which path computed it.
-// 5. Triangular (inversion) and wald (Michael-Schucany-Haas) are NumPy's algorithms;
-//    wald's root is rearranged so that it has no cancellation (see wald below).
 #pragma once
 #include "philox.h"
 
@@ -128,7 +128,9 @@ GA_FORCE_INLINE void gamma_first(int64 kind, const double* pa, double a, const d
     for (int l = 0; l < LANES; ++l) {
         double shape = shapes[l];
         bool boost = shape < 1.0;
-        // shape + 0 or 1 (exact: shape >= 1 unchanged), and pick: no branch in the loop
+        // shape + 0 or 1 (exact: shape >= 1 unchanged): a conditional addition would be a
+        // branch (g++ under -ftrapping-math does not if-convert it), and a branch stops
+        // the vectoriser
         double d = (shape + (double)(int32)boost) - 1.0 / 3.0;
         double c = 1.0 / m::sqrt(9.0 * d);
         double z0, z1;
