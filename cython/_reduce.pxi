@@ -144,6 +144,29 @@ cdef ndarray _split_reduce(str name, ndarray a, str combine, bint keepdims):
     return _reshape(r, (1,) * a._nd, "C", None) if keepdims else r
 
 
+# any/all of a whole C-contiguous CPU array from _SHORT_MIN elements: the first 2**15
+# elements alone, then the rest unless they decided the answer, as NumPy stops at the
+# first True (any) or False (all).  Two pieces, not a geometric series: each launch
+# costs ~10 us when nothing stops early.  The pieces' own reductions do not split
+# again (_in_short; another thread's any/all meanwhile only loses the early stop).
+cdef int64_t _SHORT_MIN = 1 << 16
+cdef bint _in_short = False
+
+
+cdef ndarray _short_circuit(str name, ndarray a, bint keepdims):
+    global _in_short
+    cdef int64_t n = a._size, head = 1 << 15
+    flat = _reshape(a, (n,), "C", None)
+    _in_short = True
+    try:
+        r = _reduce(name, flat[:head], (0,), False)
+        if bool(r) != (name == "any"):
+            r = _reduce(name, flat[head:], (0,), False)
+    finally:
+        _in_short = False
+    return _reshape(r, (1,) * a._nd, "C", None) if keepdims else r
+
+
 cpdef ndarray _reduce(str name, ndarray a, tuple axes, bint keepdims):
     """Reduce a over ``axes`` (normalised, distinct) with the reduction table's row
     ``name``; returns a new array of the row's output dtype."""
@@ -167,6 +190,9 @@ cpdef ndarray _reduce(str name, ndarray a, tuple axes, bint keepdims):
         # accumulate in float too)
         o = _reduce(name, _cast_to(a, _F32), axes, keepdims)
         return _cast_to(o, _F16) if o._code == _F32 else o
+    if (a._is_cpu and a._size >= _SHORT_MIN and not _in_short and (a._flags & FLAG_C)
+            and len(axes) == a._nd and (name == "any" or name == "all")):
+        return _short_circuit(name, a, keepdims)
     if (a._is_cpu and a._size >= _SPLIT_MIN and _red_strategy == 0 and (a._flags & FLAG_C)
             and len(axes) == a._nd and name in _SPLIT_ROWS):
         return _split_reduce(name, a, _SPLIT_ROWS[name], keepdims)

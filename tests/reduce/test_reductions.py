@@ -404,3 +404,24 @@ def test_minmax_whole_ranges(dtype, n):
             if n > 1:                   # a range that starts off the alignment
                 assert_xp_close(getattr(garray, name)(g[1:]), getattr(numpy, name)(h[1:]),
                                 rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("n", [2**16, 2**16 + 1, 3 * 2**15, 2**20 + 7])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float64"])
+def test_any_all_stop_early_same_answer(n, dtype):
+    """any/all of a large whole CPU array look at the first 2**15 elements first and stop
+    when they decide (cython/_reduce.pxi _short_circuit): the one deciding element
+    before, at and after that boundary, or none, with and without keepdims, 2-d too."""
+    for pos in (None, 0, 2**15 - 1, 2**15, n - 1):
+        z, o = numpy.zeros(n, dtype), numpy.ones(n, dtype)
+        if pos is not None:
+            z[pos], o[pos] = 1, 0
+        for h in (z, o, z.reshape(-1, 1) if n % 2 else z.reshape(2, -1)):
+            g = garray.asarray(h)
+            for kd in (False, True):
+                for fn in ("any", "all"):
+                    got = garray.asnumpy(getattr(garray, fn)(g, keepdims=kd))
+                    want = getattr(numpy, fn)(h, keepdims=kd)
+                    assert got.dtype == want.dtype and got.shape == want.shape
+                    assert (got == want).all(), (pos, fn, kd)
+                    assert bool(getattr(g, fn)()) == bool(getattr(h, fn)())   # the method
