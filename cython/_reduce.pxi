@@ -144,27 +144,25 @@ cdef ndarray _split_reduce(str name, ndarray a, str combine, bint keepdims):
     return _reshape(r, (1,) * a._nd, "C", None) if keepdims else r
 
 
-# any/all of a whole C-contiguous CPU array from _SHORT_MIN elements: the first 2**15
-# elements alone, then the rest unless they decided the answer, as NumPy stops at the
-# first True (any) or False (all).  Two pieces, not a geometric series: each launch
-# costs ~10 us when nothing stops early.  The pieces' own reductions do not split
-# again (_in_short; another thread's any/all meanwhile only loses the early stop).
+# any/all of a whole C-contiguous CPU array from _SHORT_MIN elements: the first
+# _SHORT_HEAD elements alone, then the rest only when those did not decide the answer,
+# as NumPy stops at the first True (any) or False (all).  Two pieces, not a geometric
+# series: each launch costs ~10 us when nothing stops early.  Each piece is a one-row
+# 2-d reduction or _split_reduce's segments, which the whole-array test in _reduce
+# does not match again.
 cdef int64_t _SHORT_MIN = 1 << 16
-cdef bint _in_short = False
+cdef int64_t _SHORT_HEAD = 1 << 15
 
 
 cdef ndarray _short_circuit(str name, ndarray a, bint keepdims):
-    global _in_short
-    cdef int64_t n = a._size, head = 1 << 15
+    cdef int64_t n = a._size, m = n - _SHORT_HEAD
     flat = _reshape(a, (n,), "C", None)
-    _in_short = True
-    try:
-        r = _reduce(name, flat[:head], (0,), False)
-        if bool(r) != (name == "any"):
-            r = _reduce(name, flat[head:], (0,), False)
-    finally:
-        _in_short = False
-    return _reshape(r, (1,) * a._nd, "C", None) if keepdims else r
+    r = _reduce(name, _reshape(flat[:_SHORT_HEAD], (1, _SHORT_HEAD), "C", None), (1,), False)
+    if bool(r) != (name == "any"):
+        rest = flat[_SHORT_HEAD:]
+        r = (_split_reduce(name, rest, name, False) if m >= _SPLIT_MIN
+             else _reduce(name, _reshape(rest, (1, m), "C", None), (1,), False))
+    return _reshape(r, (1,) * a._nd if keepdims else (), "C", None)
 
 
 cpdef ndarray _reduce(str name, ndarray a, tuple axes, bint keepdims):
@@ -190,12 +188,12 @@ cpdef ndarray _reduce(str name, ndarray a, tuple axes, bint keepdims):
         # accumulate in float too)
         o = _reduce(name, _cast_to(a, _F32), axes, keepdims)
         return _cast_to(o, _F16) if o._code == _F32 else o
-    if (a._is_cpu and a._size >= _SHORT_MIN and not _in_short and (a._flags & FLAG_C)
-            and len(axes) == a._nd and (name == "any" or name == "all")):
-        return _short_circuit(name, a, keepdims)
-    if (a._is_cpu and a._size >= _SPLIT_MIN and _red_strategy == 0 and (a._flags & FLAG_C)
-            and len(axes) == a._nd and name in _SPLIT_ROWS):
-        return _split_reduce(name, a, _SPLIT_ROWS[name], keepdims)
+    if (a._is_cpu and a._size >= _SHORT_MIN and _red_strategy == 0 and (a._flags & FLAG_C)
+            and len(axes) == a._nd):
+        if name == "any" or name == "all":
+            return _short_circuit(name, a, keepdims)
+        if a._size >= _SPLIT_MIN and name in _SPLIT_ROWS:
+            return _split_reduce(name, a, _SPLIT_ROWS[name], keepdims)
     k, kt, out_code, ident_v, ident_code, _, packed = _reduction_info(name, False, a._code)
     if a._nd > _KERNEL_NDIM and not (a._flags & FLAG_C):
         a = _copy_array(a)      # its kept and reduced axes then merge (Note [ndarray layout], 6)

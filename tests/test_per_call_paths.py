@@ -122,6 +122,22 @@ def test_put_first_matches_numpy(dtype, shape):
         same_or_raises_alike(np_set, g_set, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("bad", [10, -11, 2**62, 2**63 - 1, -2**63])
+@pytest.mark.parametrize("at", [0, 15, 16, 17, 39])
+def test_take_one_element_per_index_bad_index_anywhere(bad, at):
+    """x[idx] of a 1-d x (take_c's CPU loop, which prefetches the source of the index
+    16 ahead): an out-of-range index anywhere, the extremes of int64 included, raises
+    NumPy's IndexError; the indices before it may be prefetched, never read wrongly."""
+    h = numpy.arange(10.0)
+    idx = numpy.arange(40) % 10
+    assert_xp_close(garray.asarray(h)[garray.asarray(idx)], h[idx], rtol=0, atol=0)
+    idx[at] = bad
+    with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0"):
+        garray.asarray(h)[garray.asarray(idx)]
+    with pytest.raises(IndexError):
+        h[idx]
+
+
 def test_put_first_bounds_aliasing_and_size():
     """An index out of range writes nothing; an index array or a value that shares x's
     memory is read before any write; 2**17 targets split over the pool."""
@@ -348,7 +364,7 @@ def test_vector_dot_is_blas_dot(choice, dtype, monkeypatch):
     monkeypatch.setenv("GARRAY_CPU_BLAS", choice)
     same_lib = engine._cpu_blas(numpy.dtype(dtype))[3]
     rng = numpy.random.default_rng(5)
-    for n in (1, 2, 7, 16, 33, 1000, 32767, 32768, 100_003):
+    for n in (0, 1, 2, 7, 16, 33, 1000, 32767, 32768, 100_003):
         h, k = (rng.standard_normal(n).astype(dtype) for _ in range(2))
         g, gk = garray.asarray(h), garray.asarray(k)
         m = h.reshape(-1, 1) if n % 2 else h.reshape(1, -1)
