@@ -55,12 +55,14 @@ cdef enum:
     _BLOCK = 256
     _MAX_SLOTS = 12
     # Elements per CPU thread of an elementwise kernel (GA_CPU_CHUNK in platform.h).
-    _CPU_CHUNK = 256
+    _CPU_CHUNK = 2048
     # Blocks per grid row on GPUs: HIP refuses a launch of 2**32 threads or more in one
     # dimension, so larger launches use a 2-d grid of rows of 2**23 blocks (2**31 threads).
     _MAX_GRID_X = 1 << 23
 
 _LAYOUTS = ("c", "cs", "sc", "s32", "s64", "at", "rat")
+# Elements per CPU thread, for tests that probe the chunk's edges (GA_CPU_CHUNK).
+_CPU_CHUNK_ELEMENTS = _CPU_CHUNK
 
 cdef object _optable_mod = None
 cdef object _family_mod = None

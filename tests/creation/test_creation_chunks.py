@@ -1,13 +1,14 @@
 """The creation kernels (fill, arange, linspace, eye, tril/triu) at lengths around a CPU
-thread's chunk of 256 elements (_kernels/creation.hip walks a chunk per CPU thread, one
+thread's chunk (GA_CPU_CHUNK, 2048 elements) (_kernels/creation.hip walks a chunk per CPU thread, one
 element per GPU thread): every element against NumPy, in every dtype the kernel takes."""
 
 import numpy
 import pytest
 
+from garray._core import _CPU_CHUNK_ELEMENTS as C
 from xp import xp_compare
 
-LENGTHS = [1, 255, 256, 257, 513, 70001]
+LENGTHS = [1, 255, 256, C - 1, C, C + 1, 2 * C + 1, 70001]
 DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64",
           "complex64", "complex128"]
 
@@ -41,7 +42,7 @@ def test_linspace_every_element(xp, n, endpoint):
 # rows x cols around the chunk: a chunk holding many rows, a row of many chunks, one
 # column, one row, and diagonals that start outside the matrix
 EYE_SHAPES = [(1, 1), (7, 5), (5, 7), (16, 16), (300, 257), (257, 1), (1, 1000),
-              (2, 300), (1000, 3)]
+              (1, 2 * C + 3), (3, C + 5), (2, 300), (1000, 3)]
 
 
 @pytest.mark.parametrize("shape", EYE_SHAPES, ids=str)
@@ -52,7 +53,8 @@ def test_eye_every_element(xp, shape, k, dtype):
     return xp.eye(*shape, k=k, dtype=dtype)
 
 
-@pytest.mark.parametrize("shape", [(3, 300, 257), (257, 1), (1, 1000), (2, 16, 16)],
+@pytest.mark.parametrize("shape", [(3, 300, 257), (257, 1), (1, 1000), (2, 16, 16),
+                                   (2, 3, C + 5)],
                          ids=str)
 @pytest.mark.parametrize("k", [0, 2, -3])
 @xp_compare()

@@ -15,9 +15,10 @@ import numpy
 import pytest
 
 import garray
+from garray._core import _CPU_CHUNK_ELEMENTS
 from garray._tables.ops import OPS
 
-N = 600                  # two CPU chunks and a tail (GA_CPU_CHUNK = 256)
+N = 2 * _CPU_CHUNK_ELEMENTS + 92     # two CPU chunks and a tail (GA_CPU_CHUNK)
 PIECES = (1, 5, 16, 17, 37)
 FLOAT_DTYPES = ("float16", "float32", "float64", "complex64", "complex128")
 
@@ -75,8 +76,8 @@ def test_value_only(name, dtype):
     # pieces of every length at many offsets: the padded tail and one-element calls
     for k in PIECES:
         got = numpy.concatenate([call(*[on(a[i:i + k]) for a in host])
-                                 for i in range(0, N - k + 1, k * 7)])
-        ref = numpy.concatenate([want[i:i + k] for i in range(0, N - k + 1, k * 7)])
+                                 for i in range(0, N - k + 1, k * 47)])
+        ref = numpy.concatenate([want[i:i + k] for i in range(0, N - k + 1, k * 47)])
         counts.append(_differ(got, ref))
     # 0-d operands (the strided walk of no axes), and empty ones (no thread at all)
     counts.append(_differ(call(*[on(a[7]) for a in host]), want[7]))
