@@ -75,6 +75,11 @@
 #  error "garray kernels compile with NVRTC, hiprtc or the CPU host runtime"
 #endif
 
+// GA_CPU_AVX512: the CPU device's build may call functions built for AVX-512F (the
+// compiler layer sets it where /proc/cpuinfo has avx512f; only rng::blocks16 does).
+#ifndef GA_CPU_AVX512
+#  define GA_CPU_AVX512 0
+#endif
 #ifndef GA_CPU_LOOPS
 #  define GA_CPU_LOOPS 0
 #endif

@@ -66,9 +66,12 @@ def _host_isa_flags():
     has it, as NumPy's own loops dispatch at run time; the baseline otherwise.  Kernels
     are built on the machine that runs them, and the flags are part of the cache key.
     -ffp-contract=off keeps a * b + c two roundings (NumPy's results), not one FMA.
-    x86-64-v3 builds also call libmvec's vector math where glibc has it (_libmvec_flags).
-    GARRAY_CPU_ISA=baseline turns both off."""
-    if _env.choice("GARRAY_CPU_ISA", ("native", "baseline"), "native") == "baseline":
+    x86-64-v3 builds also call libmvec's vector math where glibc has it (_libmvec_flags),
+    and where the CPU has AVX-512F, the Philox rounds on 16-lane vectors (-DGA_CPU_AVX512:
+    one function built for it, rng::blocks16 in philox.h; the same words).
+    GARRAY_CPU_ISA=avx2 leaves AVX-512 out, =baseline all three."""
+    isa = _env.choice("GARRAY_CPU_ISA", ("native", "avx2", "baseline"), "native")
+    if isa == "baseline":
         return []
     try:
         with open("/proc/cpuinfo") as f:
@@ -76,7 +79,8 @@ def _host_isa_flags():
                 if line.startswith("flags"):
                     have = set(line.split(":", 1)[1].split())
                     if {"avx2", "fma", "bmi2", "movbe"} <= have:
-                        return ["-march=x86-64-v3", "-ffp-contract=off", *_libmvec_flags()]
+                        wide = ["-DGA_CPU_AVX512=1"] if isa == "native" and "avx512f" in have else []
+                        return ["-march=x86-64-v3", "-ffp-contract=off", *_libmvec_flags(), *wide]
                     break
     except OSError:
         pass

@@ -97,6 +97,33 @@ def test_position_wraps_at_2_96():
     numpy.testing.assert_array_equal(got[4:], ref_words(bg.key, 0, 1))
 
 
+def _has_avx512f():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("flags") and "avx512f" in line.split() for line in f)
+    except OSError:
+        return False
+
+
+_ISA_DRAWS = """
+import hashlib, garray
+r = garray.random.default_rng(20261207)
+parts = [r.random(1001), r.random(37, dtype=garray.float32), r.standard_normal(517),
+         r.integers(-5, 2**40, 333), r.standard_gamma(2.0, 401), r.exponential(size=99)]
+print(hashlib.sha256(b"".join(garray.asnumpy(p).tobytes() for p in parts)).hexdigest())
+"""
+
+
+@pytest.mark.skipif(not _has_avx512f(), reason="no AVX-512F: one Philox build only")
+def test_avx512_and_avx2_builds_draw_the_same_bits():
+    # Where the CPU has AVX-512F the rounds run on 16-lane vectors (rng::blocks16, this
+    # process; the tests above pin its words); GARRAY_CPU_ISA=avx2 builds the 8-lane path.
+    from isolated import run_isolated
+    _, wide, _ = run_isolated(_ISA_DRAWS)
+    _, narrow, _ = run_isolated(_ISA_DRAWS, env={"GARRAY_CPU_ISA": "avx2"})
+    assert wide.split()[-1] == narrow.split()[-1]
+
+
 # ---- packed transforms: exact values, any launch shape, prefixes ---------------------
 
 
