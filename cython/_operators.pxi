@@ -72,19 +72,19 @@ cdef class _ArrayOperators(_ArrayMethods):
         raise TypeError("unhashable type: 'garray.ndarray'")
 
     def __add__(self, other):
-        return _binary(_op_add, self, other, None)
+        return _binary_op(_op_add, self, other)
 
     def __radd__(self, other):
-        return _binary(_op_add, other, self, None)
+        return _binary_op(_op_add, other, self)
 
     def __iadd__(self, other):
         return _inplace(_op_add, <ndarray>self, other)
 
     def __sub__(self, other):
-        return _binary(_op_subtract, self, other, None)
+        return _binary_op(_op_subtract, self, other)
 
     def __rsub__(self, other):
-        return _binary(_op_subtract, other, self, None)
+        return _binary_op(_op_subtract, other, self)
 
     def __isub__(self, other):
         return _inplace(_op_subtract, <ndarray>self, other)
@@ -92,129 +92,129 @@ cdef class _ArrayOperators(_ArrayMethods):
     def __mul__(self, other):
         if (<ndarray>self)._nd == 0 and _is_sequence(other):
             return NotImplemented     # Python's repetition (__index__)
-        return _binary(_op_multiply, self, other, None)
+        return _binary_op(_op_multiply, self, other)
 
     def __rmul__(self, other):
         if (<ndarray>self)._nd == 0 and _is_sequence(other):
             return NotImplemented     # Python's repetition (__index__)
-        return _binary(_op_multiply, other, self, None)
+        return _binary_op(_op_multiply, other, self)
 
     def __imul__(self, other):
         return _inplace(_op_multiply, <ndarray>self, other)
 
     def __truediv__(self, other):
-        return _binary(_op_divide, self, other, None)
+        return _binary_op(_op_divide, self, other)
 
     def __rtruediv__(self, other):
-        return _binary(_op_divide, other, self, None)
+        return _binary_op(_op_divide, other, self)
 
     def __itruediv__(self, other):
         return _inplace(_op_divide, <ndarray>self, other)
 
     def __floordiv__(self, other):
-        return _binary(_op_floor_divide, self, other, None)
+        return _binary_op(_op_floor_divide, self, other)
 
     def __rfloordiv__(self, other):
-        return _binary(_op_floor_divide, other, self, None)
+        return _binary_op(_op_floor_divide, other, self)
 
     def __ifloordiv__(self, other):
         return _inplace(_op_floor_divide, <ndarray>self, other)
 
     def __mod__(self, other):
-        return _binary(_op_remainder, self, other, None)
+        return _binary_op(_op_remainder, self, other)
 
     def __rmod__(self, other):
-        return _binary(_op_remainder, other, self, None)
+        return _binary_op(_op_remainder, other, self)
 
     def __imod__(self, other):
         return _inplace(_op_remainder, <ndarray>self, other)
 
     def __divmod__(self, other):
-        return _binary(_op_divmod, self, other, None)
+        return _binary_op(_op_divmod, self, other)
 
     def __rdivmod__(self, other):
-        return _binary(_op_divmod, other, self, None)
+        return _binary_op(_op_divmod, other, self)
 
     def __pow__(self, other):
-        return _binary(_op_pow, self, other, None)
+        return _binary_op(_op_pow, self, other)
 
     def __rpow__(self, other):
-        return _binary(_op_pow, other, self, None)
+        return _binary_op(_op_pow, other, self)
 
     def __ipow__(self, other):
         return _inplace(_op_pow, <ndarray>self, other)
 
     def __eq__(self, other):
-        return _binary(_op_equal, self, other, None)
+        return _binary_op(_op_equal, self, other)
 
     def __ne__(self, other):
-        return _binary(_op_not_equal, self, other, None)
+        return _binary_op(_op_not_equal, self, other)
 
     def __lt__(self, other):
-        return _binary(_op_less, self, other, None)
+        return _binary_op(_op_less, self, other)
 
     def __le__(self, other):
-        return _binary(_op_less_equal, self, other, None)
+        return _binary_op(_op_less_equal, self, other)
 
     def __gt__(self, other):
-        return _binary(_op_greater, self, other, None)
+        return _binary_op(_op_greater, self, other)
 
     def __ge__(self, other):
-        return _binary(_op_greater_equal, self, other, None)
+        return _binary_op(_op_greater_equal, self, other)
 
     def __and__(self, other):
-        return _binary(_op_bitwise_and, self, other, None)
+        return _binary_op(_op_bitwise_and, self, other)
 
     def __rand__(self, other):
-        return _binary(_op_bitwise_and, other, self, None)
+        return _binary_op(_op_bitwise_and, other, self)
 
     def __iand__(self, other):
         return _inplace(_op_bitwise_and, <ndarray>self, other)
 
     def __or__(self, other):
-        return _binary(_op_bitwise_or, self, other, None)
+        return _binary_op(_op_bitwise_or, self, other)
 
     def __ror__(self, other):
-        return _binary(_op_bitwise_or, other, self, None)
+        return _binary_op(_op_bitwise_or, other, self)
 
     def __ior__(self, other):
         return _inplace(_op_bitwise_or, <ndarray>self, other)
 
     def __xor__(self, other):
-        return _binary(_op_bitwise_xor, self, other, None)
+        return _binary_op(_op_bitwise_xor, self, other)
 
     def __rxor__(self, other):
-        return _binary(_op_bitwise_xor, other, self, None)
+        return _binary_op(_op_bitwise_xor, other, self)
 
     def __ixor__(self, other):
         return _inplace(_op_bitwise_xor, <ndarray>self, other)
 
     def __lshift__(self, other):
-        return _binary(_op_bitwise_left_shift, self, other, None)
+        return _binary_op(_op_bitwise_left_shift, self, other)
 
     def __rlshift__(self, other):
-        return _binary(_op_bitwise_left_shift, other, self, None)
+        return _binary_op(_op_bitwise_left_shift, other, self)
 
     def __ilshift__(self, other):
         return _inplace(_op_bitwise_left_shift, <ndarray>self, other)
 
     def __rshift__(self, other):
-        return _binary(_op_bitwise_right_shift, self, other, None)
+        return _binary_op(_op_bitwise_right_shift, self, other)
 
     def __rrshift__(self, other):
-        return _binary(_op_bitwise_right_shift, other, self, None)
+        return _binary_op(_op_bitwise_right_shift, other, self)
 
     def __irshift__(self, other):
         return _inplace(_op_bitwise_right_shift, <ndarray>self, other)
 
     def __invert__(self):
-        return _unary(_op_bitwise_invert, self, None)
+        return _unary_op(_op_bitwise_invert, self)
 
     def __abs__(self):
-        return _unary(_op_abs, self, None)
+        return _unary_op(_op_abs, self)
 
     def __neg__(self):
-        return _unary(_op_negative, self, None)
+        return _unary_op(_op_negative, self)
 
     def __pos__(self):
-        return _unary(_op_positive, self, None)
+        return _unary_op(_op_positive, self)

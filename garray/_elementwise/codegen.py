@@ -69,10 +69,10 @@ def operators_pxi():
               "    # tp_hash, and == is elementwise, so arrays are unhashable.",
               "    def __hash__(self):",
               "        raise TypeError(\"unhashable type: 'garray.ndarray'\")"]
-    call = {"forward": "_binary({v}, self, other, None)",
-            "reflected": "_binary({v}, other, self, None)",
+    call = {"forward": "_binary_op({v}, self, other)",
+            "reflected": "_binary_op({v}, other, self)",
             "inplace": "_inplace({v}, <ndarray>self, other)",
-            "unary": "_unary({v}, self, None)"}
+            "unary": "_unary_op({v}, self)"}
     for dunder, op, role in ops:
         args = "self" if role == "unary" else "self, other"
         lines += ["", f"    def {dunder}({args}):"]
