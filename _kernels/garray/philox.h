@@ -93,8 +93,8 @@ __attribute__((target("avx512f"), noinline)) inline void blocks16(uint64 key, ui
         c2[e] = (uint32)hi + (low < lo ? 1u : 0u);
         c3[e] = c3v;
     }
-    const W M0 = (W){0, 0, 0, 0, 0, 0, 0, 0} + 0xD2511F53u, M1 = (W){0, 0, 0, 0, 0, 0, 0, 0} + 0xCD9E8D57u;
-    const W lo32 = (W){0, 0, 0, 0, 0, 0, 0, 0} + 0xFFFFFFFFu;
+    const W zero = {};
+    const W M0 = zero + 0xD2511F53u, M1 = zero + 0xCD9E8D57u, lo32 = zero + 0xFFFFFFFFu;
     uint32 k0 = (uint32)key, k1 = (uint32)(key >> 32);
     for (int r = 0; r < 10; ++r) {
         const V K0 = (V){} + k0, K1 = (V){} + k1;

@@ -79,8 +79,9 @@ def _host_isa_flags():
                 if line.startswith("flags"):
                     have = set(line.split(":", 1)[1].split())
                     if {"avx2", "fma", "bmi2", "movbe"} <= have:
-                        wide = ["-DGA_CPU_AVX512=1"] if isa == "native" and "avx512f" in have else []
-                        return ["-march=x86-64-v3", "-ffp-contract=off", *_libmvec_flags(), *wide]
+                        wide = isa == "native" and "avx512f" in have
+                        return ["-march=x86-64-v3", "-ffp-contract=off", *_libmvec_flags(),
+                                *(["-DGA_CPU_AVX512=1"] if wide else [])]
                     break
     except OSError:
         pass
