@@ -28,6 +28,7 @@ import numpy
 from .._args import as_array, normalize_axis
 from .. import _core, _dtypes
 from .._core import _family_launch, empty, ndarray
+from .._creation.ranges import arange
 from .._reduce.reductions import any as _any
 from .._tables.sort import (RADIX, R_HIST, R_ROWS, R_SCAN, R_SCATTER, R_SETTLE, S_KEY,
                            S_KEY8_OR_UNKEY, S_SEARCH, S_TAKE, SORT, key_bytes, radix_code)
@@ -105,7 +106,8 @@ def argsort_random_keys(keys):
     permutations' keys), the same indices bit for bit: stable passes over the top bits
     only (groups of about 16 equal top bits), then each group sorted whole
     (Note [Radix sort] 9).  Other keys stay correct but may be slow: a group of g keys
-    costs O(g**2)."""
+    costs O(g**2).  The passes sort in ``keys`` itself (uint64 keys are their own sort
+    keys), so the caller hands over an array nothing else holds."""
     n = keys.shape[0]
     kind = "cpu" if _is_cpu(keys) else "gpu"
     chunk = _debug["chunk"] or _CHUNK[kind]
@@ -113,12 +115,11 @@ def argsort_random_keys(keys):
     top = -(-max(n.bit_length() - 4, bits) // bits) * bits
     if n <= 4 * chunk or top >= 64 or _debug["path"] == "rows":
         return argsort(keys)
-    dev, x2 = keys.device, keys.reshape(1, n)
-    kk = empty((n,), dtype=_dtypes.uint64, device=dev)
-    idx = empty((n,), dtype=_dtypes.int64, device=dev)
-    _family_launch(SORT, _code(x2), S_KEY, n, (x2, idx, kk, None, 1, n, 0, 0, 1), x2,
-                   items=True)
-    kk, idx = _radix(kk, idx, "index", 8, 1, n, lo_shift=64 - top)
+    dev = keys.device
+    # no key pass: it would copy the keys and write 0 .. n-1 (24 bytes an element moved
+    # for 8); 2**20 keys on one thread 13.9 -> 12.9 ms
+    idx = arange(n, dtype=_dtypes.int64, device=dev)
+    kk, idx = _radix(keys, idx, "index", 8, 1, n, lo_shift=64 - top)
     okeys = empty((n,), dtype=_dtypes.uint64, device=dev)
     oidx = empty((n,), dtype=_dtypes.int64, device=dev)
     seg = _debug["settle"] or _SETTLE_SEG[kind]
