@@ -117,7 +117,7 @@ def argsort_random_keys(keys):
         return argsort(keys)
     dev = keys.device
     # no key pass: it would copy the keys and write 0 .. n-1 (24 bytes an element moved
-    # for 8); 2**20 keys on one thread 13.9 -> 12.9 ms
+    # for 8); 2**20 keys on one thread 13.9 -> 13.2 ms
     idx = arange(n, dtype=_dtypes.int64, device=dev)
     kk, idx = _radix(keys, idx, "index", 8, 1, n, lo_shift=64 - top)
     okeys = empty((n,), dtype=_dtypes.uint64, device=dev)
