@@ -242,14 +242,18 @@ def test_index64_paths_match():
         _core._debug_force_index64(old)
 
 
-@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float32",
-                                   "float64", "complex64", "complex128"])
-@pytest.mark.parametrize("n", [1, 31, 32768, 32769, 100003])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "uint16", "int64", "float16",
+                                   "float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("n", [1, 31, 8159, 8160, 8161, 32768, 32769, 100003])
 def test_count_nonzero_contiguous_blocks(strategy, dtype, n):
-    """Contiguous counts run a block loop (2**15 elements per 32-bit count): block ends,
-    -0.0 (zero), NaN and complex values with only an imaginary part (nonzero)."""
+    """Contiguous counts run a block loop (2**15 elements per 32-bit count; one-byte
+    types count in 32 byte lanes for 255 steps of 32, 8160 bytes): block ends, -0.0
+    (zero), NaN, complex values with only an imaginary part (nonzero), negative and
+    wrapped integers."""
     rng = numpy.random.default_rng(n)
     h = (rng.random(n) < 0.3).astype(dtype)
+    if h.dtype.kind in "iu":
+        h = rng.integers(-2, 3, n).astype(dtype)
     if h.dtype.kind in "fc":
         h[::7] = -0.0
         h[3::11] = numpy.nan
