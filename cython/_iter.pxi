@@ -94,23 +94,26 @@ cdef int _index_layout(int nd, Py_ssize_t* shape, int narr, Py_ssize_t st[][MAX_
 
 
 cdef int _pack_strided(_Strided* p, int nd, Py_ssize_t* shape, int narr,
-                       Py_ssize_t st[][MAX_NDIM], int64_t n) except -1:
-    """Collapse (shape, st) into p; returns the index layout (L_S32 / L_S64).  Every
-    byte the kernel's ga::Strided<narr> holds is written (unused axes and the padding
-    after ndim are zeros): the parameter block a GPU launch copies never carries stale
-    stack words, which the stub drivers' conservative hazard and peer-access checks
-    would take for pointers."""
+                       Py_ssize_t st[][MAX_NDIM], int64_t n, bint cpu) except -1:
+    """Collapse (shape, st) into p; returns the index layout (L_S32 / L_S64).  For a
+    GPU (`cpu` false) every byte the kernel's ga::Strided<narr> holds is written (unused
+    axes and the padding after ndim are zeros): the parameter block a GPU launch copies
+    never carries stale stack words, which the stub drivers' conservative hazard and
+    peer-access checks would take for pointers.  A CPU launch reads its arguments in
+    place and only the axes below ndim (clearing the 1-1.5 KB of a reduction's two
+    blocks was a tenth of a 16-element argmax); the sanitizer build clears them too."""
     nd = _collapse_n(nd, shape, narr, st)
     if nd > _KERNEL_NDIM:
         _too_many_axes(nd)
-    return _pack_collapsed(p, nd, shape, narr, st, n)
+    return _pack_collapsed(p, nd, shape, narr, st, n, cpu)
 
 
 cdef int _pack_collapsed(_Strided* p, int nd, Py_ssize_t* shape, int narr,
-                         Py_ssize_t st[][MAX_NDIM], int64_t n) noexcept:
+                         Py_ssize_t st[][MAX_NDIM], int64_t n, bint cpu) noexcept:
     """_pack_strided for (shape, st) already collapsed to at most _KERNEL_NDIM axes."""
     cdef int i, a
-    memset(p, 0, <size_t>(<char*>&p.strides[narr][0] - <char*>p))
+    if not cpu or _cpu_sanitize:
+        memset(p, 0, <size_t>(<char*>&p.strides[narr][0] - <char*>p))
     p.ndim = nd
     for i in range(nd):
         p.shape[i] = shape[i]
@@ -176,7 +179,7 @@ cdef int _iter_init(_Iter* it, ndarray o, ndarray a, ndarray b, ndarray c,
     nd = _collapse_n(nd, shape, it.nop, st)
     if nd > _KERNEL_NDIM:
         nd = _split_outer(it, nd, shape, st)      # allocates it.outer
-    it.layout = _pack_collapsed(&it.p, nd, shape, it.nop, st, it.n)
+    it.layout = _pack_collapsed(&it.p, nd, shape, it.nop, st, it.n, o._is_cpu)
     return 0
 
 

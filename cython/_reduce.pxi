@@ -226,8 +226,9 @@ cpdef ndarray _reduce(str name, ndarray a, tuple axes, bint keepdims):
         kst[1][nk] = a._strides[i]
         nk += 1
         oi += 1
-    wide = _pack_strided(&po, nk, kshape, 2, kst, n_out) == L_S64
-    if _pack_strided(&pr, nr, rshape, 1, rst, n_red) == L_S64 or a._size >= (<int64_t>1 << 31):
+    wide = _pack_strided(&po, nk, kshape, 2, kst, n_out, a._is_cpu) == L_S64
+    if (_pack_strided(&pr, nr, rshape, 1, rst, n_red, a._is_cpu) == L_S64
+            or a._size >= (<int64_t>1 << 31)):
         wide = True
     if packed is None:          # every reduction row has an identity (garray/_tables/reduce.py)
         raise TypeError(f"{name}: no identity for {_code_dtype[a._code]}")
@@ -321,7 +322,7 @@ def _scan(str name, ndarray a, int axis, ndarray o):
         n_lines *= a._shape[i]
         nk += 1
     so, sx = o._strides[axis], a._strides[axis]
-    wide = _pack_strided(&po, nk, kshape, 2, kst, n_lines) == L_S64
+    wide = _pack_strided(&po, nk, kshape, 2, kst, n_lines, a._is_cpu) == L_S64
     wide = wide or a._size >= (<int64_t>1 << 31) or _force_index64
     wide = wide or (n - 1) * (so if so >= 0 else -so) >= (<int64_t>1 << 31)
     wide = wide or (n - 1) * (sx if sx >= 0 else -sx) >= (<int64_t>1 << 31)
