@@ -20,6 +20,8 @@ from garray._core import _debug_elisions
 from xp import assert_xp_close
 
 N = (1 << 18) + 3           # at least 256 KiB in every dtype, and a vector tail
+ON_CPU = garray.default_device().kind == "cpu"   # GPUs never elide (their pool has no
+                                                 # first-write cost): values only there
 DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float32", "float64", "complex64",
           "float16"]
 BINARY = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
@@ -77,7 +79,7 @@ def test_binary_operator_into_a_temporary(op, dtype):
         want, got, elided = _both(fn, dtype)
         if got is not None:
             # it may elide exactly when the result has the temporary's dtype
-            assert elided == (got.dtype == garray.dtype(dtype)), (elided, got.dtype)
+            assert elided == (ON_CPU and got.dtype == garray.dtype(dtype)), (elided, got.dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -85,16 +87,16 @@ def test_binary_operator_into_a_temporary(op, dtype):
 def test_unary_operator_into_a_temporary(op, dtype):
     want, got, elided = _both(lambda cp, a, b: op(cp(a)), dtype)
     if got is not None:
-        assert elided == (got.dtype == garray.dtype(dtype))
+        assert elided == (ON_CPU and got.dtype == garray.dtype(dtype))
 
 
 def test_chains_and_scalars():
     # every step of a chain reuses the first temporary; scalars on either side
     want, got, elided = _both(lambda cp, a, b: ((a * b + a) * 2.0 - b) / (1.0 + a),
                               "float32")
-    assert elided == 4
+    assert elided == (4 if ON_CPU else 0)
     want, got, elided = _both(lambda cp, a, b: 3 - (a * b) ** 2, "int64")
-    assert elided == 2
+    assert elided == (2 if ON_CPU else 0)
 
 
 def test_what_must_not_be_reused():
@@ -181,5 +183,5 @@ def test_a_c_caller_keeps_its_operand(tmp_path):
     numpy.testing.assert_array_equal(garray.asnumpy(r), ha + hb)
     # the same call from Python code elides (the path above is the one that refused)
     r2 = a.copy() + b
-    assert _debug_elisions() == before + 1
+    assert _debug_elisions() == before + ON_CPU
     numpy.testing.assert_array_equal(garray.asnumpy(r2), ha + hb)
