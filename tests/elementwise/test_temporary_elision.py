@@ -22,8 +22,10 @@ from xp import assert_xp_close
 N = (1 << 18) + 3           # at least 256 KiB in every dtype, and a vector tail
 ON_CPU = garray.default_device().kind == "cpu"   # GPUs never elide (their pool has no
                                                  # first-write cost): values only there
-DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float32", "float64", "complex64",
-          "float16"]
+# Every dtype where elision happens; on a GPU (none) two, for the values alone, which
+# the elementwise tests cover in full (the stub devices ran this matrix in 67 s).
+DTYPES = (["bool", "int8", "uint16", "int32", "int64", "float32", "float64", "complex64",
+           "float16"] if ON_CPU else ["int32", "float32"])
 BINARY = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
           operator.mod, operator.pow, operator.and_, operator.or_, operator.xor,
           operator.lshift, operator.rshift, operator.eq, operator.lt, operator.ge]
