@@ -134,6 +134,31 @@ cdef ndarray _int_index(ndarray a, object key):
     return r
 
 
+cdef ndarray _slice_index(ndarray a, object key):
+    """a[s] for a slice s: the view along the first axis (_basic_index's result for that
+    key, without building a key tuple and walking it)."""
+    cdef Py_ssize_t start, stop, step, n
+    cdef ndarray r
+    cdef int i
+    if PySlice_Unpack(key, &start, &stop, &step) < 0:
+        raise
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    n = PySlice_AdjustIndices(a._shape[0], &start, &stop, step)
+    r = _view(a)
+    _reserve_nd(r, a._nd)
+    for i in range(1, a._nd):
+        r._shape[i] = a._shape[i]
+        r._strides[i] = a._strides[i]
+    if n:
+        r._ptr += start * a._strides[0]
+    r._shape[0] = n
+    r._strides[0] = a._strides[0] * step
+    r._nd = a._nd
+    _update_flags(r)
+    return r
+
+
 cdef object _indexing_mod = None
 
 

@@ -355,6 +355,9 @@ cdef class ndarray(_ArrayOperators):
         if type(key) is int and self._nd:
             r = _int_index(self, key)               # x[i]: one axis dropped
             return r if type(self) is ndarray else _keep_type(self, r)
+        if type(key) is slice and self._nd:
+            r = _slice_index(self, key)             # x[a:b:c]: the first axis narrowed
+            return r if type(self) is ndarray else _keep_type(self, r)
         r = _basic_index(self, key)
         if r is None:
             r = _advanced("getitem")(self, key)

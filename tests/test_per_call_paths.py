@@ -351,6 +351,32 @@ def test_int_index_matches_numpy(shape):
         assert_xp_close(g, h, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("shape", [(7,), (5, 3), (4, 1, 2), (0,), (), (3, 0)])
+def test_slice_index_matches_numpy(shape):
+    """x[s] for one slice (cython/_indexing.pxi _slice_index): bounds inside, outside and
+    beyond int64, negative steps, step 0 (ValueError), None parts, views of views, flags,
+    0-d arrays (the general path's IndexError), and writes through the view."""
+    h = numpy.arange(int(numpy.prod(shape)), dtype=numpy.float32).reshape(shape)
+    g = garray.asarray(h)
+    n = shape[0] if shape else 0
+    bounds = [None, 0, 1, -1, n, -n, n + 3, -n - 3, 2**70, -2**70]
+    steps = [None, 1, 2, -1, -3, 2**70, -2**70, 0]
+    views = ((h, g), (h[::-1], g[::-1]), (h[1::2], g[1::2])) if shape else ((h, g),)
+    for hv, gv in views:
+        for step in steps:
+            for a in bounds:
+                for b in bounds[::3]:
+                    s = slice(a, b, step)
+                    same_or_raises_alike(lambda: hv[s], lambda: gv[s], rtol=0, atol=0)
+                    if shape and step != 0:
+                        assert gv[s].flags.c_contiguous == hv[s].flags.c_contiguous
+    if n > 2:
+        r = g[1:-1]
+        r[...] = -1.0                   # a view: writes reach x
+        h[1:-1] = -1.0
+        assert_xp_close(g, h, rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("choice", ["numpy", "own"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_vector_dot_is_blas_dot(choice, dtype, monkeypatch):
