@@ -24,7 +24,7 @@ cdef inline bint _is_int_key(object k):
 
 cdef ndarray _basic_index(ndarray a, object key):
     cdef ndarray r
-    cdef Py_ssize_t start, stop, step, n, idx
+    cdef Py_ssize_t n, idx
     cdef int consumed = 0, i, ax = 0, out = 0, n_ell = 0
     cdef tuple keys
     if type(key) is tuple:
@@ -65,15 +65,7 @@ cdef ndarray _basic_index(ndarray a, object key):
     _reserve_nd(r, a._nd - consumed + len(keys) - n_ell)
     for k in keys:
         if type(k) is slice:
-            if PySlice_Unpack(k, &start, &stop, &step) < 0:
-                raise
-            if step == 0:
-                raise ValueError("slice step cannot be zero")
-            n = PySlice_AdjustIndices(a._shape[ax], &start, &stop, step)
-            if n:
-                r._ptr += start * a._strides[ax]
-            r._shape[out] = n
-            r._strides[out] = a._strides[ax] * step
+            _slice_axis(r, out, a, ax, k)
             out += 1
             ax += 1
         elif k is None:
@@ -134,26 +126,31 @@ cdef ndarray _int_index(ndarray a, object key):
     return r
 
 
-cdef ndarray _slice_index(ndarray a, object key):
-    """a[s] for a slice s: the view along the first axis (_basic_index's result for that
-    key, without building a key tuple and walking it)."""
+cdef int _slice_axis(ndarray r, int out, ndarray a, int ax, object k) except -1:
+    """Axis `out` of the view r: axis `ax` of a narrowed by the slice k."""
     cdef Py_ssize_t start, stop, step, n
-    cdef ndarray r
-    cdef int i
-    if PySlice_Unpack(key, &start, &stop, &step) < 0:
+    if PySlice_Unpack(k, &start, &stop, &step) < 0:
         raise
     if step == 0:
         raise ValueError("slice step cannot be zero")
-    n = PySlice_AdjustIndices(a._shape[0], &start, &stop, step)
-    r = _view(a)
+    n = PySlice_AdjustIndices(a._shape[ax], &start, &stop, step)
+    if n:
+        r._ptr += start * a._strides[ax]
+    r._shape[out] = n
+    r._strides[out] = a._strides[ax] * step
+    return 0
+
+
+cdef ndarray _slice_index(ndarray a, object key):
+    """a[s] for a slice s: the view along the first axis (_basic_index's result for that
+    key, without building a key tuple and walking it)."""
+    cdef ndarray r = _view(a)
+    cdef int i
     _reserve_nd(r, a._nd)
+    _slice_axis(r, 0, a, 0, key)
     for i in range(1, a._nd):
         r._shape[i] = a._shape[i]
         r._strides[i] = a._strides[i]
-    if n:
-        r._ptr += start * a._strides[0]
-    r._shape[0] = n
-    r._strides[0] = a._strides[0] * step
     r._nd = a._nd
     _update_flags(r)
     return r

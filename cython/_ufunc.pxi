@@ -53,6 +53,7 @@ cdef inline object _temporary(object x):
 
 cdef object _binary_op(_Kernels k, object x1, object x2):
     """An operator's x1 op x2: _binary, into a temporary operand where one is."""
+    # (the counts first: a small operator call pays two compares and no call for this)
     if Py_REFCNT(x1) != 1 and Py_REFCNT(x2) != 1:
         return _binary_t(k, x1, x2, None, None)
     cdef object t = _temporary(x1)
@@ -81,24 +82,18 @@ cdef object _elide_into(ndarray t, ndarray a, ndarray b, int out_code):
     elision] 3)."""
     cdef Py_ssize_t shape[MAX_NDIM]
     cdef int nd, i
+    global _elisions
     if t._code != out_code or not (t is a or t is b):
         return None
-    if b is None:
-        _count_elision()
-        return t
-    nd = _broadcast_shape(shape, a, b)
-    if nd != t._nd:
-        return None
-    for i in range(nd):
-        if shape[i] != t._shape[i]:
+    if b is not None:
+        nd = _broadcast_shape(shape, a, b)
+        if nd != t._nd:
             return None
-    _count_elision()
-    return t
-
-
-cdef inline void _count_elision() noexcept:
-    global _elisions
+        for i in range(nd):
+            if shape[i] != t._shape[i]:
+                return None
     _elisions += 1
+    return t
 
 
 # ---- binary ------------------------------------------------------------------------
