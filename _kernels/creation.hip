@@ -13,9 +13,11 @@ GA_GLOBAL void fill_c(T* out, T v, int64 n) {
 }
 
 // NumPy's arange: out[i] = start + i * delta, in the output dtype, with
-// delta = (start + step) - start computed in that dtype by the launch layer.
-template <class T>
-GA_GLOBAL void arange_c(T* out, T start, T second, T delta, int64 n) {
+// delta = (start + step) - start computed in that dtype by the launch layer (D = T), or
+// in float for the narrow floats (D = float: NumPy's float16 fill and ml_dtypes' compute
+// start + i * delta in float, rounding once).
+template <class T, class D>
+GA_GLOBAL void arange_c(T* out, T start, T second, D delta, int64 n) {
     for_each_index(n, [=](int64 i) {
         out[i] = i == 0 ? start : (i == 1 ? second : (T)(start + convert<T>(i) * delta));
     });

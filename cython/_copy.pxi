@@ -144,15 +144,17 @@ cdef int _copy_into_gpu(ndarray dst, ndarray src) except -1:
 cdef object _host_view(ndarray a):
     """A NumPy array sharing the memory of a CPU-device array (keeps ``a`` alive)."""
     cdef _HostBuffer hb = _HostBuffer.__new__(_HostBuffer)
+    # ml_dtypes' dtypes have no type string NumPy reads back: their bits, then a view
+    cdef bint bits = _is_narrow(a._code) and a._code != _F16
     hb.array = a
     hb._iface = {
         "version": 3,
         "data": (a._ptr, bool(a._flags & FLAG_READONLY)),
         "shape": a.shape,
         "strides": a.strides,
-        "typestr": a._dtype.str,
+        "typestr": f"<u{a._itemsize}" if bits else a._dtype.str,
     }
-    return numpy.asarray(hb)
+    return numpy.asarray(hb).view(a._dtype) if bits else numpy.asarray(hb)
 
 
 cdef object _to_numpy(ndarray a, bint copy):

@@ -59,11 +59,11 @@ from garray import _env
 from garray import _protocols as _protomod
 from garray._device import Device
 
-# garray's dtype codes: the 13 Array API dtypes, then float16 (garray/_dtypes.py's
-# RECORDS).  C array sizes and the hot paths' comparisons need them at compile time, so
+# garray's dtype codes: the 13 Array API dtypes, then the narrow floats float16, bfloat16,
+# float8_e4m3fn and float8_e5m2 (garray/_dtype_codes.py's RECORDS).  C array sizes and the hot paths' comparisons need them at compile time, so
 # the ones the core names are written here and checked against RECORDS at import.
 cdef enum:
-    _NCODES = 14
+    _NCODES = 17
     _BOOL = 0
     _I8 = 1
     _I16 = 2
@@ -77,14 +77,18 @@ cdef enum:
     _F64 = 10
     _C64 = 11
     _C128 = 12
-    _F16 = 13
+    _F16 = 13       # the first narrow float: every code from it on is one
+    _BF16 = 14
+    _F8E4 = 15
+    _F8E5 = 16
 
 
 cdef int _check_dtype_codes() except -1:
     names = {"bool": _BOOL, "int8": _I8, "int16": _I16, "int32": _I32, "int64": _I64,
              "uint8": _U8, "uint16": _U16, "uint32": _U32, "uint64": _U64,
              "float32": _F32, "float64": _F64, "complex64": _C64, "complex128": _C128,
-             "float16": _F16}
+             "float16": _F16, "bfloat16": _BF16, "float8_e4m3fn": _F8E4,
+             "float8_e5m2": _F8E5}
     codes = {r.name: r.code for r in _dtypes.RECORDS}
     if len(_dtypes.RECORDS) != _NCODES or any(codes[n] != c for n, c in names.items()):
         raise ImportError("garray._core was compiled for other dtype codes than "
@@ -93,6 +97,12 @@ cdef int _check_dtype_codes() except -1:
 
 
 _check_dtype_codes()
+
+
+cdef inline bint _is_narrow(int code) noexcept:
+    """A narrow float (Note [Narrow floats] in _kernels/garray/types.h): stored in its
+    own format, computed in float32's kernels and rounded once."""
+    return code >= _F16
 
 
 cdef inline bint _is_complex_code(int code) noexcept:

@@ -49,11 +49,14 @@ def _arange_kernel(int64_t n, start, second, dtype, device):
     first_h = numpy.asarray(start, dtype=a._dtype)
     second_h = numpy.asarray(second, dtype=a._dtype)
     with numpy.errstate(all="ignore"):
-        delta_h = numpy.asarray(second_h - first_h, dtype=a._dtype)
+        if _is_narrow(a._code):     # in float, not rounded (creation.hip, arange_c)
+            delta_h = second_h.astype(numpy.float32) - first_h.astype(numpy.float32)
+        else:
+            delta_h = numpy.asarray(second_h - first_h, dtype=a._dtype)
     args[0] = &po
     for i, h in enumerate((first_h, second_h, delta_h)):
         raw = h.tobytes()
-        memcpy(&sc[i], <char*>raw, a._itemsize)
+        memcpy(&sc[i], <char*>raw, len(raw))
         args[1 + i] = &sc[i]
     args[4] = &n
     _creation_kernels().launch(a, a._code, C_ARANGE, n, args)

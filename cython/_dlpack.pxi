@@ -62,10 +62,10 @@ cdef enum:
     kDLROCM = 10
     DL_READ_ONLY = 1
 
-# dtype code -> (DLPack type code, bits)
+# dtype code -> (DLPack type code, bits): kDLBfloat 4, kDLFloat8_e4m3fn 10, kDLFloat8_e5m2 12
 cdef int[_NCODES][2] _DL_TYPES = [[6, 8], [0, 8], [0, 16], [0, 32], [0, 64], [1, 8], [1, 16],
                              [1, 32], [1, 64], [2, 32], [2, 64], [5, 64], [5, 128],
-                                   [2, 16]]
+                                   [2, 16], [4, 16], [10, 8], [12, 8]]
 _DL_KIND = {"cpu": kDLCPU, "cuda": kDLCUDA, "hip": kDLROCM}
 
 

@@ -28,8 +28,13 @@ cdef ndarray _wrap_numpy(object h, object device, bint readonly):
     else:
         r._dtype = _norm_dtype(dt)
     # The buffer protocol hands over pointer, shape and strides without building
-    # __array_interface__'s dict; h itself (in _base) keeps the memory alive.
-    PyObject_GetBuffer(h, &view, PyBUF_RECORDS_RO)
+    # __array_interface__'s dict; h itself (in _base) keeps the memory alive.  ml_dtypes'
+    # dtypes have no buffer format: their bits are exported as unsigned integers.
+    if _is_narrow(_code_of[r._dtype]) and _code_of[r._dtype] != _F16:
+        PyObject_GetBuffer(h.view(_code_dtype[_U8 if r._dtype.itemsize == 1 else _U16]), &view,
+                           PyBUF_RECORDS_RO)
+    else:
+        PyObject_GetBuffer(h, &view, PyBUF_RECORDS_RO)
     try:
         if view.ndim > MAX_NDIM:
             raise ValueError(f"at most {MAX_NDIM} dimensions are supported, got {view.ndim}")

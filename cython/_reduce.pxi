@@ -183,11 +183,11 @@ cpdef ndarray _reduce(str name, ndarray a, tuple axes, bint keepdims):
     cdef int32_t n32[4]
     cdef void* args[9]
     cdef intptr_t op_, pa, pp
-    if a._code == _F16:
-        # Note [float16]: reduce in float32, round once (NumPy's float16 reductions
+    if _is_narrow(a._code):
+        # Note [Narrow floats]: reduce in float32, round once (NumPy's float16 reductions
         # accumulate in float too)
         o = _reduce(name, _cast_to(a, _F32), axes, keepdims)
-        return _cast_to(o, _F16) if o._code == _F32 else o
+        return _cast_to(o, a._code) if o._code == _F32 else o
     if (a._is_cpu and a._size >= _SHORT_MIN and _red_strategy == 0 and (a._flags & FLAG_C)
             and len(axes) == a._nd):
         if name == "any" or name == "all":
@@ -301,9 +301,9 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     cdef void* args[11]
     cdef intptr_t op_, pa, pp
     cdef _Strided pr
-    if a._code == _F16:
-        # Note [float16]: the scan in float32 into a float32 buffer, rounded once
-        part = _new_array(_code_dtype[_F32] if o._code == _F16 else o._dtype, o._nd,
+    if _is_narrow(a._code):
+        # Note [Narrow floats]: the scan in float32 into a float32 buffer, rounded once
+        part = _new_array(_code_dtype[_F32] if _is_narrow(o._code) else o._dtype, o._nd,
                           o._shape, o._device)
         _scan(name, _cast_to(a, _F32), axis, part)
         _cast_into(o, part)

@@ -248,8 +248,8 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
     cdef void* args[6]
     cdef intptr_t po, pr
     cdef int64_t n
-    if code == _F16:
-        return _f16_binary(k, a, b, ref, scalar, s_first, sv, out_code, out)
+    if _is_narrow(code):
+        return _narrow_binary(k, a, b, ref, scalar, s_first, sv, code, out_code, out)
     if scalar:
         o = _prepare_out(out, out_code, ref._nd, ref._shape, ref._device, k.name)
         ref = _unalias(o, ref)
@@ -276,14 +276,25 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
     return o
 
 
-cdef ndarray _f16_binary(_Kernels k, ndarray a, ndarray b, ndarray ref, bint scalar,
-                         bint s_first, _Scalar* sv, int out_code, object out):
-    """A binary op computing in float16 (Note [Dtype rules] 6 in garray/_tables/ops.py): the
-    float32 kernel on the operands widened to float32 (exact), the result rounded once to
-    float16, as NumPy's float16 loops.  A Python scalar is already packed as float32."""
+cdef int _check_grid_op(_Kernels k, int code) except -1:
+    """An op whose answer is a step of the format's own grid (spacing, nextafter) exists
+    for float16 alone (garray/_elementwise/f16.py)."""
+    if code != _F16:
+        raise NotImplementedError(f"{k.name}: not implemented for {_code_dtype[code]} (its "
+                                  f"answer is a step of that format's grid; float16 has one)")
+    return 0
+
+
+cdef ndarray _narrow_binary(_Kernels k, ndarray a, ndarray b, ndarray ref, bint scalar,
+                            bint s_first, _Scalar* sv, int code, int out_code, object out):
+    """A binary op computing in a narrow float (Note [Dtype rules] 6 in
+    garray/_tables/ops.py): the float32 kernel on the operands widened to float32
+    (exact), the result rounded once to the narrow dtype, as NumPy's float16 loops and
+    ml_dtypes' loops.  A Python scalar is already packed as float32."""
     cdef ndarray tmp, o
     cdef int out32 = k.out[_F32]
     if k.f16 is not None:       # an op on the float16 grid itself (garray/_elementwise/f16.py)
+        _check_grid_op(k, code)
         if scalar:
             a, b = (_scalar_array(sv, _F16, ref._device), ref) if s_first else (
                 ref, _scalar_array(sv, _F16, ref._device))
@@ -298,10 +309,10 @@ cdef ndarray _f16_binary(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sca
         a = _cast_to(a, _F32)
         b = _cast_to(b, k.in2[_F32])
         ref = a
-    if out_code != _F16:        # bool results: straight into the output
+    if out_code != code:        # bool results: straight into the output
         return _binary_into(k, a, b, ref, scalar, s_first, sv, _F32, out32, out)
     tmp = _binary_into(k, a, b, ref, scalar, s_first, sv, _F32, out32, None)
-    o = _prepare_out(out, _F16, tmp._nd, tmp._shape, tmp._device, k.name)
+    o = _prepare_out(out, code, tmp._nd, tmp._shape, tmp._device, k.name)
     _cast_into(o, tmp)
     return o
 
@@ -380,16 +391,17 @@ cdef object _unary_t(_Kernels k, object x, object out, object temp):
         tmp = _unary(k, x, None)
         _prepare_out(out, (<ndarray>out)._code, a._nd, a._shape, a._device, k.name)
         return _finish_out(tmp, out, k.name)
-    if code == _F16:        # Note [Dtype rules] 6: float32's kernel, rounded once
+    if _is_narrow(code):    # Note [Dtype rules] 6: float32's kernel, rounded once
         if k.f16 is not None:
+            _check_grid_op(k, code)
             tmp = k.f16(_cast_to(a, _F16))
-        elif out_code != _F16:
+        elif out_code != code:
             return _unary(k, _cast_to(a, _F32), out)
         else:
             tmp = _unary(k, _cast_to(a, _F32), None)
         if temp is not None and out is None:
-            out = _elide_into(<ndarray>temp, a, None, _F16)
-        o = _prepare_out(out, _F16, a._nd, a._shape, a._device, k.name)
+            out = _elide_into(<ndarray>temp, a, None, code)
+        o = _prepare_out(out, code, a._nd, a._shape, a._device, k.name)
         _cast_into(o, <ndarray>tmp)
         return o
     a = _cast_to(a, code)
@@ -433,8 +445,8 @@ cdef tuple _two_out(_Kernels k, ndarray a, ndarray b, int code, object out):
     cdef ndarray o1, o2, given = None
     cdef _Iter it
     cdef void* args[7]
-    if code == _F16:
-        return _f16_two_out(k, a, b, out)
+    if _is_narrow(code):
+        return _narrow_two_out(k, a, b, code, out)
     codes[0] = k.out[code]
     codes[1] = k.out2[code]
     users = _out_pair(out, k.name)
@@ -476,11 +488,11 @@ cdef tuple _two_out(_Kernels k, ndarray a, ndarray b, int code, object out):
     return (res[0], res[1])
 
 
-cdef tuple _f16_two_out(_Kernels k, ndarray a, ndarray b, object out):
-    """divmod/frexp/modf computing in float16: float32's kernel, each float result
-    rounded once to float16 (frexp's int32 exponent is exact)."""
+cdef tuple _narrow_two_out(_Kernels k, ndarray a, ndarray b, int code, object out):
+    """divmod/frexp/modf computing in a narrow float: float32's kernel, each float result
+    rounded once to the narrow dtype (frexp's int32 exponent is exact)."""
     users = _out_pair(out, k.name)
-    codes = (k.out[_F16], k.out2[_F16])
+    codes = (k.out[code], k.out2[code])
     for i in range(2):
         if users[i] is not None and (<ndarray>users[i])._code != codes[i]:
             _check_same_kind(codes[i], <ndarray>users[i], k.name)

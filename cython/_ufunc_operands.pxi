@@ -83,7 +83,7 @@ cdef int _scalar_code(object s, int arr_code) except -1:
         return _I64 if cat == "b" else arr_code
     if type(s) is float:
         return _F64 if cat in "biu" else arr_code
-    if arr_code == _F32 or arr_code == _C64 or arr_code == _F16:   # complex: keeps the precision
+    if arr_code == _F32 or arr_code == _C64 or _is_narrow(arr_code):  # complex keeps precision
         return _C64
     return _C128
 
@@ -114,10 +114,10 @@ cdef int _pack_scalar(object s, int code, _Scalar* out, str opname) except -1:
             raise TypeError(f"{opname}: cannot use a Python complex with a real computation")
         if code == _F32:
             out.f32 = float(s)
-        elif code == _F16:
-            # a float16 operand: the value rounded to float16 (as NumPy casts the weak
-            # scalar to the loop's dtype), held as the float32 the kernel computes in
-            out.f32 = _round_f16(float(s))
+        elif _is_narrow(code):
+            # a narrow float operand: the value rounded to its dtype (as NumPy casts the
+            # weak scalar to the loop's dtype), held as the float32 the kernel computes in
+            out.f32 = _round_narrow(float(s), code)
         else:
             out.f64 = float(s)
     else:
@@ -178,17 +178,23 @@ cdef bint _pack_item(object value, int code, _Scalar* sv) except -1:
     return False
 
 
-cdef double _round_f16(double v):
-    """v rounded to float16 (directly, no double rounding), as a double."""
-    with numpy.errstate(over="ignore"):
-        return float(numpy.float16(v))
+cdef double _round_narrow(double v, int code):
+    """v rounded to the narrow float ``code`` (directly, no double rounding), as a
+    double; NumPy's (and ml_dtypes') conversion of a Python float."""
+    with numpy.errstate(over="ignore", invalid="ignore"):
+        return float(numpy.array(v).astype(_code_dtype[code]).astype(numpy.float64))
 
 
 cdef int _write_scalar(ndarray a, _Scalar* sv) except -1:
     cdef _Scalar h
-    if a._code == _F16:     # packed as float32 (_pack_scalar): store its float16 bits
-        with numpy.errstate(over="ignore"):
-            h.u16 = int(numpy.float32(sv.f32).astype(numpy.float16).view(numpy.uint16))
+    if _is_narrow(a._code):     # packed as float32 (_pack_scalar): store the format's bits
+        with numpy.errstate(over="ignore", invalid="ignore"):
+            bits = int(numpy.array(sv.f32, numpy.float32).astype(_code_dtype[a._code]).view(
+                numpy.uint16 if a._itemsize == 2 else numpy.uint8))
+        if a._itemsize == 2:
+            h.u16 = bits
+        else:
+            h.u8 = bits
         sv = &h
     if a._is_cpu:
         memcpy(<void*>a._ptr, sv, a._itemsize)

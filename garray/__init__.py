@@ -14,6 +14,7 @@ from ._errors import (BackendError, BackendUnavailableError, CompileError,  # no
                       OutOfMemoryError)
 from ._dtypes import (bool, int8, int16, int32, int64, uint8, uint16,  # noqa: F401,A004
                       uint32, uint64, float32, float64, complex64, complex128, float16,
+                      bfloat16, float8_e4m3fn, float8_e5m2,
                       result_type, can_cast, finfo, iinfo, isdtype, promote_types)
 from ._device import Device, default_device  # noqa: F401
 from ._core import (ndarray, MemoryPool, asarray, asnumpy, empty, zeros, ones,  # noqa: F401

@@ -2,17 +2,18 @@
 its index there, which the kernel tables and the Cython core index by), one
 ``DtypeRecord`` per dtype (name, kind, C++ type, itemsize) and the Array API's defaults.
 
-Imports only NumPy; ``garray._dtypes`` re-exports every name, and the rules that
-combine dtypes (normalisation, promotion, casting, limits) live there.
+Imports only NumPy and ml_dtypes; ``garray._dtypes`` re-exports every name, and the rules
+that combine dtypes (normalisation, promotion, casting, limits) live there.
 """
 
+import ml_dtypes
 import numpy as np
 
 __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128", "float16",
-    "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "DTYPE_CODE", "CODE_DTYPE", "RECORDS",
-    "DtypeRecord", "default_float", "default_int", "default_complex", "default_index",
+    "float32", "float64", "complex64", "complex128", "float16", "bfloat16", "float8_e4m3fn",
+    "float8_e5m2", "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "NARROW", "DTYPE_CODE", "CODE_DTYPE", "RECORDS",
+    "DtypeRecord", "KIND", "default_float", "default_int", "default_complex", "default_index",
 ]
 
 bool = np.bool_
@@ -21,14 +22,22 @@ uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
 float32, float64 = np.float32, np.float64
 complex64, complex128 = np.complex64, np.complex128
 float16 = np.float16
+# ml_dtypes' types, as NumPy arrays of them hold (Note [Narrow floats] in
+# _kernels/garray/types.h): garray.bfloat16 is ml_dtypes.bfloat16.
+bfloat16, float8_e4m3fn, float8_e5m2 = (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn,
+                                        ml_dtypes.float8_e5m2)
 
-# Codes 0-12 are the Array API's dtypes; float16 comes last (code 13) so that every
-# table indexed by code keeps the standard's dtypes where they were.
+# Codes 0-12 are the Array API's dtypes; float16 (13) and ml_dtypes' formats come after
+# them, so that every table indexed by code keeps the standard's dtypes where they were.
 _SCALAR_TYPES = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                 float32, float64, complex64, complex128, float16)
+                 float32, float64, complex64, complex128, float16, bfloat16, float8_e4m3fn,
+                 float8_e5m2)
 DTYPES = tuple(np.dtype(t) for t in _SCALAR_TYPES)
 API_DTYPES = DTYPES[:13]
 FLOAT16 = 13
+# The narrow floats: stored in their own format, computed in float32 and rounded once per
+# operation (Note [Narrow floats] in _kernels/garray/types.h).  Codes from FLOAT16 on.
+NARROW = (13, 14, 15, 16)
 CODE_DTYPE = DTYPES
 DTYPE_CODE = {dt: code for code, dt in enumerate(DTYPES)}
 
@@ -37,7 +46,8 @@ class DtypeRecord:
     """Everything garray's layers need to know about one dtype, in one row.
 
     code: its index in ``DTYPES`` (the kernel tables and the Cython core index by it);
-    dtype: the ``numpy.dtype``; name; kind: NumPy's kind letter (b, i, u, f, c);
+    dtype: the ``numpy.dtype``; name; kind: NumPy's kind letter (b, i, u, f, c), "f" for
+    ml_dtypes' floats too (NumPy gives bfloat16 and float8_e4m3fn kind "V");
     ctype: the C++ type kernels use (``_kernels/garray/types.h``); itemsize in bytes;
     real: the code of the real dtype of the same precision (complex64 -> float32),
     itself for non-complex dtypes.
@@ -47,7 +57,8 @@ class DtypeRecord:
 
     def __init__(self, code, ctype):
         dt = DTYPES[code]
-        self.code, self.dtype, self.name, self.kind = code, dt, dt.name, dt.kind
+        self.code, self.dtype, self.name = code, dt, dt.name
+        self.kind = "f" if code in NARROW else dt.kind
         self.ctype, self.itemsize = ctype, dt.itemsize
         self.real = DTYPES.index(np.dtype(f"f{dt.itemsize // 2}")) if dt.kind == "c" else code
 
@@ -57,11 +68,14 @@ class DtypeRecord:
 
 _CTYPES = ("bool", "ga::int8", "ga::int16", "ga::int32", "ga::int64", "ga::uint8",
            "ga::uint16", "ga::uint32", "ga::uint64", "float", "double", "ga::complex<float>",
-           "ga::complex<double>", "ga::half")
+           "ga::complex<double>", "ga::half", "ga::bfloat16", "ga::float8_e4m3fn",
+           "ga::float8_e5m2")
 RECORDS = tuple(DtypeRecord(code, ct) for code, ct in enumerate(_CTYPES))
-# The dtypes with kernels in every family.  float16 has casts, copies, where and
-# creation kernels; elsewhere it widens to float32 and rounds back (garray/_elementwise/f16.py).
+# The dtypes with kernels in every family.  The narrow floats have casts, copies, where
+# and creation kernels; elsewhere they widen to float32 and round back.
 API_RECORDS = RECORDS[:13]
+# Kind letter by dtype, "f" for the narrow floats (their NumPy kind may be "V").
+KIND = {r.dtype: r.kind for r in RECORDS}
 
 default_float = float64
 default_int = int64

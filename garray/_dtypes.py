@@ -26,8 +26,9 @@ import numpy as np
 
 from ._dtype_codes import (  # noqa: F401  (re-exported: the dtype module's names)
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
-    complex64, complex128, float16, _SCALAR_TYPES, DTYPES, API_DTYPES, FLOAT16, CODE_DTYPE,
-    DTYPE_CODE, DtypeRecord, RECORDS, API_RECORDS, default_float, default_int,
+    complex64, complex128, float16, bfloat16, float8_e4m3fn, float8_e5m2, _SCALAR_TYPES,
+    DTYPES, API_DTYPES, FLOAT16, NARROW, CODE_DTYPE, DTYPE_CODE, DtypeRecord, RECORDS,
+    API_RECORDS, KIND, default_float, default_int,
     default_complex, default_index)
 
 # The module-level name ``bool`` (imported above) shadows the builtin; keep handles on
@@ -36,8 +37,9 @@ _pybool, _pyint, _pyfloat, _pycomplex = builtins.bool, builtins.int, builtins.fl
 
 __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128", "float16",
-    "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "DTYPE_CODE", "CODE_DTYPE", "RECORDS", "DtypeRecord", "PROMOTION_TABLE",
+    "float32", "float64", "complex64", "complex128", "float16", "bfloat16", "float8_e4m3fn",
+    "float8_e5m2", "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "NARROW", "KIND",
+    "is_narrow", "DTYPE_CODE", "CODE_DTYPE", "RECORDS", "DtypeRecord", "PROMOTION_TABLE",
     "default_float", "default_int", "default_complex", "default_index",
     "normalize_dtype", "dtype_name", "promote_types", "result_type", "result_type_scalar",
     "check_scalar_fits", "can_cast", "finfo", "iinfo", "finfo_object", "iinfo_object", "isdtype",
@@ -47,8 +49,17 @@ __all__ = [
 _BOOL, _I64, _F32, _F64, _C64, _C128 = (np.dtype(t) for t in (bool, int64, float32, float64, complex64, complex128))
 _SUPPORTED_NAMES = ", ".join(dt.name for dt in DTYPES)
 # NumPy spells one dtype many ways ("l" and "q", "<f4", metadata, ...);
-# (kind, itemsize) identifies each supported dtype uniquely.
-_BY_KIND_SIZE = {(dt.kind, dt.itemsize): dt for dt in DTYPES}
+# (kind, itemsize) identifies each of NumPy's own dtypes uniquely, the scalar type each
+# of ml_dtypes' (bfloat16 and float8_e4m3fn have NumPy kind "V", as records have).
+_BY_KIND_SIZE = {(dt.kind, dt.itemsize): dt for dt in DTYPES[:FLOAT16 + 1]}
+_BY_TYPE = {dt.type: dt for dt in DTYPES[FLOAT16 + 1:]}
+_NARROW_DTYPES = frozenset(DTYPES[c] for c in NARROW)
+
+
+def is_narrow(dt):
+    """Whether ``dt`` (a normalised dtype) is a narrow float: float16, bfloat16 or a
+    float8, stored in its own format and computed in float32."""
+    return dt in _NARROW_DTYPES
 
 
 # --------------------------------------------------------------------------- normalize
@@ -79,8 +90,10 @@ def _normalize_slow(obj, argname):
     except Exception:
         raise TypeError(f"{argname}: {reprlib.repr(obj)} is not a data type; "
                         f"supported: {_SUPPORTED_NAMES}") from None
-    # Structured and subarray dtypes have kind "V", so they never match.
-    result = _BY_KIND_SIZE.get((dt.kind, dt.itemsize))
+    # Structured and subarray dtypes have kind "V" and no ml_dtypes type: never a match.
+    result = _BY_TYPE.get(dt.type)
+    if result is None:
+        result = _BY_KIND_SIZE.get((dt.kind, dt.itemsize))
     if result is None:
         raise TypeError(f"{argname}: garray does not support {dt} (got {reprlib.repr(obj)}); "
                         f"supported: {_SUPPORTED_NAMES}")
@@ -95,7 +108,7 @@ def normalize_dtype(obj, argname="dtype"):
             "i8", "?", "complex"), or Python ``bool``/``int`` (int64)/``float``
             (float64)/``complex`` (complex128). Non-native byte order is dropped.
         argname: the argument name used in error messages.
-    Returns: one of the 14 objects in ``DTYPES``.
+    Returns: one of the 17 objects in ``DTYPES``.
     Raises: TypeError for ``None``, unsupported dtypes (str, object,
         datetime, ...) and anything that is not a dtype.
 
@@ -142,27 +155,32 @@ def dtype_name(dt):
 # int + float, bool + number, int/float + complex) are NumPy 2's choices.
 # Every cell equals numpy.promote_types (checked in tests/test_dtypes.py).
 _PROMOTION_GRID = """
-        b    i1   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16  f2
-  b     b    i1   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16  f2
-  i1    i1   i1   i2   i4   i8   i2   i4   i8   f8   f4   f8   c8   c16  f2
-  i2    i2   i2   i2   i4   i8   i2   i4   i8   f8   f4   f8   c8   c16  f4
-  i4    i4   i4   i4   i4   i8   i4   i4   i8   f8   f8   f8   c16  c16  f8
-  i8    i8   i8   i8   i8   i8   i8   i8   i8   f8   f8   f8   c16  c16  f8
-  u1    u1   i2   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16  f2
-  u2    u2   i4   i4   i4   i8   u2   u2   u4   u8   f4   f8   c8   c16  f4
-  u4    u4   i8   i8   i8   i8   u4   u4   u4   u8   f8   f8   c16  c16  f8
-  u8    u8   f8   f8   f8   f8   u8   u8   u8   u8   f8   f8   c16  c16  f8
-  f4    f4   f4   f4   f8   f8   f4   f4   f8   f8   f4   f8   c8   c16  f4
-  f8    f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   c16  c16  f8
-  c8    c8   c8   c8   c16  c16  c8   c8   c16  c16  c8   c16  c8   c16  c8
-  c16   c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16
-  f2    f2   f2   f4   f8   f8   f2   f4   f8   f8   f4   f8   c8   c16  f2
+        b    i1   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16  f2   bf   e4   e5
+  b     b    i1   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16  f2   bf   e4   e5
+  i1    i1   i1   i2   i4   i8   i2   i4   i8   f8   f4   f8   c8   c16  f2   bf   e4   e5
+  i2    i2   i2   i2   i4   i8   i2   i4   i8   f8   f4   f8   c8   c16  f4   f4   f4   f4
+  i4    i4   i4   i4   i4   i8   i4   i4   i8   f8   f8   f8   c16  c16  f8   f8   f8   f8
+  i8    i8   i8   i8   i8   i8   i8   i8   i8   f8   f8   f8   c16  c16  f8   f8   f8   f8
+  u1    u1   i2   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16  f2   bf   e4   e5
+  u2    u2   i4   i4   i4   i8   u2   u2   u4   u8   f4   f8   c8   c16  f4   f4   f4   f4
+  u4    u4   i8   i8   i8   i8   u4   u4   u4   u8   f8   f8   c16  c16  f8   f8   f8   f8
+  u8    u8   f8   f8   f8   f8   u8   u8   u8   u8   f8   f8   c16  c16  f8   f8   f8   f8
+  f4    f4   f4   f4   f8   f8   f4   f4   f8   f8   f4   f8   c8   c16  f4   f4   f4   f4
+  f8    f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   f8   c16  c16  f8   f8   f8   f8
+  c8    c8   c8   c8   c16  c16  c8   c8   c16  c16  c8   c16  c8   c16  c8   c8   c8   c8
+  c16   c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16  c16
+  f2    f2   f2   f4   f8   f8   f2   f4   f8   f8   f4   f8   c8   c16  f2   f4   f4   f4
+  bf    bf   bf   f4   f8   f8   bf   f4   f8   f8   f4   f8   c8   c16  f4   bf   bf   bf
+  e4    e4   e4   f4   f8   f8   e4   f4   f8   f8   f4   f8   c8   c16  f4   bf   e4   f4
+  e5    e5   e5   f4   f8   f8   e5   f4   f8   f8   f4   f8   c8   c16  f4   bf   f4   e5
 """
 
 
 def _parse_grid(text):
-    short = {"b": _BOOL, "c8": _C64, "c16": _C128}
-    short.update({f"{dt.kind}{dt.itemsize}": dt for dt in DTYPES if dt.kind in "iuf"})
+    short = {"b": _BOOL, "c8": _C64, "c16": _C128, "bf": DTYPES[14], "e4": DTYPES[15],
+             "e5": DTYPES[16]}
+    short.update({f"{dt.kind}{dt.itemsize}": dt for dt in DTYPES[:FLOAT16 + 1]
+                  if dt.kind in "iuf"})
     header, *rows = [line.split() for line in text.strip().splitlines()]
     table = {}
     for row in rows:
@@ -170,7 +188,7 @@ def _parse_grid(text):
         for col, cell in zip(header, row[1:], strict=True):
             table[a, short[col]] = short[cell]
     if len(table) != len(DTYPES) ** 2 or any(table[a, b] != table[b, a] for a, b in table):
-        raise AssertionError("_PROMOTION_GRID must be a full symmetric 14x14 grid")
+        raise AssertionError("_PROMOTION_GRID must be a full symmetric 17x17 grid")
     return table
 
 
@@ -188,7 +206,7 @@ def promote_types(a, b):
     Returns
     -------
     numpy.dtype
-        One of garray's 14 dtypes; symmetric in a and b.
+        One of garray's 17 dtypes; symmetric in a and b.
 
     See Also
     --------
@@ -214,9 +232,9 @@ _SCALAR_DEFAULT = (_BOOL, _I64, _F64, _C128)
 
 def _with_weak(dt, kind):
     """dtype ``dt`` combined with a weak Python scalar of kind rank ``kind``."""
-    if kind <= _KIND_RANK[dt.kind]:
+    if kind <= _KIND_RANK[KIND[dt]]:
         return dt
-    if kind == 3 and dt.kind == "f":
+    if kind == 3 and KIND[dt] == "f":
         # Python complex keeps the float's precision (float32 -> complex64).
         return _C64 if dt.itemsize <= 4 else _C128
     return _SCALAR_DEFAULT[kind]
@@ -262,7 +280,7 @@ def result_type(*arrays_and_dtypes):
     Returns
     -------
     numpy.dtype
-        One of garray's 14 dtypes.
+        One of garray's 17 dtypes.
 
     Raises
     ------
@@ -344,7 +362,7 @@ def check_scalar_fits(dtype, scalar):
         info = iinfo(dt)
         if not info.min <= scalar <= info.max:
             raise OverflowError(f"Python integer {scalar} out of bounds for {dt.name}")
-    elif dt.kind in "fc":
+    elif KIND[dt] in "fc":
         float(scalar)  # raises OverflowError "int too large to convert to float"
 
 
@@ -398,7 +416,7 @@ def can_cast(from_, to, /, casting="safe"):
     if casting in ("no", "equiv"):
         return a == b
     if casting == "same_kind":
-        return (a, b) in _SAFE_CASTS or _SAME_KIND_RANK[a.kind] <= _SAME_KIND_RANK[b.kind]
+        return (a, b) in _SAFE_CASTS or _SAME_KIND_RANK[KIND[a]] <= _SAME_KIND_RANK[KIND[b]]
     if casting == "unsafe":
         return True
     raise ValueError(f"casting: must be one of {', '.join(map(repr, _CASTING_RULES))} "
@@ -438,7 +456,7 @@ class iinfo_object(_Info):
 _FINFO = {dt: finfo_object(bits=_pyint(i.bits), eps=_pyfloat(i.eps), max=_pyfloat(i.max),
                            min=_pyfloat(i.min), smallest_normal=_pyfloat(i.smallest_normal),
                            dtype=np.dtype(i.dtype))
-          for dt in DTYPES if dt.kind in "fc" for i in [np.finfo(dt)]}
+          for dt in DTYPES if KIND[dt] in "fc" for i in [np.finfo(dt)]}
 _IINFO = {dt: iinfo_object(bits=_pyint(i.bits), max=_pyint(i.max), min=_pyint(i.min), dtype=dt)
           for dt in DTYPES if dt.kind in "iu" for i in [np.iinfo(dt)]}
 
@@ -566,7 +584,7 @@ def isdtype(dtype, kind):
             if k not in _KINDS:
                 raise ValueError(f"isdtype kind: unknown kind {k!r}; expected a dtype or one of "
                                  + ", ".join(map(repr, _KINDS)))
-            if dt.kind in _KINDS[k]:
+            if KIND[dt] in _KINDS[k]:
                 return True
         elif isinstance(k, tuple):
             raise TypeError("isdtype kind: tuples of kinds cannot be nested")

@@ -206,6 +206,8 @@ def test_operators_follow_the_table(dunder, name, role):
 def test_dtype_records_agree_with_numpy():
     for r in garray._dtypes.RECORDS:
         assert r.dtype == garray._dtypes.DTYPES[r.code]
-        assert (r.name, r.kind, r.itemsize) == (r.dtype.name, r.dtype.kind, r.dtype.itemsize)
+        # the narrow floats are kind "f" to garray (NumPy gives ml_dtypes' "V" or "f")
+        kind = "f" if r.code in garray._dtypes.NARROW else r.dtype.kind
+        assert (r.name, r.kind, r.itemsize) == (r.dtype.name, kind, r.dtype.itemsize)
         real = garray._dtypes.RECORDS[r.real].dtype
         assert real == numpy.empty(0, r.dtype).real.dtype

@@ -36,7 +36,7 @@ import numpy        # dtype objects only
 
 from .. import _env, _core
 from .._dtypes import DTYPE_CODE
-from .._dtypes import float16 as _FLOAT16, float32 as _FLOAT32
+from .._dtypes import float32 as _FLOAT32, is_narrow as _is_narrow
 from .._errors import BackendUnavailableError
 from .._tables.gemm import G_RT, G_TILED, GEMM
 from .._array_utils import ascontiguousarray
@@ -113,9 +113,10 @@ def _collapse_batch(shape, *strides):
 
 def gemm(c, a, b):
     """c[...] = a @ b (note 1)."""
-    if c.dtype == _FLOAT16:
-        # float16 (Note [float16] in _kernels/garray/types.h): float32's GEMM on the
-        # widened operands, each sum rounded once, as NumPy's float16 matmul loop
+    if _is_narrow(c.dtype) or _is_narrow(a.dtype):
+        # the narrow floats (Note [Narrow floats] in _kernels/garray/types.h): float32's
+        # GEMM on the widened operands, each sum rounded once to c's dtype, as NumPy's
+        # float16 matmul loop (ml_dtypes' matmul gives the float32 sums themselves)
         t = empty(c.shape, dtype=_FLOAT32, device=c.device)
         gemm(t, a.astype(_FLOAT32), b.astype(_FLOAT32))
         c[...] = t

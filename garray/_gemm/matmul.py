@@ -7,6 +7,7 @@ product itself is garray._gemm.engine.gemm (Note [GEMM dispatch] there, docs/gem
 """
 
 from .._core import _matmul_fast, broadcast_shapes, broadcast_to, empty, ndarray
+from .. import _dtypes
 from .._dtypes import can_cast, normalize_dtype, result_type
 from .._inquiry import may_share_memory
 from .._args import as_array
@@ -127,9 +128,11 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
             raise TypeError(f"Cannot cast ufunc 'matmul' input {i} from "
                             f"{_cast_name(x.dtype)} to {_cast_name(ct)} with casting rule "
                             f"{casting!r}")
-    if out is not None and isinstance(out, ndarray) and out.dtype != ct and \
-            not can_cast(ct, out.dtype, casting):
-        raise TypeError(f"Cannot cast ufunc 'matmul' output from {_cast_name(ct)} to "
+    # ml_dtypes' matmul loops give float32 sums for bfloat16 and the float8 formats
+    rt = _dtypes.float32 if _dtypes.is_narrow(ct) and ct != _dtypes.float16 else ct
+    if out is not None and isinstance(out, ndarray) and out.dtype != rt and \
+            not can_cast(rt, out.dtype, casting):
+        raise TypeError(f"Cannot cast ufunc 'matmul' output from {_cast_name(rt)} to "
                         f"{_cast_name(out.dtype)} with casting rule {casting!r}")
     a2 = a.reshape((1,) + a.shape) if a.ndim == 1 else a
     b2 = b.reshape(b.shape + (1,)) if b.ndim == 1 else b
@@ -152,16 +155,16 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
     a3 = broadcast_to(a2.astype(ct, copy=False), batch + (m, k))
     b3 = broadcast_to(b2.astype(ct, copy=False), batch + (k, n))
     full = batch + (m, n)
-    if (out is not None and out.dtype == ct and not may_share_memory(out, a)
+    if (out is not None and out.dtype == rt and not may_share_memory(out, a)
             and not may_share_memory(out, b)):
         # straight into out, seen with the 1-d operands' axes restored (length 1)
         view = _restored_view(out, full)
         if view is not None:
             gemm(view, a3, b3)
         else:
-            _into(out, a3, b3, full, ct)
+            _into(out, a3, b3, full, rt)
         return out
-    c = empty(full, dtype=ct, device=a.device,
+    c = empty(full, dtype=rt, device=a.device,
               order="F" if order == "F" and len(full) == 2 else "C")
     gemm(c, a3, b3)
     r = c.reshape(batch + core) if len(core) < 2 else c

@@ -112,7 +112,7 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     x = as_array(x, "mean: x")
     axes = reduction_axes(axis, x.ndim, "mean")
     dt = _mean_dtype(x, dtype, "mean")
-    half = dt is None and x.dtype == _dtypes.float16     # NumPy: a float32 sum
+    half = dt is None and _dtypes.is_narrow(x.dtype)     # NumPy: a float32 sum
     n = _count(x, axes, where, keepdims, "mean")
     if (n == 0) if isinstance(n, int) else _any(_u.equal(n, 0)):
         _warn("Mean of empty slice.")

@@ -75,15 +75,16 @@ def _lerp(a, b, t):
 
 def _quantile(a, q, axis, method, keepdims, nan, name, scale=1):
     a = as_array(a, f"{name}: a")
-    if a.dtype == _dtypes.float16:
+    if _dtypes.is_narrow(a.dtype):
         # in float32, rounded once: NumPy's float16 quantiles keep float32's values
-        # (its virtual index and weights are not rounded to float16)
+        # (its virtual index and weights are not rounded to float16); the other narrow
+        # floats likewise
         r = _quantile(a.astype(_dtypes.float32), q, axis, method, keepdims, nan, name, scale)
         # float16 where NumPy's is: a's own values, or weights from a Python q
         same = method in ("lower", "higher", "nearest") or (
             isinstance(q, (int, float)) and not isinstance(q, bool))
         same = same or (nan and a.size == 0)   # nanmean of float16 is float16
-        return r.astype(_dtypes.float16) if same and r.dtype == _dtypes.float32 else r
+        return r.astype(a.dtype) if same and r.dtype == _dtypes.float32 else r
     _check_real(a, name)
     weak = isinstance(q, (int, float)) and not isinstance(q, bool)
     qa = as_array(q, f"{name}: q", a.device)

@@ -135,9 +135,9 @@ def _code(x):
 def _sort_rows(x2, arg, desc):
     """Sort each row of the C-contiguous 2-d array x2: its values, or (arg) the int64
     indices that sort it.  Stable; descending keeps ties in input order."""
-    if x2.dtype == _dtypes.float16:     # float32 orders float16 exactly (NaNs, -0.0)
-        r = _sort_rows(x2.astype(_dtypes.float32), arg, desc)
-        return r if arg else r.astype(_dtypes.float16)
+    if _dtypes.is_narrow(x2.dtype):     # float32 orders the narrow floats exactly
+        r = _sort_rows(x2.astype(_dtypes.float32), arg, desc)   # (NaNs, -0.0)
+        return r if arg else r.astype(x2.dtype)
     rows, n = x2.shape
     code, kind = _code(x2), x2.dtype.kind
     dev, total = x2.device, rows * n
@@ -179,8 +179,9 @@ def _sort_rows(x2, arg, desc):
 def take_rows(x2, idx2):
     """out[r, j] = x2[r, idx2[r, j]] for C-contiguous 2-d x2 and int64 idx2 (the same
     rows); indices must be in range (callers build them)."""
-    if x2.dtype == _dtypes.float16:     # a move: the bits as uint16
-        return take_rows(x2.view(_dtypes.uint16), idx2).view(_dtypes.float16)
+    if _dtypes.is_narrow(x2.dtype):     # a move: the bits as an unsigned integer
+        bits = _dtypes.uint16 if x2.dtype.itemsize == 2 else _dtypes.uint8
+        return take_rows(x2.view(bits), idx2).view(x2.dtype)
     rows, n = x2.shape
     m = idx2.shape[1]
     out = empty((rows, m), dtype=x2.dtype, device=x2.device)
@@ -359,7 +360,7 @@ def searchsorted(a, v, /, side="left", sorter=None):
     # NumPy compares in the promotion of a's dtype with v's as an array: a Python scalar
     # is strong here (float64 for a float: searchsorted(float32 [0.1], 0.1, 'right') is 0)
     dt = _dtypes.result_type(a, vv)
-    if dt == _dtypes.float16:   # float32 orders float16 exactly
+    if _dtypes.is_narrow(dt):   # float32 orders the narrow floats exactly
         vv = vv.astype(dt, copy=False)
         dt = _dtypes.float32
     a = a.astype(dt, copy=False)

@@ -39,12 +39,14 @@ Note [Dtype rules]
    dtype comes from the first operand alone (by ``rule``); the second must be bool or an
    integer that casts safely to int64 (NumPy's ``ldexp`` loops ``fl->f``, ``dl->d``;
    uint64 has none) and is cast to int64.
-6. float16 (code 13) is a compute dtype of the rules but has no kernels of its own:
+6. The narrow floats (float16, bfloat16, float8_e4m3fn, float8_e5m2: codes
+   ``_dtypes.NARROW``) are compute dtypes of the rules but have no kernels of their own:
    the launch layer runs the float32 kernel on the inputs widened to float32 and rounds
-   the float32 result to float16 (cython/_ufunc.pxi, _f16_binary), which is what NumPy's
-   float16 loops do per element (Note [float16] in _kernels/garray/types.h).  An op
-   whose answer is a step of the float16 grid (spacing, nextafter) names its float16
-   implementation in ``f16`` (garray/_elementwise/f16.py).
+   the float32 result to the narrow dtype (cython/_ufunc.pxi, _narrow_binary), which is
+   what NumPy's float16 loops and ml_dtypes' loops do per element (Note [Narrow floats]
+   in _kernels/garray/types.h).  An op whose answer is a step of the float16 grid
+   (spacing, nextafter) names its float16 implementation in ``f16``
+   (garray/_elementwise/f16.py); the other narrow floats raise NotImplementedError there.
 """
 
 from .. import _dtypes
@@ -57,6 +59,7 @@ CPP = tuple(r.ctype for r in RECORDS)
 CATEGORY = "".join(r.kind for r in RECORDS)
 BOOL, INT8, INT32, INT64, UINT8, UINT64, FLOAT32, FLOAT64, COMPLEX128 = 0, 1, 3, 4, 5, 8, 9, 10, 12
 FLOAT16 = _dtypes.FLOAT16
+NARROW = _dtypes.NARROW
 NCODES = len(RECORDS)
 
 # The layout slots of the elementwise, cast and where tables (cython/_launch.pxi mirrors
@@ -123,8 +126,9 @@ class Op:
                 RECORDS[promoted].itemsize)
         elif r == "divide":
             c = promoted if CATEGORY[promoted] in "fc" else FLOAT64
-        elif r == "float64":
-            c = COMPLEX128 if CATEGORY[promoted] == "c" else FLOAT64
+        elif r == "float64":    # ml_dtypes' float_power keeps bfloat16 and the float8s
+            c = COMPLEX128 if CATEGORY[promoted] == "c" else (
+                promoted if promoted in NARROW[1:] else FLOAT64)
         elif r == "int8b":
             c = INT8 if promoted == BOOL else promoted
         else:
@@ -169,13 +173,14 @@ class Op:
         return compute
 
     def compute_codes(self):
-        """The compute codes with kernels (float16 runs float32's: Note [Dtype rules] 6)."""
+        """The compute codes with kernels (the narrow floats run float32's: Note [Dtype
+        rules] 6)."""
         return sorted({c for c in (self.compute_code(p) for p in range(NCODES))
-                       if c >= 0 and c != FLOAT16})
+                       if c >= 0 and c not in NARROW})
 
     def kernels(self, compute):
         """Name expressions for one compute dtype, in layout-slot order (None: no slot)."""
-        if compute == FLOAT16:      # float32's kernels run it (Note [Dtype rules] 6)
+        if compute in NARROW:       # float32's kernels run it (Note [Dtype rules] 6)
             return [None] * len(LAYOUTS)
         f, to, t = f"ga::op::{self.functor}", CPP[self.out_code(compute)], CPP[compute]
         n = self.nin
@@ -436,11 +441,12 @@ WHERE = Family("where", "elementwise.hip", _LAYOUT_SLOTS,
                grid=[("all", "L_S32 L_S64")], cython="_launch.pxi")
 CREATION = Family(
     "creation", "creation.hip", "C_FILL C_ARANGE C_LINSPACE C_EYE C_TRI32 C_TRI64",
-    templates={"C_FILL": "ga::fill_c<{T}>", "C_ARANGE": "ga::arange_c<{T}>",
+    templates={"C_FILL": "ga::fill_c<{T}>", "C_ARANGE": "ga::arange_c<{T}, {D}>",
                "C_LINSPACE": "ga::linspace_c<{T}, {C}>", "C_EYE": "ga::eye_c<{T}>",
                "C_TRI32": "ga::tri_s<{T}, ga::int32>", "C_TRI64": "ga::tri_s<{T}, ga::int64>"},
     grid=[("all", "C_FILL C_ARANGE C_LINSPACE C_EYE C_TRI32 C_TRI64")],
-    fields=lambda r: {"C": "ga::complex<double>" if r.kind == "c" else "double"},
+    fields=lambda r: {"C": "ga::complex<double>" if r.kind == "c" else "double",
+                      "D": "float" if r.code in NARROW else r.ctype},
     cython="_creation_kernels.pxi")
 # Indexing (_kernels/index.hip): gathers and scatters are keyed by the unsigned dtype of
 # their item size (complex128 for 16 bytes), index steps by the index array's integer

@@ -68,7 +68,7 @@ def _others(a, axis):
 def _complex_dtype(dt):
     if dt.kind == "c":
         return dt
-    if dt in (_dtypes.float32, numpy.dtype(numpy.float16)):
+    if dt == _dtypes.float32 or _dtypes.is_narrow(dt):  # NumPy (with ml_dtypes): complex64
         return numpy.dtype(_dtypes.complex64)
     return numpy.dtype(_dtypes.complex128)
 
