@@ -56,7 +56,8 @@ struct half {
 // - double -> format rounds once: the double is first rounded to float with
 //   round-to-odd (truncate, then set the last bit if anything was lost), which keeps
 //   the information the second rounding needs because float has more than two bits
-//   beyond every narrow format's precision; integers go through double.
+//   beyond every narrow format's precision; integers reach double by round-to-odd too
+//   (2**62 + 2**54 + 1 rounds up in bfloat16, as ml_dtypes; to nearest it would tie).
 // - format -> float is exact; every other target goes through float.
 #if defined(GA_PLATFORM_NVIDIA)
 GA_DEVICE uint32 f32_bits(float f) { return __float_as_uint(f); }
@@ -75,6 +76,24 @@ GA_DEVICE float f64_to_f32_odd(double d) {
         f = bits_f32(b | 1u);
     }
     return f;
+}
+
+// An integer rounded to double by round-to-odd: the magnitude converts (to nearest), is
+// compared with its conversion back, and steps towards zero and sets the last bit where
+// the two differ.  2**64 (a uint64 near the top rounding up) cannot convert back: it
+// is above every uint64, so it rounded up.
+template <class I> GA_DEVICE double int_to_f64_odd(I x) {
+    bool neg = (I)(-1) < (I)0 && x < (I)0;
+    uint64 m = neg ? (uint64)0 - (uint64)x : (uint64)x;
+    double d = (double)m;
+    bool up = d >= 18446744073709551616.0, lost = up;
+    if (!up) {
+        uint64 back = (uint64)d;
+        up = back > m;
+        lost = back != m;
+    }
+    if (lost) d = u64_as_double((double_as_u64(d) - (up ? 1u : 0u)) | 1u);
+    return neg ? -d : d;
 }
 
 GA_DEVICE uint16 f32_to_bf16(float f) {
@@ -247,7 +266,7 @@ template <class To, class From> GA_DEVICE To convert(From x) {
         else if constexpr (same_type<From, bool>::value) return To(x ? 1.0f : 0.0f);
         else if constexpr (same_type<To, half>::value && !same_type<From, double>::value)
             return half((float)x);
-        else if constexpr (is_integer<From>::value) return To((double)x);
+        else if constexpr (is_integer<From>::value) return To(int_to_f64_odd(x));
         else return To(x);
     } else {
         return converter<To, From>::run(x);

@@ -126,9 +126,8 @@ class Op:
                 RECORDS[promoted].itemsize)
         elif r == "divide":
             c = promoted if CATEGORY[promoted] in "fc" else FLOAT64
-        elif r == "float64":    # ml_dtypes' float_power keeps bfloat16 and the float8s
-            c = COMPLEX128 if CATEGORY[promoted] == "c" else (
-                promoted if promoted in NARROW[1:] else FLOAT64)
+        elif r == "float64":
+            c = COMPLEX128 if CATEGORY[promoted] == "c" else FLOAT64
         elif r == "int8b":
             c = INT8 if promoted == BOOL else promoted
         else:
