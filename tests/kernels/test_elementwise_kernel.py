@@ -355,8 +355,8 @@ def test_bad_definitions():
         garray.ElementwiseKernel("T x", "T x", "x = x")
     with pytest.raises(ValueError, match="flaot32"):
         garray.ElementwiseKernel("flaot32 x", "T y", "y = x")
-    with pytest.raises(ValueError, match="bfloat16"):
-        garray.ElementwiseKernel("bfloat16 x", "T y", "y = x")
+    with pytest.raises(ValueError, match="float8_e4m3fnuz"):   # ml_dtypes has it, garray not
+        garray.ElementwiseKernel("float8_e4m3fnuz x", "T y", "y = x")
     with pytest.raises(ValueError, match="keyword"):
         garray.ElementwiseKernel("const T x", "T y", "y = x")
     with pytest.raises(ValueError, match="name"):
@@ -385,3 +385,22 @@ def test_compile_error_propagates_with_log():
         k(garray.ones(3, dtype="float32"))
     assert "undefined_name_42" in info.value.log
     assert "broken operation" in info.value.log
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float8_e4m3fn", "float8_e5m2"])
+def test_narrow_float_parameters_compute_in_float(dtype):
+    """A bfloat16 or float8 parameter converts to float and back (ga::bfloat16 ...), one
+    rounding per assignment, as the built-in ops."""
+    import ml_dtypes
+    dt = numpy.dtype(getattr(ml_dtypes, dtype))
+    h = numpy.array([1.5, 3.0, -0.25, 0.0, 7.0], dt)
+    named = garray.ElementwiseKernel(f"{dtype} x", f"{dtype} y", "y = x * 2.0f + 0.1f",
+                                     f"narrow_{dtype}")
+    expected = (h.astype(numpy.float32) * 2 + numpy.float32(0.1)).astype(dt)
+    got = named(garray.asarray(h))
+    assert got.dtype == dt
+    assert (got.get().view(numpy.uint8) == expected.view(numpy.uint8)).all()
+    generic = garray.ElementwiseKernel("T x", "T y", "y = x * 2.0f", "narrow_generic")
+    got = generic(garray.asarray(h))
+    assert (got.get().view(numpy.uint8) == (h.astype(numpy.float32) * 2).astype(dt).view(
+        numpy.uint8)).all()
