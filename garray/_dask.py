@@ -9,6 +9,7 @@ are both imported (``garray/_dask_hook.py``).  Importing this module imports Das
 See docs/dask.md.
 """
 
+from ._dtypes import kind_of as _kind_of
 import math
 import threading
 
@@ -86,7 +87,7 @@ def _percentile(a, q, method="linear"):
     n = len(a)
     if not n:
         return None, n
-    if a.dtype.kind not in "iufc":
+    if _kind_of(a.dtype) not in "iufc":
         method = "nearest"
     q = garray.asarray(numpy.asarray(q, dtype=numpy.float64), device=a.device)
     return garray.percentile(a, q, method=method), n

@@ -6,6 +6,7 @@ Elementwise answers run garray's kernels on the array's device; the others read
 dtypes, flags and address ranges only.
 """
 
+from ._dtypes import kind_of as _kind_of
 import math
 
 import numpy
@@ -39,7 +40,7 @@ def iscomplex(x):
     numpy.iscomplex
     """
     a = as_array(x, "x")
-    if a.dtype.kind == "c":
+    if _kind_of(a.dtype) == "c":
         return _ufuncs.not_equal(a.imag, 0)
     return zeros(a.shape, bool, device=a.device)
 
@@ -62,7 +63,7 @@ def isreal(x):
     numpy.isreal
     """
     a = as_array(x, "x")
-    if a.dtype.kind == "c":
+    if _kind_of(a.dtype) == "c":
         return _ufuncs.equal(a.imag, 0)
     return ones(a.shape, bool, device=a.device)
 
@@ -134,10 +135,10 @@ def isfortran(a):
 
 def _signed_inf(x, negative, out, name):
     a = as_array(x, "x")
-    if a.dtype.kind == "c":
+    if _kind_of(a.dtype) == "c":
         raise TypeError(f"{name}: not supported for {a.dtype} values because it would be "
                         "ambiguous")
-    if a.dtype.kind in "biu":
+    if _kind_of(a.dtype) in "biu":
         sign = zeros(a.shape, bool, device=a.device)    # integers are never infinite
     else:
         sign = _ufuncs.signbit(a) if negative else _ufuncs.logical_not(_ufuncs.signbit(a))
@@ -210,7 +211,7 @@ def asarray_chkfinite(a, dtype=None, order=None):
     numpy.asarray_chkfinite
     """
     r = asarray(a, dtype, order)
-    if r.dtype.kind in "fc" and not bool(_ufuncs.isfinite(r).all()):
+    if _kind_of(r.dtype) in "fc" and not bool(_ufuncs.isfinite(r).all()):
         raise ValueError("array must not contain infs or NaNs")
     return r
 
@@ -348,7 +349,7 @@ def common_type(*arrays):
     """
     size, is_complex = 2, False
     for a in arrays:
-        kind, itemsize = a.dtype.kind, a.dtype.itemsize
+        kind, itemsize = _kind_of(a.dtype), a.dtype.itemsize
         if kind == "c":
             is_complex, size = True, max(size, itemsize // 2)
         elif kind == "f":

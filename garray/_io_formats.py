@@ -32,6 +32,7 @@ A NumPy memmap *is* the file's pages; device memory cannot be.  ``garray.memmap`
    converted back at flush().
 """
 
+from ._dtypes import kind_of as _kind_of
 import atexit
 import re
 import sys
@@ -80,7 +81,7 @@ def _to_device(fn, h, device):
         raise TypeError(f"{fn}: the result is structured (fields {h.dtype.names}, dtype "
                         f"{h.dtype}); garray has no structured dtypes: give one numeric "
                         f"dtype and no names, or unpack=True for one array per column")
-    if h.dtype.kind not in "biufc":
+    if _kind_of(h.dtype) not in "biufc":
         raise TypeError(f"{fn}: the result has dtype {h.dtype} (strings or objects); "
                         f"garray arrays hold numbers: give a numeric dtype")
     return asarray(h, device=device)

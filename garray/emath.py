@@ -29,6 +29,7 @@ which waits for the work queued before it.  Arguments whose dtype can never need
 conversion (bool, complex, and unsigned integers for the ``< 0`` test) are not read.
 """
 
+from ._dtypes import kind_of as _kind_of
 from . import _dtypes
 from ._args import as_array
 from ._elementwise import ufuncs as _ufuncs
@@ -48,7 +49,7 @@ def _tocomplex(x):
 def _fix_real_lt_zero(x, where):
     """NumPy's _fix_real_lt_zero: ``x`` as an array, complex if any real element < 0."""
     x = as_array(x, where)
-    if x.dtype.kind in "if" and bool(_any(_ufuncs.less(x, 0))):   # reads one bool
+    if _kind_of(x.dtype) in "if" and bool(_any(_ufuncs.less(x, 0))):   # reads one bool
         x = _tocomplex(x)
     return x
 
@@ -58,7 +59,7 @@ def _fix_int_lt_zero(x, where):
     with a negative element (NumPy's ``x * 1.0``; a float array keeps its dtype and
     values, so it is not read)."""
     x = as_array(x, where)
-    if x.dtype.kind == "i" and bool(_any(_ufuncs.less(x, 0))):   # reads one bool
+    if _kind_of(x.dtype) == "i" and bool(_any(_ufuncs.less(x, 0))):   # reads one bool
         x = x.astype(_dtypes.float64)
     return x
 
@@ -67,7 +68,7 @@ def _fix_real_abs_gt_1(x, where):
     """NumPy's _fix_real_abs_gt_1: ``x`` as an array, complex if any real element has
     ``abs(x) > 1`` (garray's abs, which wraps for the most negative integer as NumPy's)."""
     x = as_array(x, where)
-    kind = x.dtype.kind
+    kind = _kind_of(x.dtype)
     if kind in "iuf":
         big = _ufuncs.greater(x if kind == "u" else _ufuncs.abs(x), 1)
         if bool(_any(big)):                                          # reads one bool

@@ -3,6 +3,7 @@ define the result (lengths, first values, steps) here; every element is written 
 creation kernels of ``_kernels/elementwise.hip`` on the target device.
 """
 
+from .._dtypes import kind_of as _kind_of
 import math
 import operator
 
@@ -81,15 +82,16 @@ def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
         start, stop = 0, start
     # Length and the first two values as NumPy computes them (PyArray_ArangeObj):
     # out[0] = start, out[1] = start + step, out[i] = start + i * (out[1] - out[0]).
-    span = (stop - start) / step if dt.kind in "fc" or isinstance(stop - start, float) else None
+    span = ((stop - start) / step if _kind_of(dt) in "fc" or isinstance(stop - start, float)
+            else None)
     if span is None:
         n = max(0, -((start - stop) // step)) if step > 0 else max(0, -((stop - start) // -step))
     else:
         n = max(0, math.ceil(span)) if span == span else 0
-    if dt.kind == "b" and n > 2:
+    if _kind_of(dt) == "b" and n > 2:
         raise TypeError("arange: only supported for booleans when the result has at most "
                         "length 2")   # NumPy 2's TypeError
-    if dt.kind == "b":      # at most the two first values, which the host computes anyway
+    if _kind_of(dt) == "b":      # at most the two first values, which the host computes anyway
         return asarray([bool(start), bool(start + step)][:n], dtype=dt, device=device)
     # the second value only matters when there is one (start + step may not fit the dtype)
     return _core._arange_kernel(n, start, start + step if n > 1 else start, dt, device)
@@ -170,7 +172,7 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
         device = next((v.device for v in (start, stop) if isinstance(v, ndarray)), None)
     dt = _dtypes.result_type(*(asarray(v) if isinstance(v, (list, tuple)) else v
                                for v in (start, stop)))
-    if dt.kind not in "fc":
+    if _kind_of(dt) not in "fc":
         dt = numpy.dtype(_dtypes.default_float)      # NumPy: the samples are inexact
     a = asarray(start, dtype=dt, device=device)
     b = asarray(stop, dtype=dt, device=device)
@@ -193,7 +195,7 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
         y = moveaxis(y, 0, axis)
     if dtype is not None:
         dtype = _dtypes.normalize_dtype(dtype)
-        if dtype.kind in "iu":
+        if _kind_of(dtype) in "iu":
             y = _ufuncs.floor(y)
         y = y.astype(dtype, copy=False)
     return (y, step) if retstep else y
@@ -210,7 +212,7 @@ def _linspace(start, stop, num, dtype, device, endpoint):
           numpy.dtype(_dtypes.default_complex if is_complex else _dtypes.default_float))
     # NumPy's algorithm in float64/complex128: y = i * step + start (or i / div * delta
     # when step underflows), the last sample exactly stop when endpoint is set.
-    calc = complex if (is_complex or dt.kind == "c") else float
+    calc = complex if (is_complex or _kind_of(dt) == "c") else float
     start_c, stop_c = calc(start), calc(stop)
     div = (num - 1) if endpoint else num
     delta = stop_c - start_c
@@ -222,7 +224,7 @@ def _linspace(start, stop, num, dtype, device, endpoint):
     else:                       # NumPy: y = i * delta (+ start)
         step = calc("nan") if calc is float else complex("nan+nanj")
         flags |= 2
-    if dt.kind in "iu":
+    if _kind_of(dt) in "iu":
         # NumPy samples in floating point, floors, then casts (-1.5 -> -2, not -1)
         if calc is complex:
             raise TypeError(f"linspace: cannot floor complex samples into {dt}")

@@ -6,6 +6,7 @@ As in ``linspace``, the host computes only the few scalars that define a sequenc
 garray's kernels (arange, linspace, power, cos, subtract, concat).
 """
 
+from .._dtypes import kind_of as _kind_of
 import math
 
 import numpy
@@ -24,7 +25,7 @@ def _check_bound(v, name):
     if isinstance(v, (ndarray, numpy.ndarray)) and v.ndim > 0:
         raise NotImplementedError(f"{name}: array bounds (a sequence per element) are not "
                                   "implemented; pass scalars")
-    if isinstance(v, complex) or (hasattr(v, "dtype") and v.dtype.kind == "c"):
+    if isinstance(v, complex) or (hasattr(v, "dtype") and _kind_of(v.dtype) == "c"):
         raise NotImplementedError(f"{name}: complex bounds are not implemented")
     return float(v)
 

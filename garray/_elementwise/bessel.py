@@ -6,6 +6,7 @@ sqrt(x) beyond.  Both series are evaluated elementwise on the device and ``where
 picks one per element.
 """
 
+from .._dtypes import kind_of as _kind_of
 from .._args import as_array
 from . import ufuncs as _ufuncs
 from .. import _dtypes
@@ -73,9 +74,9 @@ def i0(x):
     numpy.i0
     """
     a = as_array(x, "x")
-    if a.dtype.kind == "c":
+    if _kind_of(a.dtype) == "c":
         raise TypeError("i0 not supported for complex values")
-    if a.dtype.kind != "f":
+    if _kind_of(a.dtype) != "f":
         a = a.astype(_dtypes.float64)
     a = _ufuncs.abs(a)
     e = _ufuncs.exp(a)

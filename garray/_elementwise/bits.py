@@ -1,6 +1,7 @@
 """packbits and unpackbits: bits of uint8 arrays, on the device (shifts, masks and a
 weighted sum of 8 bits per byte)."""
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 import numpy
@@ -62,7 +63,7 @@ def packbits(a, /, axis=None, bitorder="big"):
     numpy.packbits
     """
     x = as_array(a, "a")
-    if x.dtype.kind not in "biu":
+    if _kind_of(x.dtype) not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
     big = _bitorder(bitorder)
     x, axis = _last_axis(x, axis)

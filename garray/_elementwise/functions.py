@@ -2,6 +2,7 @@
 op table): clip, isclose, nan_to_num; and where (cython/_where.pxi).
 """
 
+from .._dtypes import kind_of as _kind_of
 import numpy
 
 from .._core import asarray, ndarray, where  # noqa: F401
@@ -54,7 +55,7 @@ def _inexact(v, name, weak=False):
     if weak and isinstance(v, (float, complex)) and not isinstance(v, numpy.generic):
         return v
     v = as_array(v, name)
-    return v.astype("float64") if v.dtype.kind in "biu" else v
+    return v.astype("float64") if _kind_of(v.dtype) in "biu" else v
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -3,6 +3,7 @@
 on the device.
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 from .._args import as_array
@@ -50,7 +51,7 @@ def around(a, decimals=0, out=None):
         raise TypeError(f"decimals: expected an integer, got {type(decimals).__name__}")
     d = operator.index(decimals)
     x = as_array(a, "a")
-    kind = x.dtype.kind
+    kind = _kind_of(x.dtype)
     if kind == "b":
         # NumPy: float16 (its round loop for bool) at 0 decimals, else a casting error
         if d != 0:
@@ -132,7 +133,7 @@ def fix(x, out=None):
     numpy.fix
     """
     a = as_array(x, "x")
-    if a.dtype.kind in "biu":
+    if _kind_of(a.dtype) in "biu":
         if out is None:
             return a.copy()
         out[...] = a
@@ -161,7 +162,7 @@ def real_if_close(a, tol=100):
     numpy.real_if_close
     """
     x = as_array(a, "a")
-    if x.dtype.kind != "c":
+    if _kind_of(x.dtype) != "c":
         return x
     if tol > 1:
         tol = _dtypes.finfo(x.dtype).eps * tol
@@ -254,7 +255,7 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     if discont is None:
         discont = period / 2
     dtype = _dtypes.result_type(dd, period)
-    if dtype.kind in "iu":
+    if _kind_of(dtype) in "iu":
         high, rem = divmod(period, 2)
         ambiguous = rem == 0
     else:
@@ -295,7 +296,7 @@ def _spacings(f, axes, varargs):
         if d.shape[0] != f.shape[axes[i]]:
             raise ValueError("gradient: when 1d, distances must match the length of the "
                              "corresponding dimension")
-        if d.dtype.kind in "iub":
+        if _kind_of(d.dtype) in "iub":
             d = d.astype(_dtypes.float64)
         dd = diff(d)
         dx.append(dd[0] if dd.size and bool(_all(_ufuncs.equal(dd, dd[0]))) else dd)
@@ -349,9 +350,9 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     dx = _spacings(f, axes, varargs)
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
-    if f.dtype.kind == "b":
+    if _kind_of(f.dtype) == "b":
         raise TypeError("gradient: boolean subtraction is not supported (NumPy's error)")
-    if f.dtype.kind in "iu":
+    if _kind_of(f.dtype) in "iu":
         f = f.astype(_dtypes.float64)       # NumPy: integers give float64
     add, mul, sub, div = _ufuncs.add, _ufuncs.multiply, _ufuncs.subtract, _ufuncs.divide
 

@@ -26,6 +26,7 @@ inputs are read on the host) and run at Python speed: they are for convenience, 
 performance, as NumPy's.
 """
 
+from .._dtypes import kind_of as _kind_of
 import functools
 
 import numpy
@@ -116,7 +117,7 @@ def _numbers(h, who):
         r = numpy.asarray(obj)
     except (ValueError, OverflowError, TypeError):
         r = None
-    if r is None or r.shape != shape or r.dtype.kind not in "biufc":
+    if r is None or r.shape != shape or _kind_of(r.dtype) not in "biufc":
         raise _unsupported(who, numpy.dtype(object),
                            "; NumPy's frompyfunc result is an object array of values "
                            "that are not all numbers")

@@ -15,6 +15,7 @@ Note [Contractions reach one matmul]
 Nothing here touches array data on the host; NumPy is only used for dtype rules.
 """
 
+from .._dtypes import kind_of as _kind_of
 import math
 import operator
 import warnings
@@ -42,7 +43,7 @@ def _operands(x1, x2, n1, n2):
 
 
 def _conj(x):
-    return x.conj() if x.dtype.kind == "c" else x
+    return x.conj() if _kind_of(x.dtype) == "c" else x
 
 
 def _contract(a, b, axes_a, axes_b, rt):

@@ -23,6 +23,7 @@ Note [Advanced indexing]
    target needs neither.
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 import numpy
@@ -52,16 +53,16 @@ def _as_index_array(k, x):
     if isinstance(k, (bool, numpy.bool_)):
         return _core.asarray(bool(k), device=x.device)
     h = numpy.asarray(k)
-    if h.size == 0 and h.dtype.kind not in "biu":
+    if h.size == 0 and _kind_of(h.dtype) not in "biu":
         h = h.astype(numpy.int64)     # [] indexes nothing, as an integer array
-    if h.dtype.kind not in "biu":
+    if _kind_of(h.dtype) not in "biu":
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     return _core.asarray(h, device=x.device)
 
 
 def _is_int(k):
     return type(k) is int or (isinstance(k, ndarray) and k.ndim == 0
-                               and k.dtype.kind in "iu") or (
+                               and _kind_of(k.dtype) in "iu") or (
         not isinstance(k, (bool, numpy.bool_, ndarray, numpy.ndarray, list, tuple))
         and hasattr(type(k), "__index__"))
 
@@ -82,7 +83,7 @@ def _plan(x, key):
             a = _as_index_array(k, x)
             if a.dtype == numpy.bool_:
                 entries.append(("bool0", a) if a.ndim == 0 else ("mask", a))
-            elif a.dtype.kind in "iu":
+            elif _kind_of(a.dtype) in "iu":
                 entries.append(("array", a))
             else:
                 raise IndexError("arrays used as indices must be of integer (or boolean) "

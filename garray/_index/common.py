@@ -3,6 +3,7 @@ arguments as integer arrays on an array's device, the out-of-range modes ('raise
 'wrap', 'clip') and an int64 ``arange`` for building keys.
 """
 
+from .._dtypes import kind_of as _kind_of
 import numpy
 
 from .. import _core
@@ -22,7 +23,7 @@ def _index_array(indices, like, name="indices", *, take=False, error=None):
     err = error or (IndexError, f"{name}: arrays used as indices must be of integer type")
     host = None
     if isinstance(indices, ndarray):
-        kind = indices.dtype.kind
+        kind = _kind_of(indices.dtype)
         if kind in "iu":
             return indices
     else:
@@ -30,15 +31,15 @@ def _index_array(indices, like, name="indices", *, take=False, error=None):
         # own NumPy indices through numpy.take on garray chunks.
         if take and not isinstance(indices, numpy.ndarray):
             host = numpy.asarray(indices)
-            if host.dtype.kind != "f":          # NumPy's own error for strings, complex
+            if _kind_of(host.dtype) != "f":          # NumPy's own error for strings, complex
                 host = numpy.asarray(indices, dtype=numpy.intp)
             else:
                 host = host.astype(numpy.intp)  # a float truncates, as int() does
         else:
             host = numpy.asarray(indices)
-        if host.size == 0 and host.dtype.kind not in "iu":
+        if host.size == 0 and _kind_of(host.dtype) not in "iu":
             host = host.astype(numpy.int64)
-        kind = host.dtype.kind
+        kind = _kind_of(host.dtype)
     if kind not in "iu":
         if take and kind == "b":
             return (_core.asarray(host, device=like.device) if host is not None

@@ -3,6 +3,7 @@
 ``tril_indices``, ``triu_indices`` and their ``*_from`` forms).
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 import numpy
@@ -104,7 +105,7 @@ def unravel_index(indices, shape, order="C"):
         numpy.asarray(indices))
     if idx.dtype == numpy.bool_:
         idx = idx.astype(numpy.int64)
-    if idx.dtype.kind not in "iu":
+    if _kind_of(idx.dtype) not in "iu":
         raise TypeError("indices: only int indices permitted")
     if order not in ("C", "F"):
         raise ValueError("order: only 'C' or 'F' order is permitted")

@@ -7,6 +7,7 @@ array's device; the host handles only shapes, axes and the few counts that size 
 result (the number of set elements of a mask, the total of ``repeat``'s counts).
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 import numpy
@@ -45,7 +46,7 @@ def _check_index_safe(ind, name, lists=False):
         dt = numpy.asarray(ind).dtype
     else:
         return
-    if dt.kind in "fcuO" and not numpy.can_cast(dt, numpy.int64, "safe"):
+    if _kind_of(dt) in "fcuO" and not numpy.can_cast(dt, numpy.int64, "safe"):
         raise TypeError(f"{name}: Cannot cast array data from dtype('{dt}') to "
                         f"dtype('int64') according to the rule 'safe'")
 
@@ -512,7 +513,7 @@ def repeat(a, repeats, /, axis=None):
         return out.reshape(a.shape[:ax] + (n * r,) + a.shape[ax + 1:])
     rep = repeats if isinstance(repeats, ndarray) else _core.asarray(
         numpy.asarray(repeats), device=a.device)
-    if rep.dtype.kind not in "iu" or rep.ndim > 1:
+    if _kind_of(rep.dtype) not in "iu" or rep.ndim > 1:
         raise TypeError("repeats: expected an integer or a 1-d array of integers, got "
                         f"{rep.dtype} with shape {rep.shape}")
     if rep.size == 1:

@@ -1,6 +1,7 @@
 """Adding and removing elements along an axis: NumPy's append, insert and delete, on the
 joining functions (garray/_manip/joining.py) and take (garray/_index/routines.py)."""
 
+from .._dtypes import kind_of as _kind_of
 import numpy
 
 from .._args import as_array, as_arrays, normalize_axis
@@ -222,7 +223,7 @@ def insert(arr, obj, values, axis=None):
         return new
     if idx.size == 0 and not isinstance(obj, (numpy.ndarray, ndarray)):
         idx = idx.astype(numpy.intp)
-    if idx.dtype.kind not in "iu":
+    if _kind_of(idx.dtype) not in "iu":
         raise IndexError("obj: arrays used as indices must be of integer (or boolean) type")
     idx = idx.astype(numpy.intp)
     if ((idx < -n) | (idx > n)).any():

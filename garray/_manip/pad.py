@@ -16,6 +16,7 @@ Note [pad]
    caller).  'median' uses garray.median.
 """
 
+from .._dtypes import kind_of as _kind_of
 import numpy
 
 from .._core import empty, ndarray
@@ -90,7 +91,7 @@ def _pad_width(array, pad_width):
                 raise TypeError(f"pad_width: bad width {width!r} for axis {axis}")
         pad_width = seq
     h = numpy.asarray(_host(pad_width))
-    if h.dtype.kind != "i":
+    if _kind_of(h.dtype) != "i":
         raise TypeError("pad_width: `pad_width` must be of integral type.")
     return [tuple(p) for p in _as_pairs(h, array.ndim, as_index=True)]
 
@@ -117,7 +118,7 @@ def _roi(padded, centre, axis):
 
 def _ramp(end, edge, width, axis, dtype):
     """NumPy's linspace(end, edge, width, endpoint=False, axis=axis) in dtype."""
-    calc = numpy.dtype("complex128" if dtype.kind == "c" else "float64")
+    calc = numpy.dtype("complex128" if _kind_of(dtype) == "c" else "float64")
     delta = edge.astype(calc) - end
     shape = [1] * edge.ndim
     shape[axis] = width
@@ -127,7 +128,7 @@ def _ramp(end, edge, width, axis, dtype):
         y = i / width * delta + end     # numpy.linspace's branch for a zero step
     else:
         y = i * step + end
-    if dtype.kind in "iu":
+    if _kind_of(dtype) in "iu":
         y = _ufuncs.floor(y)
     return y.astype(dtype)
 
@@ -144,7 +145,7 @@ def _stats(padded, axis, widths, lengths, mode):
 
     def stat(chunk):
         s = func(chunk, axis=axis, keepdims=True)
-        if padded.dtype.kind in "iu":
+        if _kind_of(padded.dtype) in "iu":
             s = _round(s)
         return s
 

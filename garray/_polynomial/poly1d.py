@@ -24,6 +24,7 @@ Note [Polynomials]
    the host to print them as NumPy's do.  A poly1d is not hashable (NumPy's).
 """
 
+from .._dtypes import kind_of as _kind_of
 import numpy
 
 from .printing import format_term, raise_power
@@ -100,7 +101,7 @@ def poly(seq_of_zeros):
     step[:, 1] = -z                    # row i: [1, -z_i]
     for i in range(z.shape[0]):
         a = convolve(a, step[i], mode="full")
-    if dt.kind == "c":
+    if _kind_of(dt) == "c":
         r = z.astype(numpy.complex128)
         if bool(_all(sort(r) == sort(conj(r)))):
             a = a.real.copy()
@@ -140,8 +141,8 @@ def roots(p):
     first, last = (int(v) for v in nz[asarray([0, -1], device=dev)].get())
     trailing = p.shape[0] - last - 1
     p = p[first:last + 1]
-    complex_in = p.dtype.kind == "c"
-    if p.dtype.kind not in "fc":
+    complex_in = _kind_of(p.dtype) == "c"
+    if _kind_of(p.dtype) not in "fc":
         p = p.astype(numpy.float64)
     n = p.shape[0]
     if n > 1:

@@ -3,6 +3,7 @@ statistics.py, comparisons.py): dtype kinds and casts, a Python-bool ``any`` and
 RuntimeWarning attributed to the public function's caller.
 """
 
+from .._dtypes import kind_of as _kind_of
 import warnings
 
 from .. import _dtypes
@@ -12,11 +13,11 @@ _F64 = _dtypes.normalize_dtype("float64", "float64")
 
 
 def _kind(x):
-    return x.dtype.kind
+    return _kind_of(x.dtype)
 
 
 def _inexact(x):
-    return x.dtype.kind in "fc"
+    return _kind_of(x.dtype) in "fc"
 
 
 def _norm_dtype(dtype, name):

@@ -10,6 +10,7 @@ with an infinity (``[nan, inf]``: NumPy 0, garray 1; complex: any value with an 
 real part).
 """
 
+from .._dtypes import kind_of as _kind_of
 import math
 
 from .._args import as_array, reduction_axes
@@ -234,7 +235,7 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
 
 def _nan_dtype(x, dtype, out, name):
     dt = _norm_dtype(dtype, name)
-    if dt is not None and dt.kind not in "fc":
+    if dt is not None and _kind_of(dt) not in "fc":
         raise TypeError(f"{name}: if a is inexact, then dtype must be inexact")
     if out is not None and isinstance(out, ndarray) and _kind(out) not in "fc":
         raise TypeError(f"{name}: if a is inexact, then out must be inexact")

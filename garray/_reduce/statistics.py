@@ -7,6 +7,7 @@ Everything runs garray's kernels: the rows of ``garray/_tables/reduce.py`` throu
 warnings, errors) follow NumPy's ``_methods.py`` and ``_function_base_impl.py``.
 """
 
+from .._dtypes import kind_of as _kind_of
 import numpy
 
 from .._args import as_array, normalize_axis_tuple, reduction_axes
@@ -106,7 +107,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         scl = _core.full(avg.shape, scl_value, dtype=avg.dtype, device=avg.device)
     else:
         w = as_array(weights, "average: weights")
-        if x.dtype.kind in "biu":
+        if _kind_of(x.dtype) in "biu":
             rd = _dtypes.result_type(x.dtype, w.dtype, _F64)
         else:
             rd = _dtypes.result_type(x.dtype, w.dtype)
@@ -181,7 +182,7 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE):
     if len(parts) > 1:
         x = _red_concat(parts, ax)
     head = (slice(None),) * ax
-    op = _u.not_equal if x.dtype.kind == "b" else _u.subtract
+    op = _u.not_equal if _kind_of(x.dtype) == "b" else _u.subtract
     for _ in range(n):
         x = op(x[head + (slice(1, None),)], x[head + (slice(None, -1),)])
     return x

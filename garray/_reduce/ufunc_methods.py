@@ -53,6 +53,7 @@ Note [reduceat and at]
    Results are cast into ``a`` unsafely, as NumPy's ``at`` does.
 """
 
+from .._dtypes import kind_of as _kind_of
 import math
 
 import numpy
@@ -360,7 +361,7 @@ def _reduceat_folds(op, dt, lens):
     code = _optable.CODES[dt]
     if op.compute_code_pair(code, code) != code or op.kernels(code)[_optable.L_AT] is None:
         return False
-    return not (op.name == "add" and dt.kind in "fc" and int(lens.max()) > _FOLD_ADD_MAX)
+    return not (op.name == "add" and _kind_of(dt) in "fc" and int(lens.max()) > _FOLD_ADD_MAX)
 
 
 def _reduceat_fold(op, xm, idx, ends, res):
@@ -397,7 +398,7 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     if as_array_given and idx.size and not numpy.can_cast(idx.dtype, numpy.intp, "safe"):
         raise TypeError(f"{api}: indices: Cannot cast array data from dtype('{idx.dtype}') "
                         f"to dtype('int64') according to the rule 'safe'")
-    if idx.dtype.kind not in "biuf":
+    if _kind_of(idx.dtype) not in "biuf":
         raise TypeError(f"{api}: indices must be integers, got {idx.dtype}")
     ax = reduction_axes(axis, x.ndim, api)
     if len(ax) != 1:

@@ -15,6 +15,7 @@ Note [Counting by sorting]
    (the edges themselves are computed on the device by ``linspace``).
 """
 
+from .._dtypes import kind_of as _kind_of
 import math
 import operator
 
@@ -50,7 +51,7 @@ def _bin_sums(points, sw, dev):
     points (1-d int64)."""
     if sw is None:
         return points[1:] - points[:-1]
-    acc = _dtypes.complex128 if sw.dtype.kind == "c" else _dtypes.float64
+    acc = _dtypes.complex128 if _kind_of(sw.dtype) == "c" else _dtypes.float64
     zero = _core.zeros((1,), dtype=acc, device=dev)
     cw = concat([zero, cumsum(sw.astype(acc))])
     at = take_rows(cw.reshape((1, -1)), points.reshape((1, -1))).reshape((-1,))
@@ -85,7 +86,7 @@ def bincount(x, /, weights=None, minlength=0):
     x = as_array(x, "bincount: x")
     if x.ndim != 1:
         raise ValueError(f"bincount: x must be 1-d, got {x.ndim} dimensions")
-    if x.dtype.kind not in "biu":   # uint64 casts to int64 as NumPy's (a wrap is negative)
+    if _kind_of(x.dtype) not in "biu":   # uint64 casts to int64 as NumPy's (a wrap is negative)
         raise TypeError(f"bincount: cannot cast array data from {x.dtype} to int64 "
                         f"according to the rule 'safe'")
     minlength = operator.index(minlength)
@@ -100,7 +101,7 @@ def bincount(x, /, weights=None, minlength=0):
     top = int(x.max())             # the output's length
     if weights is not None:
         weights = as_array(weights, "bincount: weights")
-        if weights.dtype.kind == "c":
+        if _kind_of(weights.dtype) == "c":
             raise TypeError("bincount: cannot cast complex weights to float64")
         if weights.shape != x.shape:
             raise ValueError("bincount: the weights and list don't have the same length.")
@@ -142,7 +143,7 @@ def _edges(a, bins, range_, dev):
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
         # NumPy: result_type(first_edge, last_edge, a), made a float
-        dt = a.dtype if a.dtype.kind == "f" else _dtypes.float64
+        dt = a.dtype if _kind_of(a.dtype) == "f" else _dtypes.float64
         edges = linspace(lo, hi, nb + 1, dtype=dt, device=dev)
         # a range too wide (or too narrow) for finite, increasing edges in dt
         if bool((~(edges[:-1] < edges[1:])).any()):
@@ -151,7 +152,7 @@ def _edges(a, bins, range_, dev):
         return edges
     e = as_array(bins, "histogram: bins")
     if e.ndim == 0:                         # a NumPy integer scalar, or a TypeError
-        if e.dtype.kind not in "biu":
+        if _kind_of(e.dtype) not in "biu":
             raise TypeError("histogram: `bins` must be an integer, a string, or an array")
         return _edges(a, int(e), range_, dev)
     if e.ndim != 1:
@@ -225,7 +226,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     numpy.histogram
     """
     a = as_array(a, "histogram: a").reshape((-1,))
-    if a.dtype.kind == "c":
+    if _kind_of(a.dtype) == "c":
         raise NotImplementedError("histogram: complex input is not supported")
     dev = a.device
     if weights is not None:
@@ -241,7 +242,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     points = concat([left, last])
     n = _bin_sums(points, sw, dev)
     if sw is not None:       # NumPy's hist has the weights' dtype (bool: int64)
-        n = n.astype(_dtypes.int64 if weights.dtype.kind == "b" else weights.dtype)
+        n = n.astype(_dtypes.int64 if _kind_of(weights.dtype) == "b" else weights.dtype)
     if density:
         widths = (edges[1:] - edges[:-1]).astype(_dtypes.float64)
         nf = n.astype(_dtypes.result_type(n.dtype, _dtypes.float64))   # complex stays
@@ -289,7 +290,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     n = cols[0].shape[0] if d else 0
     if any(c.shape != (n,) for c in cols):
         raise ValueError("histogramdd: the sample dimensions must have the same length")
-    if any(c.dtype.kind == "c" for c in cols):
+    if any(_kind_of(c.dtype) == "c" for c in cols):
         raise NotImplementedError("histogramdd: complex input is not supported")
     if isinstance(bins, int):
         bins = [bins] * d
@@ -308,7 +309,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
         if isinstance(b, int) or (isinstance(b, _core.ndarray) and b.ndim == 0):
             # NumPy: linspace over the data's extent (in a float data's dtype), or over
             # a Python range (float64)
-            own = c.dtype.kind == "f" and r is None and c.size
+            own = _kind_of(c.dtype) == "f" and r is None and c.size
             e = _edges(c if own else c.astype(_dtypes.float64), b, r, dev)
         else:
             e = _edges(c, b, None, dev)   # NumPy keeps an edge array's own dtype

@@ -1,6 +1,7 @@
 """interp and sort_complex: compositions of garray's sort, searchsorted and
 elementwise kernels."""
 
+from .._dtypes import kind_of as _kind_of
 import numpy
 
 from .._args import as_array
@@ -55,7 +56,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
             raise TypeError(f"interp: {name}: Cannot cast array data from "
                             f"dtype('{a.dtype}') to dtype('float64') according to the "
                             f"rule 'safe'")
-    complex_out = fp_.dtype.kind == "c"
+    complex_out = _kind_of(fp_.dtype) == "c"
     ft = numpy.complex128 if complex_out else numpy.float64
     xq = x_.astype(numpy.float64, copy=False)
     xs = xp_.astype(numpy.float64, copy=False)
@@ -111,8 +112,8 @@ def sort_complex(a):
     """
     a = as_array(a, "sort_complex: a")
     s = sort(a, axis=-1)                   # a 0-d a is an AxisError, as in NumPy
-    if s.dtype.kind == "c":
+    if _kind_of(s.dtype) == "c":
         return s
     # NumPy: 8- and 16-bit integers become complex64, everything else complex128
-    small = s.dtype.kind in "iu" and s.dtype.itemsize <= 2
+    small = _kind_of(s.dtype) in "iu" and s.dtype.itemsize <= 2
     return s.astype(numpy.complex64 if small else numpy.complex128)

@@ -15,6 +15,7 @@ Note [Quantiles]
    the reduced axes as length 1.
 """
 
+from .._dtypes import kind_of as _kind_of
 import warnings
 
 from numpy.exceptions import AxisError
@@ -60,9 +61,9 @@ def _rows(a, axis, name):
 
 
 def _check_real(a, name):
-    if a.dtype.kind == "c":
+    if _kind_of(a.dtype) == "c":
         raise TypeError(f"{name}: a must be an array of real numbers, got {a.dtype}")
-    if a.dtype.kind == "b":
+    if _kind_of(a.dtype) == "b":
         raise TypeError(f"{name}: boolean input is not supported (NumPy cannot subtract "
                         f"booleans)")
 
@@ -88,10 +89,10 @@ def _quantile(a, q, axis, method, keepdims, nan, name, scale=1):
     _check_real(a, name)
     weak = isinstance(q, (int, float)) and not isinstance(q, bool)
     qa = as_array(q, f"{name}: q", a.device)
-    if qa.dtype.kind not in "iuf":
+    if _kind_of(qa.dtype) not in "iuf":
         raise TypeError(f"{name}: q must be real numbers, got {qa.dtype}")
     # q's dtype as NumPy: a Python float takes a float array's dtype
-    qdt = a.dtype if weak and a.dtype.kind == "f" else _dtypes.result_type(qa.dtype,
+    qdt = a.dtype if weak and _kind_of(a.dtype) == "f" else _dtypes.result_type(qa.dtype,
                                                                            _dtypes.float32)
     qf = qa.astype(qdt) / scale if scale != 1 else qa.astype(qdt)
     if qf.size and bool(_u.logical_not(_u.logical_and(qf >= 0, qf <= 1)).any()):  # NaN too
@@ -115,7 +116,7 @@ def _quantile(a, q, axis, method, keepdims, nan, name, scale=1):
     s = _sort_rows(x2, False, False)
     m = qf.size if qf.ndim else 1
     qrow = qf.reshape((1, m))
-    isf = a.dtype.kind == "f"
+    isf = _kind_of(a.dtype) == "f"
     if nan and isf:
         nv = _u.logical_not(_u.isnan(s)).sum(axis=1, keepdims=True)   # (rows, 1)
     else:
@@ -325,17 +326,17 @@ def _unsupported(name, out, weights, interpolation):
 
 def _median(a, axis, keepdims, nan, name):
     a = as_array(a, f"{name}: a")
-    if a.dtype.kind == "c":
+    if _kind_of(a.dtype) == "c":
         raise NotImplementedError(f"{name}: complex input is not supported")
     x2, kshape, keep = _rows(a, axis, name)
     rows, n = x2.shape
-    rdt = a.dtype if a.dtype.kind == "f" else _dtypes.float64
+    rdt = a.dtype if _kind_of(a.dtype) == "f" else _dtypes.float64
     if n == 0:
         warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
         r = _core.full((rows, 1), float("nan"), dtype=rdt, device=a.device)
         return _shape_result(r, (), kshape, keep, keepdims)
     s = _sort_rows(x2, False, False)
-    isf = a.dtype.kind == "f"
+    isf = _kind_of(a.dtype) == "f"
     if nan and isf:
         nv = _u.logical_not(_u.isnan(s)).sum(axis=1, keepdims=True)
     else:
@@ -443,9 +444,9 @@ def digitize(x, bins, right=False):
     """
     x = as_array(x, "digitize: x")
     bins = as_array(bins, "digitize: bins")
-    if x.dtype.kind == "c":
+    if _kind_of(x.dtype) == "c":
         raise TypeError("digitize: x may not be complex")
-    if bins.dtype.kind == "c":
+    if _kind_of(bins.dtype) == "c":
         raise TypeError("digitize: bins may not be complex")
     if bins.ndim != 1:
         raise ValueError("digitize: bins must be 1-dimensional")

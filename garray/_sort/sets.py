@@ -14,6 +14,7 @@ Note [Unique]
 Only the number of distinct values reaches the host (to size the results).
 """
 
+from .._dtypes import kind_of as _kind_of
 from collections import namedtuple
 
 import numpy
@@ -48,7 +49,7 @@ def _runs(s, equal_nan):
     """The bool array marking where a run of equal values starts in sorted ``s``."""
     first = _core.ones((min(s.size, 1),), dtype=numpy.bool_, device=s.device)
     diff = s[1:] != s[:-1]
-    if equal_nan and s.dtype.kind in "fc":
+    if equal_nan and _kind_of(s.dtype) in "fc":
         both_nan = logical_and(isnan(s[1:]), isnan(s[:-1]))
         diff = logical_and(diff, logical_not(both_nan))
     return concatenate([first, diff])
@@ -276,7 +277,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         raise ValueError(f"kind: must be None, 'sort' or 'table', got {kind!r}")
     e = as_array(element, "element")
     t = as_array(test_elements, "test_elements").reshape(-1)
-    if kind == "table" and (e.dtype.kind not in "biu" or t.dtype.kind not in "biu"):
+    if kind == "table" and (_kind_of(e.dtype) not in "biu" or _kind_of(t.dtype) not in "biu"):
         raise ValueError("kind: 'table' is only supported for boolean or integer arrays")
     if t.size == 0 or e.size == 0:
         r = _core.zeros(e.shape, dtype=numpy.bool_, device=e.device)

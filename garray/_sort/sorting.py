@@ -20,6 +20,7 @@ Note [Sort launches]
    kernels' capacities (GA_RADIX_MAX_BINS, GA_RADIX_ROW_SLOTS).
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 import numpy
@@ -139,7 +140,7 @@ def _sort_rows(x2, arg, desc):
         r = _sort_rows(x2.astype(_dtypes.float32), arg, desc)   # (NaNs, -0.0)
         return r if arg else r.astype(x2.dtype)
     rows, n = x2.shape
-    code, kind = _code(x2), x2.dtype.kind
+    code, kind = _code(x2), _kind_of(x2.dtype)
     dev, total = x2.device, rows * n
     if total == 0:
         return empty(x2.shape, dtype=_dtypes.int64 if arg else x2.dtype, device=dev)
@@ -373,7 +374,7 @@ def searchsorted(a, v, /, side="left", sorter=None):
         sorter = as_array(sorter, "searchsorted: sorter")
         if sorter.ndim != 1 or sorter.shape[0] != a.shape[0]:
             raise ValueError("searchsorted: sorter must be 1-d with the length of a")
-        if sorter.dtype.kind not in "iu":
+        if _kind_of(sorter.dtype) not in "iu":
             raise TypeError(f"searchsorted: sorter must hold integers, got {sorter.dtype}")
         sorter = sorter.astype(_dtypes.int64, copy=False)
         if not sorter.flags.c_contiguous:
@@ -446,9 +447,9 @@ def _kth(kth, n, name, kind="introselect"):
     if isinstance(kth, (list, tuple)):     # NumPy converts a sequence as an array
         kth = numpy.asarray(kth)
     if isinstance(kth, (ndarray, numpy.ndarray)):
-        if kth.dtype.kind == "b":
+        if _kind_of(kth.dtype) == "b":
             raise ValueError(f"{name}: Booleans unacceptable as partition index")
-        if kth.dtype.kind not in "iu" or kth.ndim > 1:
+        if _kind_of(kth.dtype) not in "iu" or kth.ndim > 1:
             raise TypeError(f"{name}: Partition index must be integer")
         ks = kth.tolist() if kth.ndim else [kth.tolist()]
     elif isinstance(kth, (bool, numpy.bool_)):

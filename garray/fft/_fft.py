@@ -29,6 +29,7 @@ wide (``wide=True``) and round after the last axis.  The vendor path keeps the
 vendor's single-precision transforms (cuFFT, hipFFT: a few ulp) and their speed.
 """
 
+from .._dtypes import kind_of as _kind_of
 import math
 import operator
 
@@ -66,7 +67,7 @@ def _others(a, axis):
 
 
 def _complex_dtype(dt):
-    if dt.kind == "c":
+    if _kind_of(dt) == "c":
         return dt
     if dt == _dtypes.float32 or _dtypes.is_narrow(dt):  # NumPy (with ml_dtypes): complex64
         return numpy.dtype(_dtypes.complex64)

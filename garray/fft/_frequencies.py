@@ -3,6 +3,7 @@
 centre and back.
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 import numpy
@@ -20,7 +21,7 @@ def _freq_dtype(dtype):
     if dtype is None:
         return numpy.dtype(_dtypes.float64)
     dt = numpy.dtype(dtype)
-    if dt.kind != "f":
+    if _kind_of(dt) != "f":
         raise ValueError(f"fftfreq: dtype must be a real floating-point dtype, got {dt}")
     return dt
 

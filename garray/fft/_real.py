@@ -4,6 +4,7 @@
 in ``garray/fft/_fft.py``.
 """
 
+from .._dtypes import kind_of as _kind_of
 import numpy
 
 from .. import _dtypes
@@ -32,7 +33,7 @@ def _swap_norm(norm):
 
 
 def _check_real(a, fname):
-    if a.dtype.kind == "c":
+    if _kind_of(a.dtype) == "c":
         raise TypeError(f"{fname}: the input must be real, got {a.dtype}")
 
 
@@ -172,7 +173,7 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     if n is None:       # NumPy reads the axis's length before it checks norm
         normalize_axis(axis, a.ndim)
     nrm = _swap_norm(norm)
-    if a.dtype.kind == "c":
+    if _kind_of(a.dtype) == "c":
         a = conj(a)
     return irfft(a, n, axis, nrm, out)
 

@@ -25,6 +25,7 @@ A user kernel must not be able to crash the process through its launch:
    naming the kernel (Note [CPU launch guards] in _kernels/garray/cpu_runtime.h).
 """
 
+from .._dtypes import kind_of as _kind_of
 import ctypes
 import operator
 import os
@@ -132,7 +133,7 @@ def _convert(v, dt, where):
                                                                  ctypes.c_void_p)):
         v = v.value
     if isinstance(v, numpy.generic):
-        kind = v.dtype.kind
+        kind = _kind_of(v.dtype)
         if kind not in "biufc":
             raise TypeError(f"{where}: cannot pass {type(v).__name__} as {dt}")
         v = v.item()
@@ -147,7 +148,7 @@ def _convert(v, dt, where):
     else:
         raise TypeError(f"{where}: expected a scalar for {dt}, got {_describe(v)}")
     order = "biufc"
-    target = dt.kind
+    target = _kind_of(dt)
     if target == "b":
         ok = kind == "b" or (kind in "iu" and v in (0, 1))
     elif target in "iu":

@@ -24,6 +24,7 @@ Note [linalg dispatch]
    reports non-convergence, as NumPy's do.
 """
 
+from .._dtypes import kind_of as _kind_of
 import numpy
 from numpy.linalg import LinAlgError
 
@@ -59,12 +60,12 @@ def linalg_types(*dtypes):
     single, cplx = True, False
     for dt in dtypes:
         dt = numpy.dtype(dt)
-        if dt.kind in "biu":
+        if _kind_of(dt) in "biu":
             single = False
-        elif dt.kind in "fc":
-            if dt.itemsize not in ((4, 8) if dt.kind == "f" else (8, 16)):
+        elif _kind_of(dt) in "fc":
+            if dt.itemsize not in ((4, 8) if _kind_of(dt) == "f" else (8, 16)):
                 raise TypeError(f"array type {dt.name} is unsupported in linalg")
-            cplx |= dt.kind == "c"
+            cplx |= _kind_of(dt) == "c"
             single &= dt in (numpy.dtype(numpy.float32), numpy.dtype(numpy.complex64))
         else:
             raise TypeError(f"array type {dt.name} is unsupported in linalg")
@@ -74,7 +75,7 @@ def linalg_types(*dtypes):
 
 
 def real_of(dt):
-    return numpy.dtype(dt.char.lower()) if dt.kind == "c" else dt
+    return numpy.dtype(dt.char.lower()) if _kind_of(dt) == "c" else dt
 
 
 def _prepare(x, fname, argname="a", square=True, before_types=None):

@@ -10,6 +10,7 @@ Norms are garray reductions over abs/power/sqrt; the spectral ones (ord 2, -2, "
 take garray.linalg.svdvals. Integer and bool input is computed in float64, as NumPy's.
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 import numpy
@@ -34,11 +35,11 @@ _INF = float("inf")
 
 def _inexact(x):
     """Integer and bool input is normed in float64 (NumPy's rule)."""
-    return x if x.dtype.kind in "fc" else x.astype(numpy.float64)
+    return x if _kind_of(x.dtype) in "fc" else x.astype(numpy.float64)
 
 
 def _real_dtype(x):
-    return numpy.finfo(x.dtype).dtype if x.dtype.kind == "c" else x.dtype
+    return numpy.finfo(x.dtype).dtype if _kind_of(x.dtype) == "c" else x.dtype
 
 
 def _vector(x, axis, ord, keepdims):
@@ -46,7 +47,7 @@ def _vector(x, axis, ord, keepdims):
     if isinstance(ord, str):
         raise ValueError(f"ord: Invalid norm order {ord!r} for vectors")
     if ord is None or ord == 2:
-        a = _abs(x) if x.dtype.kind == "c" else x
+        a = _abs(x) if _kind_of(x.dtype) == "c" else x
         return sqrt(_sum(a * a, axis=axis, keepdims=keepdims))
     if ord == _INF:
         return _max(_abs(x), axis=axis, keepdims=keepdims, initial=0)
@@ -189,7 +190,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     """
     x = _inexact(as_array(x, "x"))
     if axis is None:
-        if (ord is None and x.dtype.kind == "f" and x.dtype.itemsize >= 4 and x.size
+        if (ord is None and _kind_of(x.dtype) == "f" and x.dtype.itemsize >= 4 and x.size
                 and (x.flags.c_contiguous or x.flags.f_contiguous)):
             # NumPy's own form: sqrt(x . x) of the array flattened in memory order, a
             # BLAS ?dot (the same bits as NumPy's; the squares and sum below took 5

@@ -2,6 +2,7 @@
 NumPy builds on them: pinv, matrix_rank, cond.  Buffers and dispatch as Note [linalg
 dispatch] (garray/linalg/_common.py) and Note [LAPACK buffers] (garray/linalg/_lapack.py)."""
 
+from .._dtypes import kind_of as _kind_of
 import ctypes
 from collections import namedtuple
 
@@ -414,9 +415,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
     if a.size == 0:
         # NumPy keeps the dtype of empty matrices alone; an empty stack of non-empty
         # matrices goes through its SVD path (bool and integers: float64)
-        dt = numpy.float64 if m * n and a.dtype.kind in "biu" else a.dtype
+        dt = numpy.float64 if m * n and _kind_of(a.dtype) in "biu" else a.dtype
         return empty(a.shape[:-2] + (n, m), dtype=dt, device=a.device)
-    if a.dtype.kind in "biu":       # NumPy: bool and integers in float64
+    if _kind_of(a.dtype) in "biu":       # NumPy: bool and integers in float64
         a = a.astype(numpy.float64)
     u, s, vt = svd(conj(a), full_matrices=False, hermitian=hermitian)
     rc = asarray(rcond, device=a.device)

@@ -6,6 +6,7 @@ array is checked on its device (one bool read back per check).  The samplers and
 limits are described in ``docs/random-discrete.md``.
 """
 
+from .._dtypes import kind_of as _kind_of
 import math
 import numbers
 
@@ -85,7 +86,7 @@ def _count(x, name):
         # NumPy builds a sequence straight as int64: floats truncate, NaN and inf raise
         x = numpy.array(x, dtype=numpy.int64).tolist()
     a = as_array(x, name)
-    if a.dtype.kind not in "biu":
+    if _kind_of(a.dtype) not in "biu":
         raise TypeError(f"{name}: Cannot cast array data from dtype({str(a.dtype)!r}) to "
                         "dtype('int64') according to the rule 'safe'")
     return a.astype("float64")
@@ -429,7 +430,7 @@ class _DiscreteMethods:
         if pv.ndim == 0 or pv.shape[-1] == 0:
             raise ValueError("pvals must have at least 1 dimension and the last "
                              "dimension of pvals must be greater than 0.")
-        if pv.dtype.kind not in "biuf":
+        if _kind_of(pv.dtype) not in "biuf":
             raise TypeError(f"pvals: expected real numbers, got {pv.dtype}")
         pv = pv.astype("float64")
         _check(pv, "pvals", lambda v: (v < 0) | (v > 1) | isnan(v),

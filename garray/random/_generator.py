@@ -6,6 +6,7 @@ Values are computed by the random kernels (``_kernels/random.hip``); parameters 
 arrays combine with standard variates through garray's own elementwise ops.
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 import numpy
@@ -243,14 +244,14 @@ class Generator(_ContinuousMethods, _DiscreteMethods, _SamplingMethods,
         numpy.random.Generator.integers
         """
         dt = numpy.dtype(dtype)
-        if dt.kind not in "biu":
+        if _kind_of(dt) not in "biu":
             raise TypeError(f"Unsupported dtype {dt!r} for integers")
         if high is None:
             low, high = 0, low
         if _is_array_bound(low) or _is_array_bound(high):
             return _integers_array(self._bit_generator, low, high, size, dt, endpoint)
         lo, hi = _bound(low, "low"), _bound(high, "high")
-        info_min, info_max = (0, 1) if dt.kind == "b" else (
+        info_min, info_max = (0, 1) if _kind_of(dt) == "b" else (
             int(numpy.iinfo(dt).min), int(numpy.iinfo(dt).max))
         if lo < info_min:
             raise ValueError(f"low is out of bounds for {dt}")
@@ -309,10 +310,10 @@ def _integers_array(bitgen, low, high, size, dt, endpoint):
                 raise ValueError(f"{name} is out of bounds for {dt}")
             x = v
         a = as_array(x, name)
-        if a.dtype.kind not in "biuf":
+        if _kind_of(a.dtype) not in "biuf":
             raise TypeError(f"{name}: expected integers, got {a.dtype}")
         # the cast to uint64 would wrap negative bounds: NumPy's errors first
-        if wide.kind == "u" and a.dtype.kind in "if" and bool(reductions.any(a < 0)):
+        if wide.kind == "u" and _kind_of(a.dtype) in "if" and bool(reductions.any(a < 0)):
             raise ValueError(f"low is out of bounds for {dt}" if name == "low" else
                              "high <= 0")
         return a.astype(wide)   # floats truncate, as NumPy's cast
@@ -323,7 +324,7 @@ def _integers_array(bitgen, low, high, size, dt, endpoint):
         hi, endpoint = as_array(wide_max, "high").astype(wide), True
     shape = _broadcast_shape(size, lo, hi)
     lo, hi = broadcast_to(lo, shape), broadcast_to(hi, shape)
-    info_min, info_max = (0, 1) if dt.kind == "b" else (
+    info_min, info_max = (0, 1) if _kind_of(dt) == "b" else (
         int(numpy.iinfo(dt).min), int(numpy.iinfo(dt).max))
     if info_min > int(numpy.iinfo(wide).min) and bool(reductions.any(lo < info_min)):
         raise ValueError(f"low is out of bounds for {dt}")

@@ -1,6 +1,7 @@
 """Argument handling shared by the Generator's methods (NumPy's rules for ``size``,
 ``dtype``, ``out`` and distribution parameters)."""
 
+from .._dtypes import kind_of as _kind_of
 import numbers
 import operator
 
@@ -65,7 +66,7 @@ def _param(x, name):
     if isinstance(x, numpy.ndarray) and x.ndim == 0:
         return float(x)
     a = as_array(x, name)
-    if a.dtype.kind not in "biuf":
+    if _kind_of(a.dtype) not in "biuf":
         raise TypeError(f"{name}: expected real numbers, got {a.dtype}")
     return a.astype("float64")
 

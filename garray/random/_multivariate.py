@@ -8,6 +8,7 @@ the work stays on the parameters' device.  See docs/random-continuous.md (dirich
 and docs/random-sampling.md (multivariate_normal).
 """
 
+from .._dtypes import kind_of as _kind_of
 import warnings
 
 import numpy
@@ -107,7 +108,7 @@ class _MultivariateMethods:
             raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
         mu = as_array(mean, "mean")
         c = as_array(cov, "cov", mu.device)
-        if mu.dtype.kind == "c" or c.dtype.kind == "c":
+        if _kind_of(mu.dtype) == "c" or _kind_of(c.dtype) == "c":
             raise TypeError("mean and cov must not be complex")
         if mu.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
@@ -165,6 +166,6 @@ def _alpha(alpha):
         raise TypeError("alpha: expected a 1-d sequence, got a 0-d array")
     if a.ndim != 1:
         raise ValueError(f"alpha: expected a 1-d sequence, got {a.ndim} dimensions")
-    if a.dtype.kind not in "biuf":
+    if _kind_of(a.dtype) not in "biuf":
         raise TypeError(f"alpha: expected real numbers, got {a.dtype}")
     return a.astype("float64")

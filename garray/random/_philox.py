@@ -19,6 +19,7 @@ Design note [Philox state]
    first two uint32 words of the SeedSequence's ``generate_state``.
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 import threading
 
@@ -58,7 +59,7 @@ def _word_array(value, name, n_words):
     if arr.shape != (n_words,):
         raise ValueError(f"{name} must have {n_words} elements when using array form, "
                          f"got shape {arr.shape}")
-    if arr.dtype.kind not in "iu":
+    if _kind_of(arr.dtype) not in "iu":
         raise TypeError(f"{name} words must be integers, got dtype {arr.dtype}")
     words = [int(w) for w in arr]
     if any(w < 0 or w > MASK32 for w in words):

@@ -22,6 +22,7 @@ Note [Legacy API on the Generator]
    ``rand()`` and ``randn()`` too.
 """
 
+from .._dtypes import kind_of as _kind_of
 import builtins
 import copy
 import inspect
@@ -58,7 +59,7 @@ def _legacy_seed(seed):
         raise ValueError("seed: Seed array must be 1-d")
     if arr.size == 0:
         raise ValueError("seed: Seed must be non-empty")
-    if arr.dtype.kind not in "biu" and not (arr.dtype == object and all(
+    if _kind_of(arr.dtype) not in "biu" and not (arr.dtype == object and all(
             isinstance(v, (numbers.Integral, numpy.integer)) for v in arr)):
         raise TypeError(f"seed: expected integers, got an array of {arr.dtype}")
     words = tuple(int(v) for v in arr)

@@ -34,6 +34,7 @@ Note [Permutations by sorted keys]
    lives on the host.
 """
 
+from .._dtypes import kind_of as _kind_of
 import math
 import numbers
 import operator
@@ -311,7 +312,7 @@ def _population(a, axis, size):
         isinstance(a, (ndarray, numpy.ndarray)) and a.ndim == 0)
     if scalar:
         if isinstance(a, ndarray):
-            if a.dtype.kind not in "biu":
+            if _kind_of(a.dtype) not in "biu":
                 raise ValueError(f"a must be a sequence or an integer, not {a.dtype}")
             a = int(a)
         try:
@@ -333,10 +334,10 @@ def _probabilities(p, pop, device):
     """p as a float64 garray array after NumPy's checks (one sum and one bool read)."""
     len(p)   # NumPy's TypeError for a scalar p
     atol = math.sqrt(numpy.finfo(numpy.float64).eps)
-    if isinstance(p, (ndarray, numpy.ndarray)) and p.dtype.kind == "f":
+    if isinstance(p, (ndarray, numpy.ndarray)) and _kind_of(p.dtype) == "f":
         atol = max(atol, math.sqrt(numpy.finfo(p.dtype).eps))
     pa = as_array(p, "p", device)
-    if pa.dtype.kind not in "biuf":
+    if _kind_of(pa.dtype) not in "biuf":
         raise TypeError(f"p: expected real numbers, got {pa.dtype}")
     pa = pa.astype("float64")
     if pa.ndim != 1:

@@ -11,6 +11,7 @@ strides: nothing is copied), the output shape and the offsets.  ``direct`` takes
 result in NumPy's "full" indexing: output index i is full index i + start.
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 
 from .._args import as_array
@@ -44,13 +45,13 @@ def _launch(sig, taps, out_shape, offsets, dtype, boundary=BOUNDARY_ZERO, fill=N
     """out[i] = sum_k S(i + k - off) * P[k]: ``sig`` S and ``taps`` P are garray arrays of
     ``dtype`` and one rank on one device (any strides), ``offsets`` per dimension."""
     dev = sig.device
-    if dtype == _dtypes.float16:
-        # float16: float32's kernel, each sum rounded once (NumPy's float16 correlate
-        # accumulates in float too)
+    if _dtypes.is_narrow(dtype):
+        # float16 and the other narrow floats: float32's kernel, each sum rounded once
+        # (NumPy's float16 correlate accumulates in float too)
         f = fill.astype(_dtypes.float32) if isinstance(fill, ndarray) else fill
         f32 = _dtypes.DTYPES[9]
         return _launch(sig.astype(f32), taps.astype(f32), out_shape, offsets, f32, boundary,
-                       f, cjflags, fname).astype(_dtypes.float16)
+                       f, cjflags, fname).astype(dtype)
     out = empty(tuple(out_shape), dtype=dtype, device=dev)
     if out.size == 0:
         return out
@@ -92,7 +93,7 @@ def direct(kind, x, w, out_shape, start, dtype, boundary=BOUNDARY_ZERO, fill=Non
     """
     x = x.astype(dtype, copy=False)
     w = w.astype(dtype, copy=False)
-    cplx = dtype.kind == "c"
+    cplx = _kind_of(dtype) == "c"
     swap = allow_swap and boundary == BOUNDARY_ZERO and w.size > x.size
     if scipy2d_swap:
         swap = True

@@ -8,6 +8,7 @@ filter), 'valid' operand swap, dtypes (``result_type`` of the inputs), errors an
 boundary rules.  See docs/signal.md for the differences.
 """
 
+from .._dtypes import kind_of as _kind_of
 import operator
 import warnings
 
@@ -207,7 +208,7 @@ def _two_d(kind, in1, in2, mode, boundary, fillvalue, fname):
         raise ValueError("Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), "
                          "and 'symmetric' (or 'symm').")
     dtype = _dtypes.result_type(a, b)
-    if dtype in (_dtypes.DTYPES[0], _dtypes.DTYPES[_dtypes.FLOAT16]):    # as SciPy's
+    if dtype == _dtypes.DTYPES[0] or _dtypes.is_narrow(dtype):    # as SciPy's
         raise ValueError("convolve2d not available for this type.")
     # as SciPy: fillvalue is read (and checked) for the fill boundary alone
     fill = _fill_value(fillvalue, dtype) if _BOUNDARIES[boundary] == _s.BOUNDARY_FILL else 0
@@ -439,7 +440,7 @@ def fftconvolve(in1, in2, mode="full", axes=None):
         ret = a * b
     else:
         from .. import fft as _fft   # here: garray.fft loads on first use
-        is_complex = a.dtype.kind == "c" or b.dtype.kind == "c"
+        is_complex = _kind_of(a.dtype) == "c" or _kind_of(b.dtype) == "c"
         fshape = [_fast_len(shape[ax]) for ax in axes]
         if is_complex:
             sp = _fft.fftn(a, fshape, axes=axes) * _fft.fftn(b, fshape, axes=axes)
@@ -492,7 +493,7 @@ def _fft_method(kind, a, b, mode):
         a, b = b, a
     out = fftconvolve(a, b, mode)
     dtype = _dtypes.result_type(a, b)
-    if dtype.kind in "iu":
+    if _kind_of(dtype) in "iu":
         from .. import round as _round
         out = _round(out)
     return out.astype(dtype)

@@ -19,6 +19,7 @@ device and kept in the kernel cache.  Accuracy: within a few ulps of SciPy's (th
 ``erf``/``erfc``/``lgamma`` against Cephes).
 """
 
+from .._dtypes import kind_of as _kind_of
 from .._args import as_array
 from .._core import asarray, ndarray
 from ..kernels._elementwise import ElementwiseKernel
@@ -73,7 +74,7 @@ def _kernel(name):
 
 def _apply(name, x):
     x = as_array(x, f"{name}: x")
-    kind = x.dtype.kind
+    kind = _kind_of(x.dtype)
     if kind == "c":
         if name in _COMPLEX_IN_SCIPY:
             raise NotImplementedError(f"garray.special.{name}: complex input ({x.dtype}) is "
