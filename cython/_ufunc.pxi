@@ -276,15 +276,6 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
     return o
 
 
-cdef int _check_grid_op(_Kernels k, int code) except -1:
-    """An op whose answer is a step of the format's own grid (spacing, nextafter) exists
-    for float16 alone (garray/_elementwise/f16.py)."""
-    if code != _F16:
-        raise NotImplementedError(f"{k.name}: not implemented for {_code_dtype[code]} (its "
-                                  f"answer is a step of that format's grid; float16 has one)")
-    return 0
-
-
 cdef ndarray _narrow_binary(_Kernels k, ndarray a, ndarray b, ndarray ref, bint scalar,
                             bint s_first, _Scalar* sv, int code, int out_code, object out):
     """A binary op computing in a narrow float (Note [Dtype rules] 6 in
@@ -293,13 +284,12 @@ cdef ndarray _narrow_binary(_Kernels k, ndarray a, ndarray b, ndarray ref, bint 
     ml_dtypes' loops.  A Python scalar is already packed as float32."""
     cdef ndarray tmp, o
     cdef int out32 = k.out[_F32]
-    if k.f16 is not None:       # an op on the float16 grid itself (garray/_elementwise/f16.py)
-        _check_grid_op(k, code)
+    if k.f16 is not None:       # an op on the format's grid itself (garray/_elementwise/f16.py)
         if scalar:
-            a, b = (_scalar_array(sv, _F16, ref._device), ref) if s_first else (
-                ref, _scalar_array(sv, _F16, ref._device))
-        tmp = k.f16(a, b)
-        o = _prepare_out(out, _F16, tmp._nd, tmp._shape, tmp._device, k.name)
+            a, b = (_scalar_array(sv, code, ref._device), ref) if s_first else (
+                ref, _scalar_array(sv, code, ref._device))
+        tmp = k.f16(_cast_to(a, code), _cast_to(b, code))
+        o = _prepare_out(out, code, tmp._nd, tmp._shape, tmp._device, k.name)
         _cast_into(o, tmp)
         return o
     if scalar:
@@ -393,8 +383,7 @@ cdef object _unary_t(_Kernels k, object x, object out, object temp):
         return _finish_out(tmp, out, k.name)
     if _is_narrow(code):    # Note [Dtype rules] 6: float32's kernel, rounded once
         if k.f16 is not None:
-            _check_grid_op(k, code)
-            tmp = k.f16(_cast_to(a, _F16))
+            tmp = k.f16(_cast_to(a, code))
         elif out_code != code:
             return _unary(k, _cast_to(a, _F32), out)
         else:

@@ -31,8 +31,18 @@ import pytest
 import garray
 
 ALL_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-              "uint64", "float32", "float64", "complex64", "complex128", "float16")
+              "uint64", "float32", "float64", "complex64", "complex128", "float16", "bfloat16")
 API_DTYPES = ALL_DTYPES[:13]     # the Array API's (float16 is NumPy's alone)
+# ml_dtypes' formats: bfloat16 joins every family's dtype list (ALL_DTYPES) as the sample of
+# the three, which share every code path but the casts; tests/elementwise/
+# test_narrow_floats.py runs all three through every family.
+NARROW_DTYPES = ("float16", "bfloat16", "float8_e4m3fn", "float8_e5m2")
+
+
+def kind(dtype):
+    """NumPy's kind letter, "f" for the narrow floats (NumPy gives bfloat16 kind "V")."""
+    dtype = numpy.dtype(dtype)
+    return "f" if dtype.name in NARROW_DTYPES else dtype.kind
 
 # Per result dtype: (rtol, atol).  Bool and integers are exact.
 TOLERANCES = {
@@ -41,6 +51,7 @@ TOLERANCES = {
     # one unit in the last place: float16 ops compute in float32 and round once, as
     # NumPy's; float32 results a unit apart may round to neighbouring float16 values
     "float16": (1e-3, 1e-7),
+    "bfloat16": (8e-3, 1e-6), "float8_e4m3fn": (0.13, 1e-3), "float8_e5m2": (0.26, 1e-3),
 }
 
 # Operand layouts of the elementwise tests (see ``layout_operands``).
@@ -64,6 +75,9 @@ def tolerance(dtype, rtol=None, atol=None):
 
 def _assert_values(g, n, rtol, atol, path):
     rtol, atol = tolerance(n.dtype, rtol, atol)
+    if n.dtype.name in NARROW_DTYPES[1:]:     # NumPy's testing does not know ml_dtypes'
+        assert g.dtype == n.dtype, path
+        g, n = g.astype(numpy.float64), n.astype(numpy.float64)
     if rtol == 0 and atol == 0:
         numpy.testing.assert_array_equal(g, n, err_msg=path, strict=True)
     else:
@@ -168,11 +182,11 @@ def make(xp, shape, dtype, start=1):
     dtype = numpy.dtype(dtype)
     size = int(numpy.prod(shape))
     h = numpy.arange(start, start + size).reshape(shape)
-    if dtype.kind == "b":
+    if kind(dtype) == "b":
         h = h % 3 == 0
-    elif dtype.kind == "c":
+    elif kind(dtype) == "c":
         h = h - 1j * h[::-1] if h.ndim else h + 0.5j
-    elif dtype.kind == "f":
+    elif kind(dtype) == "f":
         h = h * 0.5 - 2
     h = numpy.asarray(h).astype(dtype)
     if xp is numpy:
@@ -189,13 +203,13 @@ def sample(shape, dtype, start=0, small=False):
     size = int(numpy.prod(shape))
     k = numpy.arange(size, dtype=numpy.int64) * 7 + start
     v = (k % 4) if small else (k % 17 - 8)
-    if dtype.kind == "b":
+    if kind(dtype) == "b":
         h = k % 3 == 0
-    elif dtype.kind == "u":
+    elif kind(dtype) == "u":
         h = (k % 4) if small else (k % 17)
-    elif dtype.kind == "i":
+    elif kind(dtype) == "i":
         h = v
-    elif dtype.kind == "f":
+    elif kind(dtype) == "f":
         h = v * 0.5
     else:
         h = v * 0.5 + 1j * ((k * 5 + 3) % (4 if small else 17) - (0 if small else 8)) * 0.5
@@ -204,12 +218,12 @@ def sample(shape, dtype, start=0, small=False):
 
 def python_scalar(dtype, small=False):
     """A Python scalar of ``dtype``'s kind (weak in NEP 50: the result keeps ``dtype``)."""
-    kind = numpy.dtype(dtype).kind
-    if kind == "b":
+    k = kind(dtype)
+    if k == "b":
         return True
-    if kind in "iu":
+    if k in "iu":
         return 2 if small else 3
-    if kind == "f":
+    if k == "f":
         return 1.5 if small else -2.5
     return 1.5 - 2j
 

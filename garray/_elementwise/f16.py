@@ -1,12 +1,14 @@
-"""float16 ops whose result depends on the float16 format itself.
+"""Narrow-float ops whose result depends on the format itself.
 
-Most float16 ops run float32's kernel and round once (Note [Dtype rules] 6 in
-garray/_tables/ops.py), which is NumPy's float16 loop.  ``spacing`` and ``nextafter``
-cannot: their answer is a step of the float16 grid, not a rounded float32 value.  They
-work on the binary16 bits with garray's integer ops, following NumPy's
-``npy_half_spacing`` and ``npy_half_nextafter`` (numpy/_core/src/npymath/halffloat.cpp)
-case by case.  The op table names them (``Op.f16``); the launch layer calls them with
-float16 arrays.
+Most float16, bfloat16 and float8 ops run float32's kernel and round once (Note [Dtype
+rules] 6 in garray/_tables/ops.py), which is NumPy's float16 loop and ml_dtypes' loops.
+``spacing`` and ``nextafter`` cannot: their answer is a step of the format's grid, not a
+rounded float32 value.  They work on the bits with garray's integer ops: for float16
+following NumPy's ``npy_half_spacing`` and ``npy_half_nextafter``
+(numpy/_core/src/npymath/halffloat.cpp) case by case, for ml_dtypes' formats following
+ml_dtypes (its spacing is the step away from zero, signed as x: the value of the bits
+one up, minus x).  The op table names them (``Op.f16``); the launch layer calls them with
+arrays of the narrow dtype.
 """
 
 from .. import _dtypes
@@ -14,19 +16,50 @@ from .._manip.views import broadcast_arrays
 from .._core import where
 
 _NAN, _INF, _MAX = 0x7E00, 0x7C00, 0x7BFF
+# ml_dtypes' formats: (bits dtype, sign bit, the NaN the ops return)
+_FORMATS = {_dtypes.DTYPES[14]: (_dtypes.uint16, 0x8000, 0x7FC0),
+            _dtypes.DTYPES[15]: (_dtypes.uint8, 0x80, 0x7F),
+            _dtypes.DTYPES[16]: (_dtypes.uint8, 0x80, 0x7E)}
 
 
 def _bits(x):
-    return x.view(_dtypes.uint16).astype(_dtypes.int32)
+    return x.view(_FORMATS[x.dtype][0] if x.dtype in _FORMATS else _dtypes.uint16).astype(
+        _dtypes.int32)
 
 
-def _half(bits):
-    return bits.astype(_dtypes.uint16).view(_dtypes.float16)
+def _half(bits, dt=_dtypes.float16):
+    return bits.astype(_FORMATS[dt][0] if dt in _FORMATS else _dtypes.uint16).view(dt)
+
+
+def _ml_spacing(x):
+    """ml_dtypes' spacing: the value of x's bits one up (away from zero, the sign kept)
+    minus x, exact in the format; inf past the largest value (NaN for float8_e4m3fn, which
+    has no inf), NaN at inf and NaN."""
+    up = _half(_bits(x) + 1, x.dtype).astype(_dtypes.float32)
+    r = (up - x.astype(_dtypes.float32)).astype(x.dtype)
+    return where(x != x, x, r)
+
+
+def _ml_nextafter(x, y):
+    """As float16's below, on the format's bits, but y where x == y; a step past the
+    largest value of float8_e4m3fn lands on its NaN, as ml_dtypes'."""
+    bits, sign, nan = _FORMATS[x.dtype]
+    x, y = broadcast_arrays(x, y)
+    hx, hy = _bits(x), _bits(y)
+    mag = sign - 1
+    down = where((hx & sign) == 0, x > y, ((hy & sign) == 0) | ((hx & mag) > (hy & mag)))
+    r = where(down, hx - 1, hx + 1)
+    r = where((hx & mag) == 0, (hy & sign) + 1, r)
+    r = where(x == y, hy, r)        # y itself, as C's nextafter (nextafter(-0.0, 0.0) is 0.0)
+    return _half(where((x != x) | (y != y), nan, r), x.dtype)
 
 
 def spacing(x):
     """NumPy's float16 spacing: the gap above |x| (below it for a negative power of two:
-    NumPy's half rule), positive; inf at the largest finite value, NaN at inf/NaN."""
+    NumPy's half rule), positive; inf at the largest finite value, NaN at inf/NaN.
+    ml_dtypes' formats: _ml_spacing."""
+    if x.dtype in _FORMATS:
+        return _ml_spacing(x)
     h = _bits(x)
     e, sig = h & _INF, h & 0x3FF
     # NumPy's shifts: 1 << ((e >> 10) - 1) and (e >> 10) - 2, taken only where e > 0x400
@@ -42,7 +75,10 @@ def spacing(x):
 
 def nextafter(x, y):
     """NumPy's float16 nextafter: NaN if either is NaN, x where x == y, the smallest
-    subnormal with y's sign from a zero x, else one step of x's bits towards y."""
+    subnormal with y's sign from a zero x, else one step of x's bits towards y.
+    ml_dtypes' formats: _ml_nextafter."""
+    if x.dtype in _FORMATS:
+        return _ml_nextafter(x, y)
     x, y = broadcast_arrays(x, y)
     hx, hy = _bits(x), _bits(y)
     down = where((hx & 0x8000) == 0, x > y,

@@ -322,10 +322,10 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
 
 
 def _scan(op, rname, x, ax, dt, out, api):
-    """The inclusive scan of row ``rname`` along ``ax``; a float16 op on float16's own
-    grid (``op.f16``: nextafter) steps with its garray._elementwise.f16 function, one launch per
-    element of the axis, as its kernel's float32 steps would round differently."""
-    if op.f16 is None or x.dtype != _dtypes.float16:
+    """The inclusive scan of row ``rname`` along ``ax``; a narrow-float op on the format's
+    own grid (``op.f16``: nextafter) steps with its garray._elementwise.f16 function, one
+    launch per element of the axis, as its kernel's float32 steps would round differently."""
+    if op.f16 is None or not _dtypes.is_narrow(x.dtype):
         return scan(rname, x, ax, dt, out, api=api)
     import garray as _ga
     f = getattr(_f16, op.f16)

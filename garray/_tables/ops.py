@@ -44,9 +44,9 @@ Note [Dtype rules]
    the launch layer runs the float32 kernel on the inputs widened to float32 and rounds
    the float32 result to the narrow dtype (cython/_ufunc.pxi, _narrow_binary), which is
    what NumPy's float16 loops and ml_dtypes' loops do per element (Note [Narrow floats]
-   in _kernels/garray/types.h).  An op whose answer is a step of the float16 grid
-   (spacing, nextafter) names its float16 implementation in ``f16``
-   (garray/_elementwise/f16.py); the other narrow floats raise NotImplementedError there.
+   in _kernels/garray/types.h).  An op whose answer is a step of the format's own grid
+   (spacing, nextafter) names its implementation on the bits in ``f16``
+   (garray/_elementwise/f16.py, every narrow float).
 """
 
 from .. import _dtypes

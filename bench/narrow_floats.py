@@ -1,12 +1,14 @@
-"""float16 time: garray's CPU device next to NumPy, and next to garray's float32, one run.
+"""Narrow-float time (float16, bfloat16, the float8s): garray next to NumPy, and next to
+garray's float32, one run.
 
-    python bench/float16.py [--log2n 22] [--repeat 5]
+    python bench/narrow_floats.py [--dtype float16] [--log2n 22] [--repeat 5]
 
-Times (best of --repeat, milliseconds) for n = 2**log2n elements of float16: a cast
-from float32, add, multiply by a Python scalar, sin, sum, sort and a 512 x 512 matmul.
-ratio = numpy float16 time / garray float16 time (> 1: garray faster); f32 = garray's
-float16 time / its float32 time for the same op (the cost of computing through float32
-buffers, docs/float16.md).
+Times (best of --repeat, milliseconds) for n = 2**log2n elements of ``--dtype``
+(float16, bfloat16, float8_e4m3fn, float8_e5m2; NumPy runs ml_dtypes' loops for the last
+three): a cast from float32, add, multiply by a Python scalar, sin, sum, sort and a
+512 x 512 matmul.  ratio = numpy time / garray time (> 1: garray faster); f32 = garray's
+time for the dtype / its float32 time for the same op (the cost of computing through
+float32 buffers, docs/float16.md and docs/narrow-floats.md).
 """
 
 import argparse
@@ -42,6 +44,8 @@ def cases(xp, log2n, dt):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dtype", default="float16",
+                    choices=["float16", "bfloat16", "float8_e4m3fn", "float8_e5m2"])
     ap.add_argument("--log2n", type=int, default=22)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
@@ -49,10 +53,11 @@ def main():
     sync = getattr(dev, "synchronize", lambda: None)
     print(f"garray {garray.__version__} on {dev}; numpy {numpy.__version__}; "
           f"n = 2**{args.log2n}; best of {args.repeat}; ratio = numpy / garray (> 1: garray "
-          f"faster); f32 = garray float16 / garray float32")
+          f"faster); f32 = garray {args.dtype} / garray float32")
     print(f"{'op':<11} {'garray ms':>10} {'numpy ms':>10} {'ratio':>6} {'f32':>6}")
-    rows = zip(cases(numpy, args.log2n, numpy.float16),
-               cases(garray, args.log2n, numpy.float16),
+    dt = numpy.dtype(args.dtype)      # after import garray: ml_dtypes' names resolve
+    rows = zip(cases(numpy, args.log2n, dt),
+               cases(garray, args.log2n, dt),
                cases(garray, args.log2n, numpy.float32))
     for (name, nf), (_, gf), (_, g32) in rows:
         tn = best(nf, args.repeat)
