@@ -279,11 +279,14 @@ cdef ndarray _binary_into(_Kernels k, ndarray a, ndarray b, ndarray ref, bint sc
 cdef ndarray _narrow_binary(_Kernels k, ndarray a, ndarray b, ndarray ref, bint scalar,
                             bint s_first, _Scalar* sv, int code, int out_code, object out):
     """A binary op computing in a narrow float (Note [Dtype rules] 6 in
-    garray/_tables/ops.py): the float32 kernel on the operands widened to float32
-    (exact), the result rounded once to the narrow dtype, as NumPy's float16 loops and
-    ml_dtypes' loops.  A Python scalar is already packed as float32."""
+    garray/_tables/ops.py): float32's kernel (the kernel float32 runs: float64's for
+    float_power) on the operands widened to it (exact), the result rounded once to the
+    narrow dtype, as NumPy's float16 loops and ml_dtypes' loops.  A Python scalar is
+    already packed as float32."""
     cdef ndarray tmp, o
-    cdef int out32 = k.out[_F32]
+    cdef int w = k.compute[_F32]
+    cdef int out32 = k.out[w]
+    cdef _Scalar wide
     if k.f16 is not None:       # an op on the format's grid itself (garray/_elementwise/f16.py)
         if scalar:
             a, b = (_scalar_array(sv, code, ref._device), ref) if s_first else (
@@ -293,15 +296,18 @@ cdef ndarray _narrow_binary(_Kernels k, ndarray a, ndarray b, ndarray ref, bint 
         _cast_into(o, tmp)
         return o
     if scalar:
-        ref = _cast_to(ref, k.in2[_F32] if s_first else _F32)
+        if w == _F64:           # the packed float32 scalar, widened with its operand
+            wide.f64 = sv.f32
+            sv = &wide
+        ref = _cast_to(ref, k.in2[w] if s_first else w)
         a = b = None
     else:
-        a = _cast_to(a, _F32)
-        b = _cast_to(b, k.in2[_F32])
+        a = _cast_to(a, w)
+        b = _cast_to(b, k.in2[w])
         ref = a
     if out_code != code:        # bool results: straight into the output
-        return _binary_into(k, a, b, ref, scalar, s_first, sv, _F32, out32, out)
-    tmp = _binary_into(k, a, b, ref, scalar, s_first, sv, _F32, out32, None)
+        return _binary_into(k, a, b, ref, scalar, s_first, sv, w, out32, out)
+    tmp = _binary_into(k, a, b, ref, scalar, s_first, sv, w, out32, None)
     o = _prepare_out(out, code, tmp._nd, tmp._shape, tmp._device, k.name)
     _cast_into(o, tmp)
     return o

@@ -216,6 +216,13 @@ def test_unaligned_field_is_not_implemented():
 def test_data_and_ctypes_share_cpu_memory(dtype):
     g = garray.asarray(make(numpy, (3, 4), dtype), device="cpu")
     h = make(numpy, (3, 4), dtype)
+    if dtype == "bfloat16":     # no buffer format for ml_dtypes' types: NumPy's error
+        with pytest.raises(ValueError, match="buffer"):
+            h.data
+        with pytest.raises(ValueError, match="buffer"):
+            g.data
+        assert g.ctypes.data == g.ptr
+        return
     for x, y in ((g, h), (g[:, ::2], h[:, ::2]), (g.T, h.T)):
         m = x.data
         assert isinstance(m, memoryview)

@@ -11,6 +11,7 @@ import pytest
 
 import garray
 from xp import ALL_DTYPES, assert_xp_close, for_all_dtypes, make, xp_compare
+from xp import kind as xp_kind
 
 # complex -> real casts are part of what is compared; NumPy warns on them
 pytestmark = pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
@@ -262,7 +263,7 @@ def test_dtype_class_behaviour():
     with pytest.raises(TypeError):
         garray.dtype("not a dtype")
     x = garray.zeros(3, "f4")
-    assert x.dtype == garray.dtype("f4") and x.dtype.itemsize == 4 and x.dtype.kind == "f"
+    assert x.dtype == garray.dtype("f4") and x.dtype.itemsize == 4 and xp_kind(x.dtype) == "f"
 
 
 NUMPY_TYPE_NAMES = ["intp", "uintp", "int_", "double", "single", "cdouble", "csingle",
@@ -437,6 +438,8 @@ def test_fill(xp, dtype, layout):
 @xp_compare()
 def test_astype_casting(xp, src, casting):
     a = make(xp, (2, 3), src)
+    if src == "bfloat16":   # a negative float into uint16 is C's undefined case (ml_dtypes
+        a = abs(a)          # gives 0, NumPy's float16 65535): left out
     return [a.astype(t, casting=casting) for t in ("int8", "uint16", "int64", "float32",
                                                     "float64", "complex64", "bool")]
 
@@ -574,7 +577,7 @@ def test_real_imag_attributes(xp, dtype, layout):
     out = [a.real, a.imag, a.imag.flags.writeable]
     b = make(xp, (4, 6), dtype)
     b.real = 3
-    if b.dtype.kind == "c":
+    if xp_kind(b.dtype) == "c":
         b.imag = -1
         v = _layout(b, layout).imag
         v[...] = 7                  # a view: writes through

@@ -44,6 +44,18 @@ def kind(dtype):
     dtype = numpy.dtype(dtype)
     return "f" if dtype.name in NARROW_DTYPES else dtype.kind
 
+
+def numpy_via_float32(fn, h, *args, **kwargs):
+    """``fn(h, ...)`` of a NumPy function, for an ml_dtypes array (bfloat16, the float8s)
+    run on its float32 values with float32 results cast back: NumPy's Python functions
+    (median, quantile, nan_to_num, var ...) take those dtypes as not inexact, miss their
+    NaNs and compute in the narrow dtype step by step, where garray computes as for
+    float16."""
+    if h.dtype.name not in NARROW_DTYPES[1:]:
+        return fn(h, *args, **kwargs)
+    r = fn(h.astype(numpy.float32), *args, **kwargs)
+    return r.astype(h.dtype) if getattr(r, "dtype", None) == numpy.float32 else r
+
 # Per result dtype: (rtol, atol).  Bool and integers are exact.
 TOLERANCES = {
     "float32": (1e-5, 1e-6), "complex64": (1e-5, 1e-6),

@@ -24,7 +24,7 @@ from .._core import broadcast_to, ndarray
 from .._dtypes import result_type
 from .._args import as_array, check_array, normalize_axis
 from .._manip.common import axis_error, check_cast
-from .matmul import matmul
+from .matmul import matmul as _matmul_f32, matmul_keeping_dtype as matmul
 from .._elementwise.ufuncs import multiply
 from .einsum import einsum, einsum_path
 from .._manip.manipulation import stack
@@ -58,6 +58,10 @@ def _contract(a, b, axes_a, axes_b, rt):
     b2 = b.astype(rt, copy=False).transpose(list(axes_b) + free_b).reshape(k, n)
     r = matmul(a2, b2)
     return r.reshape(tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b))
+
+
+# vecdot, matvec and vecmat are matmul-like gufuncs in NumPy: float32 for bfloat16 and the
+# float8s, as matmul (_matmul_f32); dot, tensordot, inner and vdot keep the dtype.
 
 
 def _axes_list(v, ndim, argname):
@@ -169,7 +173,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None):
     rt = result_type(a.dtype, b.dtype)
     av = _move_to_last(_conj(a.astype(rt, copy=False)), ia)[..., None, :]
     bv = _move_to_last(b.astype(rt, copy=False), ib)[..., :, None]
-    return _gufunc_out(matmul(av, bv)[..., 0, 0], out)
+    return _gufunc_out(_matmul_f32(av, bv)[..., 0, 0], out)
 
 
 def _gufunc_operands(x1, x2, dtype, axes, fname):
@@ -234,7 +238,7 @@ def matvec(x1, x2, /, out=None, *, dtype=None, axes=None):
     if a.shape[-1] != b.shape[-1]:
         raise ValueError(f"matvec: x1 has shape {a.shape} and x2 has shape {b.shape}: "
                          f"core sizes {a.shape[-1]} and {b.shape[-1]} differ")
-    return _gufunc_out(matmul(a, b[..., None])[..., 0], out)
+    return _gufunc_out(_matmul_f32(a, b[..., None])[..., 0], out)
 
 
 def vecmat(x1, x2, /, out=None, *, dtype=None, axes=None):
@@ -270,7 +274,7 @@ def vecmat(x1, x2, /, out=None, *, dtype=None, axes=None):
     if a.shape[-1] != b.shape[-2]:
         raise ValueError(f"vecmat: x1 has shape {a.shape} and x2 has shape {b.shape}: "
                          f"core sizes {a.shape[-1]} and {b.shape[-2]} differ")
-    r = matmul(_conj(a)[..., None, :], b)[..., 0, :]
+    r = _matmul_f32(_conj(a)[..., None, :], b)[..., 0, :]
     return _gufunc_out(r, out)
 
 

@@ -29,7 +29,7 @@ from .._dtypes import result_type
 from .._args import as_array, check_array
 from .._manip.common import check_cast
 from .._reduce.reductions import sum as _sum
-from .matmul import matmul
+from .matmul import matmul_keeping_dtype as matmul
 
 __all__ = ["einsum", "einsum_path"]
 
@@ -371,6 +371,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         rt = numpy.dtype(dtype)
         for x in ops:
             check_cast(x.dtype, rt, casting, "einsum operand")
+    if rt.kind == "V" or rt.name.startswith("float8"):
+        # NumPy's einsum has no loop for ml_dtypes' types (bfloat16, the float8s)
+        raise TypeError(f"einsum: invalid data type for einsum ({rt}); cast the operands, "
+                        f"or use dtype=float32")
     ops = [x.astype(rt, copy=False) for x in ops]
     items = [_diagonal(x, t, k) for k, (x, t) in enumerate(zip(ops, labels))]
     for step in path:

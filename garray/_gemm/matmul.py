@@ -176,6 +176,17 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
     return r
 
 
+def matmul_keeping_dtype(x1, x2):
+    """matmul whose float32 sums of bfloat16 or float8 operands are rounded back to their
+    dtype: NumPy's dot, tensordot, einsum, inner and vdot keep an ml_dtypes dtype, only
+    its matmul gives float32."""
+    r = matmul(x1, x2)
+    if _dtypes.is_narrow(x1.dtype) or _dtypes.is_narrow(x2.dtype):
+        dt = result_type(x1.dtype, x2.dtype)
+        return r.astype(dt) if r.dtype != dt else r
+    return r
+
+
 def _restored_view(out, full):
     """out viewed with shape ``full`` (length-1 axes added), or None when that view would
     be a copy."""

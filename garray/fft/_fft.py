@@ -99,6 +99,19 @@ def _scale(norm, n, inverse):
     return 1.0
 
 
+def _scale_of(a, norm, n, inverse):
+    """_scale for input ``a``: NumPy scales bfloat16 and float8 input in their own dtype,
+    which has no reciprocal loop, so every scaled transform of them raises its TypeError
+    (an unscaled one computes in complex64)."""
+    s = _scale(norm, n, inverse)
+    if (norm == "ortho" or (norm == "forward") != bool(inverse)) and \
+            _dtypes.is_narrow(a.dtype) and a.dtype != _dtypes.float16:
+        raise TypeError(f"No loop matching the specified signature and casting was found "
+                        f"for ufunc reciprocal (NumPy's error: a {a.dtype} input is scaled "
+                        f"in its own dtype; cast it to float32 first)")
+    return s
+
+
 def _points(n, default):
     if n is None:
         n = default
@@ -152,7 +165,7 @@ def _c2c(a, n, axis, norm, inverse, out, fname, wide=False):
     axis = normalize_axis(axis, a.ndim)
     n = _points(n, a.shape[axis])
     cdt = _complex_dtype(a.dtype)
-    scale = _scale(norm, n, inverse)
+    scale = _scale_of(a, norm, n, inverse)
     if path(a.device, n, _others(a, axis)) == "vendor":
         x, _ = _last(a, axis, n, cdt)
         y = _gpufft.c2c(x, inverse, scale)

@@ -14,7 +14,7 @@ from .._elementwise.ufuncs import conj
 from .._vendor import gpufft as _gpufft
 from . import _engine
 from ._fft import (_NORMS, _c2c, _complex_dtype, _cook_nd, _finish, _last,
-                   _narrow, _others, _points, _put, _scale, _wide, path)
+                   _narrow, _others, _points, _put, _scale, _scale_of, _wide, path)
 
 __all__ = ["rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn", "hfft", "ihfft"]
 
@@ -75,7 +75,7 @@ def _rfft(a, n, axis, norm, out, wide=False):
     a = as_array(a, "a")
     axis = normalize_axis(axis, a.ndim)
     n = _points(n, a.shape[axis])
-    scale = _scale(norm, n, False)
+    scale = _scale_of(a, norm, n, False)
     _check_real(a, "rfft")      # after the axis, n and norm checks, as NumPy's order
     rdt = _real_dtype(a.dtype)
     cdt = _complex_dtype(rdt)
@@ -130,9 +130,9 @@ def _irfft(a, n, axis, norm, out, rdt=None):
     axis = normalize_axis(axis, a.ndim)
     n = _points(n, 2 * (a.shape[axis] - 1))
     cdt = _complex_dtype(a.dtype)
-    if rdt is None:     # as NumPy: a float16 input gives a float16 result
-        rdt = a.dtype if a.dtype == numpy.float16 else _real_dtype(cdt)
-    scale = _scale(norm, n, True)
+    if rdt is None:     # as NumPy: a float16 (or bfloat16 ...) input gives its own dtype
+        rdt = a.dtype if _dtypes.is_narrow(a.dtype) else _real_dtype(cdt)
+    scale = _scale_of(a, norm, n, True)
     if path(a.device, n, _others(a, axis)) == "vendor":
         x, _ = _last(a, axis, n // 2 + 1, cdt)
         y = _gpufft.c2r(x, n, scale)
@@ -286,7 +286,7 @@ def irfftn(a, s=None, axes=None, norm=None, out=None):
     if not axes:
         raise IndexError("irfftn: axes is empty (at least one axis is needed)")
     # as NumPy: the last (real) transform of a float16 input alone keeps float16
-    rdt = a.dtype if a.dtype == numpy.float16 and len(axes) == 1 else _real_dtype(a.dtype)
+    rdt = a.dtype if _dtypes.is_narrow(a.dtype) and len(axes) == 1 else _real_dtype(a.dtype)
     for ii in range(len(axes) - 1):
         a = _c2c(a, s[ii], axes[ii], norm, True, None, "irfftn", wide=True)
     return _irfft(a, s[-1], axes[-1], norm, out, rdt)

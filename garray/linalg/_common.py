@@ -24,6 +24,7 @@ Note [linalg dispatch]
    reports non-convergence, as NumPy's do.
 """
 
+from .. import _dtypes
 from .._dtypes import kind_of as _kind_of
 import numpy
 from numpy.linalg import LinAlgError
@@ -60,8 +61,8 @@ def linalg_types(*dtypes):
     single, cplx = True, False
     for dt in dtypes:
         dt = numpy.dtype(dt)
-        if _kind_of(dt) in "biu":
-            single = False
+        if _kind_of(dt) in "biu" or (_dtypes.is_narrow(dt) and dt != _dtypes.float16):
+            single = False      # NumPy takes ml_dtypes' types as not inexact: float64
         elif _kind_of(dt) in "fc":
             if dt.itemsize not in ((4, 8) if _kind_of(dt) == "f" else (8, 16)):
                 raise TypeError(f"array type {dt.name} is unsupported in linalg")

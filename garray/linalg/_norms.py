@@ -10,6 +10,7 @@ Norms are garray reductions over abs/power/sqrt; the spectral ones (ord 2, -2, "
 take garray.linalg.svdvals. Integer and bool input is computed in float64, as NumPy's.
 """
 
+from .. import _dtypes
 from .._dtypes import kind_of as _kind_of
 import operator
 
@@ -34,8 +35,10 @@ _INF = float("inf")
 
 
 def _inexact(x):
-    """Integer and bool input is normed in float64 (NumPy's rule)."""
-    return x if _kind_of(x.dtype) in "fc" else x.astype(numpy.float64)
+    """Integer and bool input is normed in float64 (NumPy's rule), and so are bfloat16 and
+    the float8 formats (NumPy takes ml_dtypes' types as not inexact; float16 stays)."""
+    ml = _dtypes.is_narrow(x.dtype) and x.dtype != _dtypes.float16
+    return x if _kind_of(x.dtype) in "fc" and not ml else x.astype(numpy.float64)
 
 
 def _real_dtype(x):

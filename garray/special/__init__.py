@@ -75,6 +75,10 @@ def _kernel(name):
 def _apply(name, x):
     x = as_array(x, f"{name}: x")
     kind = _kind_of(x.dtype)
+    if x.dtype.kind == "V" or x.dtype.name.startswith("float8"):
+        # SciPy's ufuncs refuse ml_dtypes' types
+        raise TypeError(f"garray.special.{name}: x has dtype {x.dtype}; only boolean and "
+                        f"numerical dtypes are supported (as SciPy)")
     if kind == "c":
         if name in _COMPLEX_IN_SCIPY:
             raise NotImplementedError(f"garray.special.{name}: complex input ({x.dtype}) is "

@@ -16,6 +16,9 @@ import garray
 from isolated import run_isolated
 from xp import ALL_DTYPES, assert_xp_close, expected_exception, for_all_dtypes, make, \
     xp_compare
+# NumPy's .npy format stores ml_dtypes' bfloat16 as raw "|V2" and loads it back so (garray's
+# load then refuses V2 with a TypeError naming it): the round trip is NumPy's to fix
+NPY_DTYPES = tuple(d for d in ALL_DTYPES if d != "bfloat16")
 
 SHAPES = [(), (0,), (2, 0), (5,), (2, 3)]
 
@@ -37,7 +40,7 @@ def _members(path):
 
 
 @pytest.mark.parametrize("save", ["savez", "savez_compressed"])
-@for_all_dtypes()
+@for_all_dtypes(dtypes=NPY_DTYPES)
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_savez_round_trip(tmp_path, save, dtype, shape):
     h = make(numpy, shape, dtype)

@@ -18,6 +18,7 @@ from numpy.exceptions import AxisError
 import garray
 from garray import _core
 from xp import ALL_DTYPES, assert_xp_close, for_all_dtypes, sample, xp_compare
+from xp import kind as xp_kind
 
 STRATEGIES = ("auto", "nb", "cols", "tree")
 ROWS = ("sum", "prod", "max", "min", "argmax", "argmin", "count_nonzero", "all", "any")
@@ -139,7 +140,7 @@ def test_max_min_propagate_nan(strategy, dtype):
 def test_empty_reductions_give_the_identity(xp, dtype):
     x = xp.zeros((3, 0, 2), dtype=dtype)
     return [xp.sum(x, axis=1), xp.prod(x, axis=(0, 1)), xp.all(x, axis=1),
-            xp.any(x), xp.max(x, axis=1, initial=5) if dtype.kind != "c" else xp.sum(x)]
+            xp.any(x), xp.max(x, axis=1, initial=5) if xp_kind(dtype) != "c" else xp.sum(x)]
 
 
 @pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin"])
@@ -252,12 +253,12 @@ def test_count_nonzero_contiguous_blocks(strategy, dtype, n):
     wrapped integers."""
     rng = numpy.random.default_rng(n)
     h = (rng.random(n) < 0.3).astype(dtype)
-    if h.dtype.kind in "iu":
+    if xp_kind(h.dtype) in "iu":
         h = rng.integers(-2, 3, n).astype(dtype)
-    if h.dtype.kind in "fc":
+    if xp_kind(h.dtype) in "fc":
         h[::7] = -0.0
         h[3::11] = numpy.nan
-    if h.dtype.kind == "c":
+    if xp_kind(h.dtype) == "c":
         h[5::13] = 2j
     h[-1] = 1
     g = garray.asarray(h)
@@ -358,7 +359,10 @@ def test_threads_reduce_concurrently():
 
 
 def test_every_dtype_is_listed():
-    assert len(ALL_DTYPES) == 14
+    # every garray dtype, the two float8 formats sampled by bfloat16 (they share its paths;
+    # tests/elementwise/test_narrow_floats.py runs them through every family)
+    names = {r.name for r in garray._dtypes.RECORDS}
+    assert set(ALL_DTYPES) == names - {"float8_e4m3fn", "float8_e5m2"}
 
 
 @xp_compare()

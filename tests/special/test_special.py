@@ -8,6 +8,7 @@ import scipy.special
 import garray
 import garray.special
 from xp import ALL_DTYPES, assert_xp_close
+from xp import kind as xp_kind
 
 FUNCS = ["erf", "erfc", "ndtr", "gammaln", "expit", "logit"]
 
@@ -19,8 +20,14 @@ def test_dtypes_as_scipy(name, dtype):
     float64 (SciPy has no float16 loop)."""
     h = (numpy.arange(-3, 4) % 3 if numpy.dtype(dtype).kind in "bu" else
          numpy.arange(-3, 4) / (4 if numpy.dtype(dtype).kind == "f" else 1)).astype(dtype)
-    if name == "logit" and h.dtype.kind == "f":
+    if name == "logit" and xp_kind(h.dtype) == "f":
         h = (numpy.abs(h) / 4).astype(dtype)
+    if h.dtype.kind == "V" or h.dtype.name.startswith("float8"):
+        with pytest.raises(TypeError):      # SciPy refuses ml_dtypes' types, garray too
+            getattr(scipy.special, name)(h)
+        with pytest.raises(TypeError, match=name):
+            getattr(garray.special, name)(garray.asarray(h))
+        return
     want = getattr(scipy.special, name)(h)
     got = getattr(garray.special, name)(garray.asarray(h))
     tight = numpy.dtype(want.dtype) == numpy.float64
