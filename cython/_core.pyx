@@ -60,8 +60,9 @@ from garray import _protocols as _protomod
 from garray._device import Device
 
 # garray's dtype codes: the 13 Array API dtypes, then the narrow floats float16, bfloat16,
-# float8_e4m3fn and float8_e5m2 (garray/_dtype_codes.py's RECORDS).  C array sizes and the hot paths' comparisons need them at compile time, so
-# the ones the core names are written here and checked against RECORDS at import.
+# float8_e4m3fn and float8_e5m2 (garray/_dtype_codes.py's RECORDS).  C array sizes and the
+# hot paths' comparisons need them at compile time, so the ones the core names are written
+# here and checked against RECORDS at import.
 cdef enum:
     _NCODES = 17
     _BOOL = 0

@@ -182,6 +182,8 @@ cdef double _round_narrow(double v, int code):
     """v rounded to the narrow float ``code`` (directly, no double rounding), as a
     double; NumPy's (and ml_dtypes') conversion of a Python float."""
     with numpy.errstate(over="ignore", invalid="ignore"):
+        if code == _F16:        # the NumPy scalar: the per-call path of float16 ops
+            return float(numpy.float16(v))
         return float(numpy.array(v).astype(_code_dtype[code]).astype(numpy.float64))
 
 

@@ -12,7 +12,8 @@ import numpy as np
 __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "float16", "bfloat16", "float8_e4m3fn",
-    "float8_e5m2", "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "NARROW", "DTYPE_CODE", "CODE_DTYPE", "RECORDS",
+    "float8_e5m2", "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "NARROW", "DTYPE_CODE",
+    "CODE_DTYPE", "RECORDS",
     "DtypeRecord", "KIND", "default_float", "default_int", "default_complex", "default_index",
 ]
 

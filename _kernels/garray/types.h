@@ -1,6 +1,7 @@
 // Value types shared by every kernel: complex numbers, the narrow floats (float16,
-// bfloat16, float8_e4m3fn, float8_e5m2) and conversions between garray's 17 dtypes (NumPy's unsafe-cast semantics: complex -> real keeps the real
-// part, anything -> bool is `!= 0`).
+// bfloat16, float8_e4m3fn, float8_e5m2) and conversions between garray's 17 dtypes
+// (NumPy's unsafe-cast semantics: complex -> real keeps the real part, anything -> bool
+// is `!= 0`).
 #pragma once
 #include "platform.h"
 
