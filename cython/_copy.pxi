@@ -145,7 +145,7 @@ cdef object _host_view(ndarray a):
     """A NumPy array sharing the memory of a CPU-device array (keeps ``a`` alive)."""
     cdef _HostBuffer hb = _HostBuffer.__new__(_HostBuffer)
     # ml_dtypes' dtypes have no type string NumPy reads back: their bits, then a view
-    cdef bint bits = _is_narrow(a._code) and a._code != _F16
+    cdef bint bits = _is_ml_format(a._code)
     hb.array = a
     hb._iface = {
         "version": 3,

@@ -106,6 +106,12 @@ cdef inline bint _is_narrow(int code) noexcept:
     return code >= _F16
 
 
+cdef inline bint _is_ml_format(int code) noexcept:
+    """One of ml_dtypes' formats (bfloat16, the float8s): narrow floats NumPy has no buffer
+    format, DLPack or .npy type string for (garray._dtypes.is_ml_format)."""
+    return code > _F16
+
+
 cdef inline bint _is_complex_code(int code) noexcept:
     return code == _C64 or code == _C128
 

@@ -27,10 +27,11 @@ cdef ndarray _wrap_numpy(object h, object device, bint readonly):
         r._dtype = _code_dtype[_code_of[dt]]
     else:
         r._dtype = _norm_dtype(dt)
+    r._code = _code_of[r._dtype]
     # The buffer protocol hands over pointer, shape and strides without building
     # __array_interface__'s dict; h itself (in _base) keeps the memory alive.  ml_dtypes'
     # dtypes have no buffer format: their bits are exported as unsigned integers.
-    if _is_narrow(_code_of[r._dtype]) and _code_of[r._dtype] != _F16:
+    if _is_ml_format(r._code):
         PyObject_GetBuffer(h.view(_code_dtype[_U8 if r._dtype.itemsize == 1 else _U16]), &view,
                            PyBUF_RECORDS_RO)
     else:
@@ -54,7 +55,6 @@ cdef ndarray _wrap_numpy(object h, object device, bint readonly):
         PyBuffer_Release(&view)
     if not ok:
         return _wrap_numpy(numpy.array(h, order="C"), device, readonly)
-    r._code = _code_of[r._dtype]
     r._itemsize = r._dtype.itemsize
     r._device = device
     r._is_cpu = True

@@ -1,6 +1,7 @@
 """The dtypes garray has, in code order: the scalar types, ``DTYPES`` (a dtype's code is
 its index there, which the kernel tables and the Cython core index by), one
-``DtypeRecord`` per dtype (name, kind, C++ type, itemsize) and the Array API's defaults.
+``DtypeRecord`` per dtype (name, kind, C++ type, itemsize), the kind predicates
+(``kind_of``, ``is_narrow``, ``is_ml_format``) and the Array API's defaults.
 
 Imports only NumPy and ml_dtypes; ``garray._dtypes`` re-exports every name, and the rules
 that combine dtypes (normalisation, promotion, casting, limits) live there.
@@ -12,9 +13,9 @@ import numpy as np
 __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "float16", "bfloat16", "float8_e4m3fn",
-    "float8_e5m2", "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "NARROW", "DTYPE_CODE",
-    "CODE_DTYPE", "RECORDS",
-    "DtypeRecord", "KIND", "default_float", "default_int", "default_complex", "default_index",
+    "float8_e5m2", "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "NARROW", "ML_FORMATS",
+    "DTYPE_CODE", "CODE_DTYPE", "RECORDS", "DtypeRecord", "KIND", "is_narrow", "is_ml_format",
+    "kind_of", "default_float", "default_int", "default_complex", "default_index",
 ]
 
 bool = np.bool_
@@ -39,6 +40,9 @@ FLOAT16 = 13
 # The narrow floats: stored in their own format, computed in float32 and rounded once per
 # operation (Note [Narrow floats] in _kernels/garray/types.h).  Codes from FLOAT16 on.
 NARROW = (13, 14, 15, 16)
+# ml_dtypes' formats among them: NumPy takes these as not inexact (kind "V" for two), so
+# its own functions, DLPack and .npy treat them apart from float16.
+ML_FORMATS = NARROW[1:]
 CODE_DTYPE = DTYPES
 DTYPE_CODE = {dt: code for code, dt in enumerate(DTYPES)}
 
@@ -77,6 +81,27 @@ RECORDS = tuple(DtypeRecord(code, ct) for code, ct in enumerate(_CTYPES))
 API_RECORDS = RECORDS[:13]
 # Kind letter by dtype, "f" for the narrow floats (their NumPy kind may be "V").
 KIND = {r.dtype: r.kind for r in RECORDS}
+_NARROW_DTYPES = frozenset(DTYPES[c] for c in NARROW)
+_ML_DTYPES = frozenset(DTYPES[c] for c in ML_FORMATS)
+
+
+def kind_of(dt):
+    """NumPy's kind letter of a dtype, "f" for the narrow floats (NumPy gives bfloat16 and
+    float8_e4m3fn kind "V", as it gives records): what garray's code branches on."""
+    return KIND.get(dt, dt.kind)
+
+
+def is_narrow(dt):
+    """Whether ``dt`` (a normalised dtype) is a narrow float: float16, bfloat16 or a
+    float8, stored in its own format and computed in float32."""
+    return dt in _NARROW_DTYPES
+
+
+def is_ml_format(dt):
+    """Whether ``dt`` is one of ml_dtypes' formats (bfloat16, the float8s): the narrow
+    floats NumPy takes as not inexact, so where NumPy's own code treats them apart from
+    float16 (matmul's float32 sums, linalg in float64, SciPy's refusal ...) garray does."""
+    return dt in _ML_DTYPES
 
 default_float = float64
 default_int = int64

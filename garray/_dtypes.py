@@ -27,8 +27,8 @@ import numpy as np
 from ._dtype_codes import (  # noqa: F401  (re-exported: the dtype module's names)
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
     complex64, complex128, float16, bfloat16, float8_e4m3fn, float8_e5m2, _SCALAR_TYPES,
-    DTYPES, API_DTYPES, FLOAT16, NARROW, CODE_DTYPE, DTYPE_CODE, DtypeRecord, RECORDS,
-    API_RECORDS, KIND, default_float, default_int,
+    DTYPES, API_DTYPES, FLOAT16, NARROW, ML_FORMATS, CODE_DTYPE, DTYPE_CODE, DtypeRecord,
+    RECORDS, API_RECORDS, KIND, is_narrow, is_ml_format, kind_of, default_float, default_int,
     default_complex, default_index)
 
 # The module-level name ``bool`` (imported above) shadows the builtin; keep handles on
@@ -39,7 +39,8 @@ __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "float16", "bfloat16", "float8_e4m3fn",
     "float8_e5m2", "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "NARROW", "KIND",
-    "is_narrow", "kind_of", "DTYPE_CODE", "CODE_DTYPE", "RECORDS", "DtypeRecord", "PROMOTION_TABLE",
+    "ML_FORMATS", "is_narrow", "is_ml_format", "kind_of", "DTYPE_CODE", "CODE_DTYPE",
+    "RECORDS", "DtypeRecord", "PROMOTION_TABLE",
     "default_float", "default_int", "default_complex", "default_index",
     "normalize_dtype", "dtype_name", "promote_types", "result_type", "result_type_scalar",
     "check_scalar_fits", "can_cast", "finfo", "iinfo", "finfo_object", "iinfo_object", "isdtype",
@@ -53,19 +54,6 @@ _SUPPORTED_NAMES = ", ".join(dt.name for dt in DTYPES)
 # of ml_dtypes' (bfloat16 and float8_e4m3fn have NumPy kind "V", as records have).
 _BY_KIND_SIZE = {(dt.kind, dt.itemsize): dt for dt in DTYPES[:FLOAT16 + 1]}
 _BY_TYPE = {dt.type: dt for dt in DTYPES[FLOAT16 + 1:]}
-_NARROW_DTYPES = frozenset(DTYPES[c] for c in NARROW)
-
-
-def kind_of(dt):
-    """NumPy's kind letter of a dtype, "f" for the narrow floats (NumPy gives bfloat16 and
-    float8_e4m3fn kind "V", as it gives records): what garray's code branches on."""
-    return KIND.get(dt, dt.kind)
-
-
-def is_narrow(dt):
-    """Whether ``dt`` (a normalised dtype) is a narrow float: float16, bfloat16 or a
-    float8, stored in its own format and computed in float32."""
-    return dt in _NARROW_DTYPES
 
 
 # --------------------------------------------------------------------------- normalize

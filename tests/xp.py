@@ -51,7 +51,7 @@ def numpy_via_float32(fn, h, *args, **kwargs):
     (median, quantile, nan_to_num, var ...) take those dtypes as not inexact, miss their
     NaNs and compute in the narrow dtype step by step, where garray computes as for
     float16."""
-    if h.dtype.name not in NARROW_DTYPES[1:]:
+    if not garray._dtypes.is_ml_format(h.dtype):
         return fn(h, *args, **kwargs)
     r = fn(h.astype(numpy.float32), *args, **kwargs)
     return r.astype(h.dtype) if getattr(r, "dtype", None) == numpy.float32 else r
@@ -87,7 +87,7 @@ def tolerance(dtype, rtol=None, atol=None):
 
 def _assert_values(g, n, rtol, atol, path):
     rtol, atol = tolerance(n.dtype, rtol, atol)
-    if n.dtype.name in NARROW_DTYPES[1:]:     # NumPy's testing does not know ml_dtypes'
+    if garray._dtypes.is_ml_format(n.dtype):    # NumPy's testing does not know ml_dtypes'
         assert g.dtype == n.dtype, path
         g, n = g.astype(numpy.float64), n.astype(numpy.float64)
     if rtol == 0 and atol == 0:

@@ -124,11 +124,9 @@ namespace cpu {
 constexpr int SUB = 16;      // elements per step of block(): a multiple of every vector width
 constexpr int BLOCK = 64;    // elements per gather buffer and per scalar operand's copies
 
-template <class T> struct inexact : std::is_floating_point<T> {};
-template <> struct inexact<half> : std::true_type {};
-template <> struct inexact<bfloat16> : std::true_type {};
-template <> struct inexact<float8_e4m3fn> : std::true_type {};
-template <> struct inexact<float8_e5m2> : std::true_type {};
+template <class T>
+struct inexact : std::integral_constant<bool, std::is_floating_point<T>::value ||
+                                                  is_narrow<T>::value> {};
 template <class U> struct inexact<complex<U> > : std::true_type {};
 
 // F::exact: 2 exact for every dtype, 1 for real dtypes only (complex goes through libm).

@@ -16,19 +16,20 @@ from .._manip.views import broadcast_arrays
 from .._core import where
 
 _NAN, _INF, _MAX = 0x7E00, 0x7C00, 0x7BFF
-# ml_dtypes' formats: (bits dtype, sign bit, the NaN the ops return)
-_FORMATS = {_dtypes.DTYPES[14]: (_dtypes.uint16, 0x8000, 0x7FC0),
-            _dtypes.DTYPES[15]: (_dtypes.uint8, 0x80, 0x7F),
-            _dtypes.DTYPES[16]: (_dtypes.uint8, 0x80, 0x7E)}
+# Each format: (its bits' dtype, the sign bit, the NaN the ops return, whether
+# nextafter(x, y) with x == y gives x's bits (NumPy's float16) or y's (ml_dtypes, as C)).
+_FORMATS = {_dtypes.DTYPES[13]: (_dtypes.uint16, 0x8000, _NAN, True),
+            _dtypes.DTYPES[14]: (_dtypes.uint16, 0x8000, 0x7FC0, False),
+            _dtypes.DTYPES[15]: (_dtypes.uint8, 0x80, 0x7F, False),
+            _dtypes.DTYPES[16]: (_dtypes.uint8, 0x80, 0x7E, False)}
 
 
 def _bits(x):
-    return x.view(_FORMATS[x.dtype][0] if x.dtype in _FORMATS else _dtypes.uint16).astype(
-        _dtypes.int32)
+    return x.view(_FORMATS[x.dtype][0]).astype(_dtypes.int32)
 
 
-def _half(bits, dt=_dtypes.float16):
-    return bits.astype(_FORMATS[dt][0] if dt in _FORMATS else _dtypes.uint16).view(dt)
+def _half(bits, dt=_dtypes.DTYPES[13]):
+    return bits.astype(_FORMATS[dt][0]).view(dt)
 
 
 def _ml_spacing(x):
@@ -40,25 +41,11 @@ def _ml_spacing(x):
     return where(x != x, x, r)
 
 
-def _ml_nextafter(x, y):
-    """As float16's below, on the format's bits, but y where x == y; a step past the
-    largest value of float8_e4m3fn lands on its NaN, as ml_dtypes'."""
-    bits, sign, nan = _FORMATS[x.dtype]
-    x, y = broadcast_arrays(x, y)
-    hx, hy = _bits(x), _bits(y)
-    mag = sign - 1
-    down = where((hx & sign) == 0, x > y, ((hy & sign) == 0) | ((hx & mag) > (hy & mag)))
-    r = where(down, hx - 1, hx + 1)
-    r = where((hx & mag) == 0, (hy & sign) + 1, r)
-    r = where(x == y, hy, r)        # y itself, as C's nextafter (nextafter(-0.0, 0.0) is 0.0)
-    return _half(where((x != x) | (y != y), nan, r), x.dtype)
-
-
 def spacing(x):
     """NumPy's float16 spacing: the gap above |x| (below it for a negative power of two:
     NumPy's half rule), positive; inf at the largest finite value, NaN at inf/NaN.
     ml_dtypes' formats: _ml_spacing."""
-    if x.dtype in _FORMATS:
+    if x.dtype != _dtypes.float16:
         return _ml_spacing(x)
     h = _bits(x)
     e, sig = h & _INF, h & 0x3FF
@@ -74,16 +61,16 @@ def spacing(x):
 
 
 def nextafter(x, y):
-    """NumPy's float16 nextafter: NaN if either is NaN, x where x == y, the smallest
-    subnormal with y's sign from a zero x, else one step of x's bits towards y.
-    ml_dtypes' formats: _ml_nextafter."""
-    if x.dtype in _FORMATS:
-        return _ml_nextafter(x, y)
+    """One step of x's bits towards y: NaN if either is NaN, the smallest subnormal with
+    y's sign from a zero x, x where x == y (NumPy's float16; ml_dtypes' formats give y,
+    as C's nextafter: nextafter(-0.0, 0.0) is 0.0).  A step past the largest value of
+    float8_e4m3fn lands on its NaN, as ml_dtypes'."""
+    _, sign, nan, keep_x = _FORMATS[x.dtype]
     x, y = broadcast_arrays(x, y)
     hx, hy = _bits(x), _bits(y)
-    down = where((hx & 0x8000) == 0, x > y,
-                 ((hy & 0x8000) == 0) | ((hx & 0x7FFF) > (hy & 0x7FFF)))
+    mag = sign - 1
+    down = where((hx & sign) == 0, x > y, ((hy & sign) == 0) | ((hx & mag) > (hy & mag)))
     r = where(down, hx - 1, hx + 1)
-    r = where((hx & 0x7FFF) == 0, (hy & 0x8000) + 1, r)
-    r = where(x == y, hx, r)
-    return _half(where((x != x) | (y != y), _NAN, r))
+    r = where((hx & mag) == 0, (hy & sign) + 1, r)
+    r = where(x == y, hx if keep_x else hy, r)
+    return _half(where((x != x) | (y != y), nan, r), x.dtype)

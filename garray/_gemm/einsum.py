@@ -25,6 +25,7 @@ import operator
 import string
 
 from .._core import broadcast_to, ndarray, _strided_view
+from .. import _dtypes
 from .._dtypes import result_type
 from .._args import as_array, check_array
 from .._manip.common import check_cast
@@ -371,7 +372,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         rt = numpy.dtype(dtype)
         for x in ops:
             check_cast(x.dtype, rt, casting, "einsum operand")
-    if rt.kind == "V" or rt.name.startswith("float8"):
+    if _dtypes.is_ml_format(rt):
         # NumPy's einsum has no loop for ml_dtypes' types (bfloat16, the float8s)
         raise TypeError(f"einsum: invalid data type for einsum ({rt}); cast the operands, "
                         f"or use dtype=float32")

@@ -129,7 +129,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K",
                             f"{_cast_name(x.dtype)} to {_cast_name(ct)} with casting rule "
                             f"{casting!r}")
     # ml_dtypes' matmul loops give float32 sums for bfloat16 and the float8 formats
-    rt = _dtypes.float32 if _dtypes.is_narrow(ct) and ct != _dtypes.float16 else ct
+    rt = _dtypes.float32 if _dtypes.is_ml_format(ct) else ct
     if out is not None and isinstance(out, ndarray) and out.dtype != rt and \
             not can_cast(rt, out.dtype, casting):
         raise TypeError(f"Cannot cast ufunc 'matmul' output from {_cast_name(rt)} to "
@@ -181,7 +181,7 @@ def matmul_keeping_dtype(x1, x2):
     dtype: NumPy's dot, tensordot, einsum, inner and vdot keep an ml_dtypes dtype, only
     its matmul gives float32."""
     r = matmul(x1, x2)
-    if _dtypes.is_narrow(x1.dtype) or _dtypes.is_narrow(x2.dtype):
+    if _dtypes.is_ml_format(x1.dtype) or _dtypes.is_ml_format(x2.dtype):
         dt = result_type(x1.dtype, x2.dtype)
         return r.astype(dt) if r.dtype != dt else r
     return r

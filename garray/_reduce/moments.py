@@ -112,8 +112,7 @@ def mean(x, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     x = as_array(x, "mean: x")
     axes = reduction_axes(axis, x.ndim, "mean")
     dt = _mean_dtype(x, dtype, "mean")
-    if dt is None and isinstance(out, ndarray) and _dtypes.is_narrow(x.dtype) and (
-            x.dtype != _dtypes.float16):
+    if dt is None and isinstance(out, ndarray) and _dtypes.is_ml_format(x.dtype):
         dt = out.dtype      # NumPy's sum of an ml_dtypes array into out runs in out's dtype
     half = dt is None and _dtypes.is_narrow(x.dtype)     # NumPy: a float32 sum
     n = _count(x, axes, where, keepdims, "mean")

@@ -128,7 +128,7 @@ class Op:
             c = promoted if CATEGORY[promoted] in "fc" else FLOAT64
         elif r == "float64":    # ml_dtypes' float_power keeps bfloat16 and the float8s
             c = COMPLEX128 if CATEGORY[promoted] == "c" else (
-                promoted if promoted in NARROW[1:] else FLOAT64)
+                promoted if promoted in _dtypes.ML_FORMATS else FLOAT64)
         elif r == "int8b":
             c = INT8 if promoted == BOOL else promoted
         else:
@@ -144,7 +144,7 @@ class Op:
         and for an op with ``in2``, where a alone decides (b must fit it: in2_ok).
         """
         if self.in2 is not None:    # ml_dtypes' ldexp takes a uint64 exponent too
-            ok = self.in2_ok(b) or (b == UINT64 and a in NARROW[1:])
+            ok = self.in2_ok(b) or (b == UINT64 and a in _dtypes.ML_FORMATS)
             return self.compute_code(a) if ok else -1
         if self.rule == "float" and CATEGORY[a] in "biu" and CATEGORY[b] in "biu":
             c = _smallest_float(max(RECORDS[a].itemsize, RECORDS[b].itemsize))

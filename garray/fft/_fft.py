@@ -105,7 +105,7 @@ def _scale_of(a, norm, n, inverse):
     (an unscaled one computes in complex64)."""
     s = _scale(norm, n, inverse)
     if (norm == "ortho" or (norm == "forward") != bool(inverse)) and \
-            _dtypes.is_narrow(a.dtype) and a.dtype != _dtypes.float16:
+            _dtypes.is_ml_format(a.dtype):
         raise TypeError(f"No loop matching the specified signature and casting was found "
                         f"for ufunc reciprocal (NumPy's error: a {a.dtype} input is scaled "
                         f"in its own dtype; cast it to float32 first)")

@@ -61,7 +61,7 @@ def linalg_types(*dtypes):
     single, cplx = True, False
     for dt in dtypes:
         dt = numpy.dtype(dt)
-        if _kind_of(dt) in "biu" or (_dtypes.is_narrow(dt) and dt != _dtypes.float16):
+        if _kind_of(dt) in "biu" or _dtypes.is_ml_format(dt):
             single = False      # NumPy takes ml_dtypes' types as not inexact: float64
         elif _kind_of(dt) in "fc":
             if dt.itemsize not in ((4, 8) if _kind_of(dt) == "f" else (8, 16)):

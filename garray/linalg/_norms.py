@@ -37,8 +37,8 @@ _INF = float("inf")
 def _inexact(x):
     """Integer and bool input is normed in float64 (NumPy's rule), and so are bfloat16 and
     the float8 formats (NumPy takes ml_dtypes' types as not inexact; float16 stays)."""
-    ml = _dtypes.is_narrow(x.dtype) and x.dtype != _dtypes.float16
-    return x if _kind_of(x.dtype) in "fc" and not ml else x.astype(numpy.float64)
+    return (x if _kind_of(x.dtype) in "fc" and not _dtypes.is_ml_format(x.dtype)
+            else x.astype(numpy.float64))
 
 
 def _real_dtype(x):

@@ -34,7 +34,7 @@ def _operands(in1, in2):
         raise ValueError(f"in1 on {a.device}, in2 on {b.device}: the inputs must be on "
                          "one device")
     for x in (a, b):        # SciPy refuses ml_dtypes' types (bfloat16, the float8s)
-        if _dtypes.is_narrow(x.dtype) and x.dtype != _dtypes.float16:
+        if _dtypes.is_ml_format(x.dtype):
             raise TypeError(f"An argument has dtype {x.dtype!r}; only boolean and "
                             f"numerical dtypes are supported (as SciPy)")
     return a, b

@@ -19,6 +19,7 @@ device and kept in the kernel cache.  Accuracy: within a few ulps of SciPy's (th
 ``erf``/``erfc``/``lgamma`` against Cephes).
 """
 
+from .. import _dtypes
 from .._dtypes import kind_of as _kind_of
 from .._args import as_array
 from .._core import asarray, ndarray
@@ -75,7 +76,7 @@ def _kernel(name):
 def _apply(name, x):
     x = as_array(x, f"{name}: x")
     kind = _kind_of(x.dtype)
-    if x.dtype.kind == "V" or x.dtype.name.startswith("float8"):
+    if _dtypes.is_ml_format(x.dtype):
         # SciPy's ufuncs refuse ml_dtypes' types
         raise TypeError(f"garray.special.{name}: x has dtype {x.dtype}; only boolean and "
                         f"numerical dtypes are supported (as SciPy)")

@@ -108,6 +108,9 @@ def test_dtype_objects_are_ml_dtypes(name):
     assert (fi.bits, fi.eps, fi.max, fi.min, fi.smallest_normal) == (
         ref.bits, float(ref.eps), float(ref.max), float(ref.min), float(ref.smallest_normal))
     assert garray.isdtype(dt, "real floating") and not garray.isdtype(dt, "integral")
+    assert garray._dtypes.is_ml_format(numpy.dtype(dt)) and garray._dtypes.is_narrow(
+        numpy.dtype(dt))
+    assert not garray._dtypes.is_ml_format(numpy.dtype("float16"))
 
 
 def test_structured_and_void_dtypes_stay_refused():
