@@ -29,6 +29,8 @@ cdef int _cast_into(ndarray dst, ndarray src) except -1:
     cdef void* args[4]
     if dst._size == 0:
         return 0
+    if dst._dtype is not src._dtype and (_labelled(dst) or _labelled(src)):
+        return _time_mod().cast_into(dst, src)      # to or from a time dtype
     if _overlap(dst, src) and not _same_view(dst, src):
         src = _copy_array(src)
     _iter_init(&it, dst, src, None, None, True)

@@ -118,6 +118,8 @@ cdef int _copy_into(ndarray dst, ndarray src) except -1:
     cdef int i, nd
     if dst._size == 0:
         return 0
+    if dst._dtype is not src._dtype and (_labelled(dst) or _labelled(src)):
+        return _time_mod().cast_into(dst, src)      # a time unit to another
     if _overlap(dst, src):
         src = _copy_array(src)
     if not dst._is_cpu:

@@ -560,6 +560,8 @@ def _family_launch(object family, object dtype, int slot, int64_t threads, tuple
         if a is None:
             vals[i] = 0
         elif isinstance(a, ndarray):
+            if _labelled(<ndarray>a):       # a time array: only garray/_datetime's ops
+                raise TypeError(f"{k.name}: not supported for {(<ndarray>a)._dtype}")
             vals[i] = (<ndarray>a)._ptr
         elif isinstance(a, float):
             dv = a

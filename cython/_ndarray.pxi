@@ -43,9 +43,9 @@ cdef object _norm_dtype(object dtype):
     try:
         d = _dtype_cache.get(dtype)
     except TypeError:
-        return _dtypes.normalize_dtype(dtype)
+        return _register_time(_dtypes.normalize_dtype(dtype))
     if d is None:
-        d = _dtypes.normalize_dtype(dtype)
+        d = _register_time(_dtypes.normalize_dtype(dtype))
         if isinstance(dtype, (type, str, numpy.dtype)):
             # only spellings: a NumPy scalar taken as its dtype (float32(1.0)) equals and
             # hashes as 1, True and 1.0
@@ -53,6 +53,7 @@ cdef object _norm_dtype(object dtype):
     return d
 
 cdef object _code_of = {}
+cdef set _time_dtypes = set()    # the time dtypes in _code_of (_time.pxi)
 
 cdef inline int _dtype_code(object dt) except -1:
     return _code_of[dt]
@@ -463,6 +464,9 @@ cdef class ndarray(_ArrayOperators):
         return garray
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        if _labelled(self):     # NumPy's rule: DLPack has no time types
+            raise BufferError(f"DLPack only supports signed/unsigned integers, float and "
+                              f"complex dtypes, not {self._dtype}")
         return _to_dlpack(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self):

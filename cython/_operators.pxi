@@ -145,9 +145,13 @@ cdef class _ArrayOperators(_ArrayMethods):
         return _inplace(_op_pow, <ndarray>self, other)
 
     def __eq__(self, other):
+        if _time_operand(self, other):      # NumPy's operators: unlike types are unequal
+            return _time_mod().binary("equal", self, other, None, True)
         return _binary_op(_op_equal, self, other)
 
     def __ne__(self, other):
+        if _time_operand(self, other):
+            return _time_mod().binary("not_equal", self, other, None, True)
         return _binary_op(_op_not_equal, self, other)
 
     def __lt__(self, other):

@@ -23,15 +23,18 @@ cdef ndarray _wrap_numpy(object h, object device, bint readonly):
     cdef int i
     cdef bint ok
     cdef object dt = h.dtype
-    if dt in _code_of:
+    if dt in _code_of and dt not in _time_dtypes:
         r._dtype = _code_dtype[_code_of[dt]]
     else:
         r._dtype = _norm_dtype(dt)
     r._code = _code_of[r._dtype]
     # The buffer protocol hands over pointer, shape and strides without building
     # __array_interface__'s dict; h itself (in _base) keeps the memory alive.  ml_dtypes'
-    # dtypes have no buffer format: their bits are exported as unsigned integers.
-    if _is_ml_format(r._code):
+    # dtypes have no buffer format: their bits are exported as unsigned integers; time
+    # dtypes none either: their int64 storage.
+    if _labelled(r):
+        PyObject_GetBuffer(h.view(_code_dtype[r._code]), &view, PyBUF_RECORDS_RO)
+    elif _is_ml_format(r._code):
         PyObject_GetBuffer(h.view(_code_dtype[_U8 if r._dtype.itemsize == 1 else _U16]), &view,
                            PyBUF_RECORDS_RO)
     else:

@@ -183,6 +183,8 @@ cpdef ndarray _reduce(str name, ndarray a, tuple axes, bint keepdims):
     cdef int32_t n32[4]
     cdef void* args[9]
     cdef intptr_t op_, pa, pp
+    if _labelled(a):
+        return _time_mod().reduce(name, a, axes, keepdims)
     if _is_narrow(a._code):
         # Note [Narrow floats]: reduce in float32, round once (NumPy's float16 reductions
         # accumulate in float too)
@@ -301,6 +303,8 @@ def _scan(str name, ndarray a, int axis, ndarray o):
     cdef void* args[11]
     cdef intptr_t op_, pa, pp
     cdef _Strided pr
+    if _labelled(a):
+        raise TypeError(f"{name}: scans of {a._dtype} run in garray/_reduce/scans.py")
     if _is_narrow(a._code):
         # Note [Narrow floats]: the scan in float32 into a float32 buffer, rounded once
         part = _new_array(_code_dtype[_F32] if _is_narrow(o._code) else o._dtype, o._nd,

@@ -114,6 +114,8 @@ cdef object _binary_t(_Kernels k, object x1, object x2, object out, object temp)
         a = <ndarray>x1
     if isinstance(x2, ndarray):
         b = <ndarray>x2
+    if (a is not None and _labelled(a)) or (b is not None and _labelled(b)):
+        return _time_mod().binary(k.name, x1, x2, out)
     if a is None:
         if b is None:
             raise TypeError(f"{k.name}: at least one argument must be a garray.ndarray")
@@ -145,6 +147,9 @@ cdef object _binary_t(_Kernels k, object x1, object x2, object out, object temp)
         # A NumPy scalar is strong (NEP 50): promoted by its dtype like a 0-d array,
         # then packed by value in the compute dtype (no device allocation).
         sc = _scalar_type_code.get(type(s), -1)
+        if _time_scalar(s):
+            return _time_mod().binary(k.name, s if s_first else ref, ref if s_first else s,
+                                      out)
         if sc < 0:              # another type of a known dtype (numpy.longlong ...)
             sc = _code_of.get(s.dtype, -1)
         if sc < 0:
@@ -376,6 +381,8 @@ cdef object _unary_t(_Kernels k, object x, object out, object temp):
             raise TypeError(f"{k.name}: x must be a garray.ndarray or array-like, got "
                             f"{type(x).__name__}") from None
     a = <ndarray>x
+    if _labelled(a):
+        return _time_mod().unary(k.name, a, out)
     code = k.compute[a._code]
     if code < 0:
         raise TypeError(f"{k.name}: unsupported dtype {a._dtype}")

@@ -15,7 +15,7 @@ __all__ = [
     "float32", "float64", "complex64", "complex128", "float16", "bfloat16", "float8_e4m3fn",
     "float8_e5m2", "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "NARROW", "ML_FORMATS",
     "DTYPE_CODE", "CODE_DTYPE", "RECORDS", "DtypeRecord", "KIND", "is_narrow", "is_ml_format",
-    "kind_of", "default_float", "default_int", "default_complex", "default_index",
+    "kind_of", "Codes", "NoKernelsError", "default_float", "default_int", "default_complex", "default_index",
 ]
 
 bool = np.bool_
@@ -44,7 +44,25 @@ NARROW = (13, 14, 15, 16)
 # its own functions, DLPack and .npy treat them apart from float16.
 ML_FORMATS = NARROW[1:]
 CODE_DTYPE = DTYPES
-DTYPE_CODE = {dt: code for code, dt in enumerate(DTYPES)}
+
+
+class NoKernelsError(TypeError, NotImplementedError):
+    """A function has no kernels for a dtype garray stores apart (datetime64 and
+    timedelta64): a TypeError where NumPy has no loop either, a NotImplementedError
+    where it has."""
+
+
+class Codes(dict):
+    """dtype -> code; a dtype without kernels of its own (datetime64, timedelta64: stored
+    as int64, computed in garray/_datetime) is a NoKernelsError naming it, not a KeyError."""
+    __slots__ = ()
+
+    def __missing__(self, dt):
+        raise NoKernelsError(f"garray has no kernels for {dt} in this function (datetime64 and "
+                        f"timedelta64 support the operations docs/datetimes.md lists)")
+
+
+DTYPE_CODE = Codes({dt: code for code, dt in enumerate(DTYPES)})
 
 
 class DtypeRecord:

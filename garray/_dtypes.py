@@ -24,12 +24,13 @@ import reprlib
 
 import numpy as np
 
+from . import _time_dtypes as _time
 from ._dtype_codes import (  # noqa: F401  (re-exported: the dtype module's names)
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
     complex64, complex128, float16, bfloat16, float8_e4m3fn, float8_e5m2, _SCALAR_TYPES,
     DTYPES, API_DTYPES, FLOAT16, NARROW, ML_FORMATS, CODE_DTYPE, DTYPE_CODE, DtypeRecord,
     RECORDS, API_RECORDS, KIND, is_narrow, is_ml_format, kind_of, default_float, default_int,
-    default_complex, default_index)
+    default_complex, default_index, Codes, NoKernelsError)
 
 # The module-level name ``bool`` (imported above) shadows the builtin; keep handles on
 # the Python scalar types so the weak-scalar rules stay unambiguous.
@@ -84,6 +85,8 @@ def _normalize_slow(obj, argname):
     except Exception:
         raise TypeError(f"{argname}: {reprlib.repr(obj)} is not a data type; "
                         f"supported: {_SUPPORTED_NAMES}") from None
+    if dt.kind in "mM":
+        return _time.normalize_time(dt, argname)
     # Structured and subarray dtypes have kind "V" and no ml_dtypes type: never a match.
     result = _BY_TYPE.get(dt.type)
     if result is None:
@@ -214,7 +217,8 @@ def promote_types(a, b):
     try:
         return PROMOTION_TABLE[a, b]
     except (KeyError, TypeError):
-        return PROMOTION_TABLE[normalize_dtype(a, "promote_types a"), normalize_dtype(b, "promote_types b")]
+        a, b = normalize_dtype(a, "promote_types a"), normalize_dtype(b, "promote_types b")
+    return PROMOTION_TABLE[a, b] if (a, b) in PROMOTION_TABLE else _time.promote(a, b)
 
 
 # Weak Python scalars, ordered by kind; a scalar only lifts a dtype of a lower kind.
@@ -307,10 +311,16 @@ def result_type(*arrays_and_dtypes):
             weak = max(weak, kind)
             continue
         dt = _dtype_of(obj, f"result_type argument {i}")
+        if _time.is_time(dt):       # NumPy's rules for datetime64 and timedelta64
+            return _time.result(list(map(_time_dtype_of, arrays_and_dtypes)), [])
         result = dt if result is None else PROMOTION_TABLE[result, dt]
     if result is None:
         return _SCALAR_DEFAULT[weak]
     return result if weak < 0 else _with_weak(result, weak)
+
+
+def _time_dtype_of(obj):
+    return obj if type(obj) in _SCALAR_KIND else _dtype_of(obj, "result_type")
 
 
 def result_type_scalar(dtype, scalar):
@@ -405,6 +415,8 @@ def can_cast(from_, to, /, casting="safe"):
     True
     """
     a, b = _dtype_of(from_, "can_cast from_"), normalize_dtype(to, "can_cast to")
+    if (_time.is_time(a) or _time.is_time(b)) and casting in _CASTING_RULES:
+        return _time.can_cast(a, b, casting)
     if casting == "safe":
         return (a, b) in _SAFE_CASTS
     if casting in ("no", "equiv"):

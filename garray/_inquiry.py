@@ -6,6 +6,7 @@ Elementwise answers run garray's kernels on the array's device; the others read
 dtypes, flags and address ranges only.
 """
 
+from . import _time_dtypes as _time
 from ._dtypes import kind_of as _kind_of
 import math
 
@@ -39,6 +40,7 @@ def iscomplex(x):
     --------
     numpy.iscomplex
     """
+    _time.refuse("iscomplex", x, error=NotImplementedError)
     a = as_array(x, "x")
     if _kind_of(a.dtype) == "c":
         return _ufuncs.not_equal(a.imag, 0)
@@ -62,6 +64,7 @@ def isreal(x):
     --------
     numpy.isreal
     """
+    _time.refuse("isreal", x, error=NotImplementedError)
     a = as_array(x, "x")
     if _kind_of(a.dtype) == "c":
         return _ufuncs.equal(a.imag, 0)

@@ -46,13 +46,13 @@ floating, complexfloating = numpy.floating, numpy.complexfloating
 # ``type(x) in ScalarType`` asks is NumPy's question, so the answer is NumPy's).
 True_, False_ = numpy.True_, numpy.False_
 ScalarType = numpy.ScalarType
-# Names and one-letter codes of the scalar types garray's 14 dtypes have (NumPy's lists
-# less strings, datetimes, object and long double, which garray arrays cannot hold).
+# Names and one-letter codes of the scalar types garray's dtypes have (NumPy's lists
+# less strings, object and long double, which garray arrays cannot hold).
 sctypeDict = {k: v for k, v in numpy.sctypeDict.items()
-              if v in {d.type for d in _dtypes.DTYPES}}
+              if v in {d.type for d in _dtypes.DTYPES} | {numpy.datetime64, numpy.timedelta64}}
 typecodes = {"Character": "", "Integer": "bhilqnp", "UnsignedInteger": "BHILQNP",
              "Float": "efd", "Complex": "FD", "AllInteger": "bBhHiIlLqQnNpP",
-             "AllFloat": "efdFD", "Datetime": "", "All": "?bhilqnpBHILQNPefdFD"}
+             "AllFloat": "efdFD", "Datetime": "Mm", "All": "?bhilqnpBHILQNPefdFDMm"}
 
 
 class _DtypeType(type):

@@ -254,8 +254,7 @@ def test_ufunc_out_into_host_memory_is_a_type_error():
 
 @pytest.mark.parametrize("call, name", [
     (lambda g: numpy.datetime_as_string(g), "numpy.datetime_as_string"),
-    (lambda g: numpy.busday_count(g, g), "numpy.busday_count"),
-    (lambda g: numpy.isnat(g), "numpy.isnat"),
+    (lambda g: numpy.busday_offset(g, 1), "numpy.busday_offset"),
 ])
 def test_what_garray_lacks_is_a_type_error_naming_it(call, name):
     g = garray.ones(3)

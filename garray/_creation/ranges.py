@@ -11,6 +11,8 @@ import numpy
 
 from .._elementwise import ufuncs as _ufuncs
 from .. import _core, _dtypes
+from .. import _time_dtypes as _time
+from .._datetime.values import arange as _time_arange
 from .._core import asarray, empty, ndarray, zeros
 from .._args import as_array, check_array, refuse_numpy
 from .._manip.views import moveaxis
@@ -27,6 +29,12 @@ def _check_scalar(v, argname):
             v, complex):
         raise TypeError(f"{argname}: expected a real number, got {type(v).__name__}")
     return v
+
+
+def _time_range(start, stop, step, dtype):
+    if any(isinstance(v, (numpy.datetime64, numpy.timedelta64)) for v in (start, stop, step)):
+        return True         # (strings only with a time dtype, as NumPy)
+    return dtype is not None and _time.is_time(_dtypes.normalize_dtype(dtype))
 
 
 def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
@@ -58,6 +66,8 @@ def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
     --------
     numpy.arange
     """
+    if _time_range(start, stop, step, dtype):       # datetime64/timedelta64 values
+        return _time_arange(start, stop, step, dtype, device)
     start = _check_scalar(start, "start")
     if stop is not None:
         stop = _check_scalar(stop, "stop")
@@ -137,6 +147,7 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
     --------
     numpy.linspace
     """
+    _time.refuse("linspace", start, stop, error=NotImplementedError)
     for name, v in (("start", start), ("stop", stop)):
         if isinstance(v, numpy.ndarray) and v.ndim:
             raise refuse_numpy(name)

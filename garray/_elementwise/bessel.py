@@ -10,6 +10,7 @@ from .._dtypes import kind_of as _kind_of
 from .._args import as_array
 from . import ufuncs as _ufuncs
 from .. import _dtypes
+from .. import _time_dtypes as _time
 from .._core import ones
 from .._creation.ranges import arange
 from .functions import where
@@ -73,6 +74,7 @@ def i0(x):
     --------
     numpy.i0
     """
+    _time.refuse("i0", x)
     a = as_array(x, "x")
     if _kind_of(a.dtype) == "c":
         raise TypeError("i0 not supported for complex values")

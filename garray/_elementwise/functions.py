@@ -2,6 +2,7 @@
 op table): clip, isclose, nan_to_num; and where (cython/_where.pxi).
 """
 
+from .. import _time_dtypes as _time
 from .._dtypes import kind_of as _kind_of
 import numpy
 
@@ -81,6 +82,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     --------
     numpy.isclose
     """
+    _time.refuse("isclose", a, b)
     a, b = _inexact(a, "a"), _inexact(b, "b", weak=True)
     close = less_equal(abs(subtract(a, b)), add(atol, multiply(rtol, abs(b))))
     close = logical_or(logical_and(close, isfinite(b)), equal(a, b))

@@ -9,6 +9,7 @@ import operator
 from .._args import as_array
 from . import ufuncs as _ufuncs
 from .. import _dtypes
+from .. import _time_dtypes as _time
 from .._core import asarray, empty_like, ndarray
 import math
 
@@ -332,6 +333,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     --------
     numpy.gradient
     """
+    _time.refuse("gradient", f, error=NotImplementedError)
     f = as_array(f, "f")
     nd = f.ndim
     if axis is None:

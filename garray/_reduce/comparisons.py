@@ -5,7 +5,7 @@ and ``array_equiv`` (an elementwise comparison and one ``all`` reduction).
 import numpy
 
 from .._args import as_array, refuse_numpy
-from .. import _core
+from .. import _core, _time_dtypes as _time
 from . import reductions as _red
 from .._elementwise import ufuncs as _u
 from .common import _F64, _inexact
@@ -42,6 +42,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     weak = type(b) in (float, complex)     # NumPy's isclose keeps a Python float weak
     a = as_array(a, "allclose: a")
     b = b if weak else as_array(b, "allclose: b")
+    _time.refuse("allclose", a, b)
     # NumPy compares in floating point: integers cannot wrap in a - b.
     if not _inexact(a):
         a = a.astype(_F64)

@@ -12,7 +12,7 @@ cast into it), ``initial=`` and ``where=``.
 import numpy
 
 from .._args import as_array, reduction_axes
-from .. import _core, _dtypes
+from .. import _core, _dtypes, _time_dtypes as _time
 from .._core import ndarray
 from .._tables.reduce import ROWS
 from .._elementwise import ufuncs as _ufuncs
@@ -67,7 +67,13 @@ def reduce(name, x, axis=None, keepdims=False, dtype=None, out=None, initial=Non
         # the per-call path of sum(x), max(x), argmax(x): every axis, NumPy's defaults
         return _core._reduce(name, x, tuple(range(x.ndim)), bool(keepdims))
     api = api or name
-    x, dt = _with_dtype((x if type(x) is ndarray else as_array(x, f"{api}: x")), dtype, api)
+    x = x if type(x) is ndarray else as_array(x, f"{api}: x")
+    if _time.is_time(x.dtype):      # datetime64/timedelta64: garray/_datetime
+        if dtype is not None or initial is not None or where is not True:
+            raise NotImplementedError(f"{api}: dtype=, initial= and where= with {x.dtype}")
+        axes = reduction_axes(axis, x.ndim, api)
+        return _store(_core._reduce(name, x, axes, bool(keepdims)), out, api)
+    x, dt = _with_dtype(x, dtype, api)
     row = ROWS[name]
     code = _code(x.dtype)   # (an unsupported dtype: the launch layer's TypeError)
     axes = reduction_axes(axis, x.ndim, api)

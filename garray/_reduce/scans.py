@@ -4,7 +4,7 @@ along one axis) and the public ``cumulative_sum``, ``cumulative_prod``, ``cumsum
 """
 
 from .._args import as_array, reduction_axes
-from .. import _core, _dtypes
+from .. import _core, _dtypes, _time_dtypes as _time
 from .._core import ndarray
 from .._tables.reduce import ROWS
 from .reductions import _code, _store, _with_dtype
@@ -31,6 +31,8 @@ def scan(name, x, axis, dtype=None, out=None, include_initial=False, api=None,
     if isinstance(axis, (tuple, list)):
         raise TypeError(f"{api}: axis must be an integer or None, got {type(axis).__name__}")
     ax, = reduction_axes(axis, x.ndim, api)
+    if _time.is_time(x.dtype):      # timedelta64's cumsum
+        return _store(_time_scan(name, x, ax, include_initial, dt, api), out, api)
     row = ROWS[name]
     code = _code(x.dtype)
     acc = row.acc_code(code)
@@ -49,6 +51,21 @@ def scan(name, x, axis, dtype=None, out=None, include_initial=False, api=None,
     if dt is not None and r.dtype != dt:
         r = r.astype(dt)
     return _store(r, out, api)
+
+
+def _time_scan(name, x, axis, include_initial, dt, api):
+    """The cumsum of timedelta array ``x`` along ``axis``: its int64 storage summed with
+    NaT as 0, then NaT from each line's first NaT on (NumPy's NaT propagation)."""
+    if name != "sum" or x.dtype.kind != "m":
+        raise TypeError(f"{api}: not supported for {x.dtype}")
+    if dt is not None and dt != x.dtype:
+        raise NotImplementedError(f"{api}: dtype= with {x.dtype}")
+    v = _core._relabel(x, _dtypes.int64)
+    nat = v == _time.NAT
+    s = scan("sum", _core.where(nat, 0, v), axis, include_initial=include_initial, api=api)
+    seen = scan("sum", nat.astype(_dtypes.int64), axis, include_initial=include_initial,
+                api=api)
+    return _core._relabel(_core.where(seen > 0, _time.NAT, s), x.dtype)
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False, out=None):

@@ -60,10 +60,11 @@ import numpy
 
 from .._args import as_array, reduction_axes
 from .._tables import ops as _optable
-from .. import _core, _dtypes
+from .. import _core, _dtypes, _time_dtypes as _time
 from .._core import ndarray
 from .._tables.reduce import ROWS, UFUNC_REDUCTIONS
 from . import reductions as _red
+from .scans import scan as _time_scan
 from .scans import scan
 from .._elementwise import f16 as _f16
 from .._elementwise.functions import where
@@ -205,6 +206,11 @@ def reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoV
     name = op.numpy_name
     api = f"{name}.reduce"
     x = (array if type(array) is ndarray else as_array(array, f"{api}: array"))
+    if _time.is_time(x.dtype):          # time arrays: the reductions' garray/_datetime path
+        if op.name not in UFUNC_REDUCTIONS or dtype is not None or where is not True \
+                or initial is not _NoValue:
+            raise NotImplementedError(f"{api} of {x.dtype} (with these arguments)")
+        return _red.reduce(UFUNC_REDUCTIONS[op.name], x, axis, keepdims, out=out, api=api)
     if op.in2 is not None and op.in2_ok(_optable.CODES[x.dtype]):
         # NumPy folds integer exponents into a float accumulator (ldexp.reduce of
         # [1, 2, 3] is ldexp(ldexp(1., 2), 3)): no reduction row does that yet
@@ -296,6 +302,10 @@ def accumulate(uf, array, axis=0, dtype=None, out=None):
     name = op.numpy_name
     api = f"{name}.accumulate"
     x = (array if type(array) is ndarray else as_array(array, f"{api}: array"))
+    if _time.is_time(x.dtype):
+        if op.name != "add" or dtype is not None or isinstance(axis, (tuple, list)):
+            raise NotImplementedError(f"{api} of {x.dtype} (with these arguments)")
+        return _time_scan("sum", x, axis, out=out, api=api)
     if x.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
     if isinstance(axis, list):

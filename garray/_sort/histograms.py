@@ -21,6 +21,7 @@ import operator
 
 from .._args import as_array
 from .. import _core, _dtypes
+from .. import _time_dtypes as _time
 from .._creation.ranges import linspace
 from .._elementwise.ufuncs import add as _add
 from .._reduce.scans import cumsum
@@ -225,6 +226,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     --------
     numpy.histogram
     """
+    _time.refuse("histogram", a, bins, error=NotImplementedError)
     a = as_array(a, "histogram: a").reshape((-1,))
     if _kind_of(a.dtype) == "c":
         raise NotImplementedError("histogram: complex input is not supported")
@@ -280,6 +282,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     --------
     numpy.histogramdd
     """
+    _time.refuse("histogramdd", sample, *(sample if isinstance(sample, (list, tuple)) else ()))
     if isinstance(sample, _core.ndarray) and sample.ndim == 2:
         cols = [sample[:, i] for i in _range(sample.shape[1])]
     elif isinstance(sample, _core.ndarray) and sample.ndim == 1:

@@ -22,6 +22,7 @@ from numpy.exceptions import AxisError
 
 from .._args import as_array, reduction_axes
 from .. import _core, _dtypes
+from .. import _time_dtypes as _time
 from .._elementwise import ufuncs as _u
 from .._core import ndarray
 from .._elementwise.functions import where
@@ -442,6 +443,7 @@ def digitize(x, bins, right=False):
     --------
     numpy.digitize
     """
+    _time.refuse("digitize", x, bins)
     x = as_array(x, "digitize: x")
     bins = as_array(bins, "digitize: bins")
     if _kind_of(x.dtype) == "c":

@@ -49,7 +49,7 @@ def _runs(s, equal_nan):
     """The bool array marking where a run of equal values starts in sorted ``s``."""
     first = _core.ones((min(s.size, 1),), dtype=numpy.bool_, device=s.device)
     diff = s[1:] != s[:-1]
-    if equal_nan and _kind_of(s.dtype) in "fc":
+    if equal_nan and _kind_of(s.dtype) in "fcmM":        # NaN, and NaT
         both_nan = logical_and(isnan(s[1:]), isnan(s[:-1]))
         diff = logical_and(diff, logical_not(both_nan))
     return concatenate([first, diff])

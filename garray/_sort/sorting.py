@@ -27,10 +27,11 @@ import numpy
 
 
 from .._args import as_array, normalize_axis
-from .. import _core, _dtypes
+from .. import _core, _dtypes, _time_dtypes as _time
 from .._core import _family_launch, empty, ndarray
 from .._creation.ranges import arange
 from .._reduce.reductions import any as _any
+from .._datetime.reductions import as_time, from_sort_keys, sort_keys
 from .._tables.sort import (RADIX, R_HIST, R_ROWS, R_SCAN, R_SCATTER, R_SETTLE, S_KEY,
                            S_KEY8_OR_UNKEY, S_SEARCH, S_TAKE, SORT, key_bytes, radix_code)
 
@@ -136,6 +137,9 @@ def _code(x):
 def _sort_rows(x2, arg, desc):
     """Sort each row of the C-contiguous 2-d array x2: its values, or (arg) the int64
     indices that sort it.  Stable; descending keeps ties in input order."""
+    if _time.is_time(x2.dtype):         # NaT last: int64 keys (garray/_datetime)
+        r = _sort_rows(sort_keys(x2), arg, desc)
+        return r if arg else from_sort_keys(r, x2.dtype)
     if _dtypes.is_narrow(x2.dtype):     # float32 orders the narrow floats exactly
         r = _sort_rows(x2.astype(_dtypes.float32), arg, desc)   # (NaNs, -0.0)
         return r if arg else r.astype(x2.dtype)
@@ -357,6 +361,13 @@ def searchsorted(a, v, /, side="left", sorter=None):
     a = as_array(a, "searchsorted: a")
     if a.ndim != 1:
         raise ValueError(f"searchsorted: a must be 1-d, got {a.ndim} dimensions")
+    if _time.is_time(a.dtype):          # NumPy parses v as a's dtype
+        vv = v if isinstance(v, ndarray) else as_time(v, a.dtype, a.device)
+        dt = _dtypes.result_type(a, vv)
+        for x in (a, vv):
+            if not _dtypes.can_cast(x.dtype, dt, "safe"):
+                raise TypeError(f"searchsorted: cannot cast {x.dtype} to {dt} safely")
+        return searchsorted(sort_keys(a.astype(dt)), sort_keys(vv.astype(dt)), side, sorter)
     vv = as_array(v, "searchsorted: v", a.device)
     # NumPy compares in the promotion of a's dtype with v's as an array: a Python scalar
     # is strong here (float64 for a float: searchsorted(float32 [0.1], 0.1, 'right') is 0)

@@ -54,7 +54,7 @@ from . import family as _family
 from .family import Family
 
 RECORDS = _dtypes.RECORDS
-CODES = {r.dtype: r.code for r in RECORDS}
+CODES = _dtypes.Codes({r.dtype: r.code for r in RECORDS})
 CPP = tuple(r.ctype for r in RECORDS)
 CATEGORY = "".join(r.kind for r in RECORDS)
 BOOL, INT8, INT32, INT64, UINT8, UINT64, FLOAT32, FLOAT64, COMPLEX128 = 0, 1, 3, 4, 5, 8, 9, 10, 12

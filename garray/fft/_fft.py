@@ -67,6 +67,8 @@ def _others(a, axis):
 
 
 def _complex_dtype(dt):
+    if dt.kind in "mM":
+        raise TypeError(f"fft: not supported for {dt} (as NumPy)")
     if _kind_of(dt) == "c":
         return dt
     if dt == _dtypes.float32 or _dtypes.is_narrow(dt):  # NumPy (with ml_dtypes): complex64
