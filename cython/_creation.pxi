@@ -493,6 +493,8 @@ cdef ndarray _asarray(object obj, object dtype, object device, object copy):
             raise ValueError(f"copy=False: converting {h.dtype} to {dt} needs a copy")
         h = h.astype(dt)
         fresh = True
+    if dt in _time_dtypes:      # generic datetime64: the unit NumPy parsed
+        dt = _norm_dtype(h.dtype)
     if (dev is _cpu_device or dev.kind == "cpu") and (fresh or not copy) and h.ndim <= MAX_NDIM:
         if copy is False and not _numpy_wrappable(h):
             raise ValueError("copy=False: the NumPy array is unaligned or has strides that "

@@ -412,3 +412,23 @@ def test_threads_share_one_time_dtype_registry():
         assert_xp_close(x + numpy.timedelta64(1, u), numpy.array(DATES, f"M8[{u}]")
                         + numpy.timedelta64(1, u))
     run_in_threads(work, n=8)
+
+
+@pytest.mark.parametrize("value", [1.5, True, "x", None, 2**70, numpy.float64(2.0),
+                                   numpy.int8(3), numpy.timedelta64(1, "D"), float("nan"),
+                                   "2016-01-01", b"2016", 3 + 0j, [1, 2], numpy.uint64(2**63)],
+                         ids=repr)
+@pytest.mark.parametrize("kind", ["M8[D]", "m8[h]"])
+@xp_compare()
+def test_hostile_item_assignment(xp, value, kind):
+    x = xp.zeros(2, dtype=kind)
+    x[0] = value
+    return x
+
+
+@pytest.mark.parametrize("shape", [(0,), (3, 0), ()])
+@xp_compare()
+def test_empty_and_0d(xp, shape):
+    d = xp.zeros(shape, dtype="M8[s]") + numpy.timedelta64(5, "s")
+    return (d, d - d, xp.sort(d.reshape(-1)), d.astype("M8[D]"), xp.isnat(d),
+            xp.any(d), d == d)
