@@ -145,7 +145,7 @@ cdef class _ArrayOperators(_ArrayMethods):
         return _inplace(_op_pow, <ndarray>self, other)
 
     def __eq__(self, other):
-        if _time_operand(self, other):      # NumPy's operators: unlike types are unequal
+        if _time_operand(self, other):
             return _time_mod().binary("equal", self, other, None, True)
         return _binary_op(_op_equal, self, other)
 

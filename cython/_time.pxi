@@ -1,4 +1,4 @@
-# datetime64 and timedelta64 arrays (garray/_time_dtypes.py, docs/datetimes.md): stored
+# datetime64 and timedelta64 arrays (garray/_dtype_time.py, docs/datetimes.md): stored
 # as int64 (_code is _I64) with the time dtype as _dtype.  Kernels that would read the
 # int64 values as numbers never see such an array: the ufunc, reduction, scan and cast
 # entries hand it to garray/_datetime, which computes on int64 views of it.

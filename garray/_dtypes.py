@@ -24,7 +24,7 @@ import reprlib
 
 import numpy as np
 
-from . import _time_dtypes as _time
+from . import _dtype_time as _time
 from ._dtype_codes import (  # noqa: F401  (re-exported: the dtype module's names)
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
     complex64, complex128, float16, bfloat16, float8_e4m3fn, float8_e5m2, _SCALAR_TYPES,

@@ -6,7 +6,7 @@ Elementwise answers run garray's kernels on the array's device; the others read
 dtypes, flags and address ranges only.
 """
 
-from . import _time_dtypes as _time
+from . import _dtype_time as _time
 from ._dtypes import kind_of as _kind_of
 import math
 

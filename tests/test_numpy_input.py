@@ -30,7 +30,7 @@ EXEMPT = {
     "mask_indices", "bartlett", "blackman", "hamming", "hanning", "kaiser",
     "broadcast_shapes", "ndindex", "fft.fftfreq", "fft.rfftfreq",
     "can_cast", "promote_types", "result_type", "min_scalar_type", "common_type",
-    "mintypecode", "finfo", "iinfo", "isdtype", "issubdtype",
+    "mintypecode", "finfo", "iinfo", "isdtype", "issubdtype", "datetime_data",
     # one scalar in, a string out (NumPy's formatter, as repr)
     "base_repr", "binary_repr", "format_float_positional", "format_float_scientific",
     # metadata only: they read type, shape or dtype, as NumPy's (no data moves)

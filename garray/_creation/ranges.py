@@ -11,7 +11,7 @@ import numpy
 
 from .._elementwise import ufuncs as _ufuncs
 from .. import _core, _dtypes
-from .. import _time_dtypes as _time
+from .. import _dtype_time as _time
 from .._datetime.values import arange as _time_arange
 from .._core import asarray, empty, ndarray, zeros
 from .._args import as_array, check_array, refuse_numpy

@@ -1,7 +1,7 @@
 """datetime64 and timedelta64 arrays (docs/datetimes.md).
 
 A time array is stored as int64 with NumPy's time dtype as its ``dtype``
-(garray/_time_dtypes.py); the Cython ufunc, reduction, copy and cast entries hand such
+(garray/_dtype_time.py); the Cython ufunc, reduction, copy and cast entries hand such
 arrays to this package, which computes on their int64 storage with garray's own kernels:
 ``values`` (views, NaT, units, the calendar, casts), ``ops`` (ufuncs), ``reductions``
 (reductions, sort keys); ``calendar`` holds the public functions (``isnat``, the

@@ -10,8 +10,8 @@ host values: it sorts them, drops NaT, duplicates and holidays on weekend days).
 
 import numpy as np
 
-from .. import _core, _time_dtypes as T
-from .._args import as_array
+from .. import _core, _dtype_time as T
+from .._args import as_array, refuse_numpy
 from .._elementwise import ufuncs as U
 from .._core import where
 from .._dtypes import refuse_array
@@ -77,7 +77,9 @@ def datetime_data(dtype, /):
 
 def _days(dates, name):
     """``dates`` as int64 day counts on the device (NumPy's safe cast to datetime64[D])."""
-    if not isinstance(dates, _core.ndarray):
+    if isinstance(dates, np.ndarray):
+        raise refuse_numpy(f"{name}: dates")
+    if not isinstance(dates, _core.ndarray):       # strings, NumPy scalars, lists of them
         dates = _core.asarray(np.asarray(dates, dtype=_DAY))
     if dates.dtype.kind != "M" or not np.can_cast(dates.dtype, _DAY, "safe"):
         raise TypeError(f"{name}: dates must be datetime64 convertible to datetime64[D] "

@@ -9,7 +9,7 @@ NotImplementedError naming it.
 
 import numpy as np
 
-from .. import _core, _time_dtypes as T
+from .. import _core, _dtype_time as T
 from .._elementwise import ufuncs as U
 from .._core import where
 from .values import I64, F64, storage, label, nat, keep_nat, convert

@@ -7,7 +7,7 @@ wrapping int64, which moves NaT (the int64 minimum) to the top: NaT sorts last, 
 
 import numpy as np
 
-from .. import _core, _time_dtypes as T
+from .. import _core, _dtype_time as T
 from .._elementwise import ufuncs as U
 from .._core import where
 from .values import I64, storage, label, nat, keep_nat

@@ -8,7 +8,7 @@ about dtypes.
 
 import numpy as np
 
-from .. import _core, _time_dtypes as T
+from .. import _core, _dtype_time as T
 from .._elementwise import ufuncs as U
 from .._core import where
 

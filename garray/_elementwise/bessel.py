@@ -10,7 +10,7 @@ from .._dtypes import kind_of as _kind_of
 from .._args import as_array
 from . import ufuncs as _ufuncs
 from .. import _dtypes
-from .. import _time_dtypes as _time
+from .. import _dtype_time as _time
 from .._core import ones
 from .._creation.ranges import arange
 from .functions import where

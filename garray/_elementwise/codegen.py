@@ -80,6 +80,10 @@ def operators_pxi():
             # Note [0-d arrays for NumPy scalars] (cython/_extra_methods.pxi)
             lines += ["        if (<ndarray>self)._nd == 0 and _is_sequence(other):",
                       "            return NotImplemented     # Python's repetition (__index__)"]
+        if op.name in ("equal", "not_equal") and role == "forward":
+            # docs/datetimes.md: NumPy's == and != answer unlike types where its ufuncs raise
+            lines += ["        if _time_operand(self, other):",
+                      f'            return _time_mod().binary("{op.name}", self, other, None, True)']
         lines += ["        return " + call[role].format(v=var[op.name])]
     return "\n".join(lines) + "\n"
 

@@ -2,7 +2,7 @@
 op table): clip, isclose, nan_to_num; and where (cython/_where.pxi).
 """
 
-from .. import _time_dtypes as _time
+from .. import _dtype_time as _time
 from .._dtypes import kind_of as _kind_of
 import numpy
 

@@ -9,7 +9,7 @@ import operator
 from .._args import as_array
 from . import ufuncs as _ufuncs
 from .. import _dtypes
-from .. import _time_dtypes as _time
+from .. import _dtype_time as _time
 from .._core import asarray, empty_like, ndarray
 import math
 

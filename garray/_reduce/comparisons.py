@@ -5,7 +5,7 @@ and ``array_equiv`` (an elementwise comparison and one ``all`` reduction).
 import numpy
 
 from .._args import as_array, refuse_numpy
-from .. import _core, _time_dtypes as _time
+from .. import _core, _dtype_time as _time
 from . import reductions as _red
 from .._elementwise import ufuncs as _u
 from .common import _F64, _inexact

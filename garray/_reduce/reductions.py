@@ -12,7 +12,7 @@ cast into it), ``initial=`` and ``where=``.
 import numpy
 
 from .._args import as_array, reduction_axes
-from .. import _core, _dtypes, _time_dtypes as _time
+from .. import _core, _dtypes, _dtype_time as _time
 from .._core import ndarray
 from .._tables.reduce import ROWS
 from .._elementwise import ufuncs as _ufuncs

@@ -4,7 +4,7 @@ along one axis) and the public ``cumulative_sum``, ``cumulative_prod``, ``cumsum
 """
 
 from .._args import as_array, reduction_axes
-from .. import _core, _dtypes, _time_dtypes as _time
+from .. import _core, _dtypes, _dtype_time as _time
 from .._core import ndarray
 from .._tables.reduce import ROWS
 from .reductions import _code, _store, _with_dtype

@@ -60,7 +60,7 @@ import numpy
 
 from .._args import as_array, reduction_axes
 from .._tables import ops as _optable
-from .. import _core, _dtypes, _time_dtypes as _time
+from .. import _core, _dtypes, _dtype_time as _time
 from .._core import ndarray
 from .._tables.reduce import ROWS, UFUNC_REDUCTIONS
 from . import reductions as _red

@@ -21,7 +21,7 @@ import operator
 
 from .._args import as_array
 from .. import _core, _dtypes
-from .. import _time_dtypes as _time
+from .. import _dtype_time as _time
 from .._creation.ranges import linspace
 from .._elementwise.ufuncs import add as _add
 from .._reduce.scans import cumsum

@@ -22,7 +22,7 @@ from numpy.exceptions import AxisError
 
 from .._args import as_array, reduction_axes
 from .. import _core, _dtypes
-from .. import _time_dtypes as _time
+from .. import _dtype_time as _time
 from .._elementwise import ufuncs as _u
 from .._core import ndarray
 from .._elementwise.functions import where

@@ -27,7 +27,7 @@ import numpy
 
 
 from .._args import as_array, normalize_axis
-from .. import _core, _dtypes, _time_dtypes as _time
+from .. import _core, _dtypes, _dtype_time as _time
 from .._core import _family_launch, empty, ndarray
 from .._creation.ranges import arange
 from .._reduce.reductions import any as _any

@@ -432,3 +432,19 @@ def test_empty_and_0d(xp, shape):
     d = xp.zeros(shape, dtype="M8[s]") + numpy.timedelta64(5, "s")
     return (d, d - d, xp.sort(d.reshape(-1)), d.astype("M8[D]"), xp.isnat(d),
             xp.any(d), d == d)
+
+
+@pytest.mark.parametrize("case", ["unaligned", "byteswapped", "strided"])
+def test_hostile_host_layouts(case):
+    base = numpy.array(DATES, "M8[s]")
+    if case == "unaligned":
+        raw = numpy.zeros(base.nbytes + 1, numpy.uint8)
+        raw[1:] = base.view(numpy.uint8)
+        h = raw[1:].view("M8[s]")
+    elif case == "byteswapped":
+        h = base.astype(">M8[s]")
+    else:
+        h = numpy.array(DATES * 3, "M8[s]")[::3]
+    g = garray.asarray(h)
+    assert_xp_close(g, base if case != "strided" else h.astype("M8[s]"))
+    assert_xp_close(g + numpy.timedelta64(1, "h"), h.astype("M8[s]") + numpy.timedelta64(1, "h"))
