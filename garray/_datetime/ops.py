@@ -94,6 +94,23 @@ def _scale(t, s, r, divide):
     return where(ok, where(ok, f, 0).astype(I64), T.NAT)
 
 
+def _compare(name, a, b):
+    """Comparison ``name`` of int64 values (or Python ints) with NaT unordered and unequal.
+
+    NaT is the int64 minimum, so the raw comparison is wrong only where one operand is
+    NaT and it still holds: ``a < b``, ``a <= b`` and ``a == b`` when a is NaT (then
+    ``a == b`` means both are), ``a > b`` and ``a >= b`` when b is; ``a != b`` misses a
+    pair of NaTs.  One mask of that operand fixes it (two launches, not five)."""
+    res = getattr(U, name)(a, b)
+    m = b if name in ("greater", "greater_equal") else a
+    if not isinstance(m, _core.ndarray):    # a Python int: NaT only as the int64 minimum
+        if m != T.NAT:
+            return res
+        return U.logical_or(res, True) if name == "not_equal" else U.logical_and(res, False)
+    return U.logical_or(res, nat(m)) if name == "not_equal" else \
+        U.logical_and(res, U.not_equal(m, T.NAT))
+
+
 def _values(name, x1, x2, r):
     """int64 (or bool, float64) values of ``name(x1, x2)`` whose NumPy dtype is ``r``."""
     k1 = x1.dtype.kind if isinstance(x1, _core.ndarray) else "s"
@@ -104,10 +121,8 @@ def _values(name, x1, x2, r):
     if name in _COMPARE:
         ct = np.result_type(*(np.empty(0, x.dtype) if isinstance(x, _core.ndarray) else x
                               for x in (x1, x2)))
-        a, b, bad = _common(x1, x2, ct)
-        res = getattr(U, name)(a, b)
-        return U.logical_or(res, bad) if name == "not_equal" else \
-            U.logical_and(res, U.logical_not(bad))
+        a, b = _ints(x1, ct), _ints(x2, ct)
+        return _compare(name, a, b)
     if name in ("maximum", "minimum", "fmax", "fmin"):
         a, b, _ = _common(x1, x2, r)
         na, nb = _isnat(x1), _isnat(x2)

@@ -197,15 +197,17 @@ CMP = ("==", "!=", "<", "<=", ">", ">=")
 
 
 @pytest.mark.parametrize("op", CMP)
-@pytest.mark.parametrize("other", ["same", "reversed", "finer", "scalar", "int", "str"])
+@pytest.mark.parametrize("other", ["same", "reversed", "finer", "scalar", "int", "str",
+                                   "nat int", "nat scalar"])
 @xp_compare()
 def test_comparisons(xp, op, other):
     d, t = _dates(xp), _spans(xp)
-    if other == "int":
+    if other in ("int", "nat int"):
         d = t           # a timedelta compares with integers as counts of its unit
     y = {"same": d, "reversed": d[::-1], "finer": d[::-1].astype(d.dtype.str[:-3] + "[s]"),
          "scalar": numpy.datetime64("2016-01-01") if d.dtype.kind == "M" else 2,
-         "int": 7, "str": "2016-07-01"}[other]
+         "int": 7, "str": "2016-07-01", "nat int": -2**63,
+         "nat scalar": numpy.datetime64("NaT")}[other]
     return eval(f"d {op} y")
 
 
