@@ -5,7 +5,7 @@
 Times (best of --repeat, milliseconds) for n = 2**log2n datetime64[s] values (one in a
 thousand NaT) and timedelta64[s] spans: date + span, date - date, a unit cast to finer
 (ms) and coarser (D) units and to months (the calendar), a comparison, max (NaT
-propagates), sort (NaT last), is_busday and busday_count (of the dates without NaT).  ratio = numpy time / garray
+propagates), sort (NaT last), is_busday, busday_count and busday_offset (of the dates without NaT).  ratio = numpy time / garray
 time (> 1: garray faster).  garray runs several int64 kernels per operation
 (docs/datetimes.md): a unit conversion is a multiply, a NaT mask and a select.
 """
@@ -42,6 +42,7 @@ def cases(xp, log2n):
         ("sort", lambda: xp.sort(d)),
         ("is_busday", lambda: xp.is_busday(days)),
         ("busday_count", lambda: xp.busday_count(days, days[::-1])),
+        ("busday_offset", lambda: xp.busday_offset(days, 10, roll="forward")),
     ]
 
 

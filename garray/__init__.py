@@ -66,7 +66,8 @@ from ._elementwise.ufuncs import *  # noqa: F401,F403  (generated from the op ta
 from ._elementwise.math_extras import round  # noqa: F401,A004  (NumPy's decimals=; the ufunc's values)
 from ._elementwise.functions import clip, isclose, nan_to_num  # noqa: F401
 from ._datetime import datetime64, timedelta64, busdaycalendar  # noqa: F401
-from ._datetime.calendar import isnat, datetime_data, is_busday, busday_count  # noqa: F401
+from ._datetime.calendar import (isnat, datetime_data, is_busday, busday_count,  # noqa: F401
+                                 busday_offset)
 from ._index.advanced import nonzero  # noqa: F401
 from ._sort.interp import interp, sort_complex  # noqa: F401
 from ._sort.sets import (unique, unique_all, unique_counts, unique_inverse,  # noqa: F401

@@ -38,9 +38,8 @@ NOT_YET = {}
 
 NOT_YET["not yet implemented: strings and records (issue 34, the new dtypes)"] = (
     "bytes_ str_ character flexible void record recarray")
-NOT_YET["not yet implemented: the datetime functions past the arrays (issue 34): "
-        "datetime_as_string gives strings, busday_offset's rolling is not built"] = (
-    "datetime_as_string busday_offset")
+NOT_YET["not yet implemented: datetime_as_string (issue 34: it makes strings, which "
+        "garray does not hold yet)"] = "datetime_as_string"
 
 NOT_YET["not yet implemented: NumPy's other bit generators (garray.random has "
         "Philox4x32-10, issue 10; a BitGenerator base class and PCG64/MT19937 on the "

@@ -254,7 +254,6 @@ def test_ufunc_out_into_host_memory_is_a_type_error():
 
 @pytest.mark.parametrize("call, name", [
     (lambda g: numpy.datetime_as_string(g), "numpy.datetime_as_string"),
-    (lambda g: numpy.busday_offset(g, 1), "numpy.busday_offset"),
 ])
 def test_what_garray_lacks_is_a_type_error_naming_it(call, name):
     g = garray.ones(3)

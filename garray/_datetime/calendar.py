@@ -1,10 +1,12 @@
-"""The public time functions: ``isnat``, ``datetime_data``, ``is_busday`` and
-``busday_count``.
+"""The public time functions: ``isnat``, ``datetime_data``, ``is_busday``,
+``busday_count`` and ``busday_offset``.
 
 The business-day functions compute on the device: the weekday of a day count is
 ``(days + 3) mod 7`` (1970-01-01 was a Thursday), a count over whole weeks is closed-form
 and the part week a prefix sum over the week mask; holidays are counted with
-``searchsorted``.  NumPy's ``busdaycalendar`` parses ``weekmask`` and ``holidays`` (a few
+``searchsorted``; ``busday_offset`` inverts that count (the k-th valid day: whole weeks,
+the week mask's k-th set day, then a fixed point over the holidays, each round one
+``searchsorted``).  NumPy's ``busdaycalendar`` parses ``weekmask`` and ``holidays`` (a few
 host values: it sorts them, drops NaT, duplicates and holidays on weekend days).
 """
 
@@ -18,7 +20,7 @@ from .._dtypes import refuse_array
 from .._sort.sets import isin
 from .._sort.sorting import searchsorted
 from .ops import unary
-from .values import I64, storage, nat
+from .values import I64, storage, nat, civil_from_days
 
 _DAY = np.dtype("M8[D]")
 
@@ -183,4 +185,115 @@ def busday_count(begindates, enddates, weekmask="1111100", holidays=None, busday
     if out is None:
         return r
     out[...] = r
+    return out
+
+
+_ROLLS = ("raise", "nat", "forward", "following", "backward", "preceding",
+          "modifiedfollowing", "modifiedpreceding")
+
+
+class _Week:
+    """Counting valid days: ``before(d)``, the number of valid days before day ``d``
+    (relative to a fixed origin), and its inverse ``nth(k)``, the valid day with ``k``
+    valid days before it.  Days shift by 3 so that 0 is a Monday (1969-12-29)."""
+
+    def __init__(self, cal, device):
+        wm = cal.weekmask.astype(np.int64)
+        self.per_week = int(wm.sum())
+        self.prefix = _core.asarray(np.concatenate([[0], np.cumsum(wm)]), device=device)
+        self.slot = _core.asarray(np.flatnonzero(wm), device=device)    # k-th valid weekday
+        self.hol = _holidays(cal, device)
+
+    def before(self, d):
+        s = U.add(d, 3)
+        c = U.add(U.multiply(U.floor_divide(s, 7), self.per_week),
+                  self.prefix[U.remainder(s, 7)])
+        return U.subtract(c, searchsorted(self.hol, d)) if self.hol.size else c
+
+    def _nth_weekday(self, k):
+        w = self.per_week
+        return U.subtract(U.add(U.multiply(U.floor_divide(k, w), 7),
+                                self.slot[U.remainder(k, w)]), 3)
+
+    def nth(self, k):
+        e = self._nth_weekday(k)
+        if not self.hol.size:
+            return e
+        j = _core.zeros(e.shape, dtype=I64, device=e.device)
+        while True:         # the least j with j = #holidays <= nth_weekday(k + j)
+            j2 = searchsorted(self.hol, e, side="right")
+            if not bool(U.not_equal(j2, j).any()):
+                return e
+            j = j2
+            e = self._nth_weekday(U.add(k, j))
+
+
+def _month(d):
+    y, m = civil_from_days(d)
+    return U.add(U.multiply(y, 12), m)
+
+
+def busday_offset(dates, offsets, roll="raise", weekmask="1111100", holidays=None,
+                  busdaycal=None, out=None):
+    """The dates rolled to a valid business day and moved by ``offsets`` valid days, as
+    ``numpy.busday_offset``.
+
+    Parameters
+    ----------
+    dates : ndarray or array_like of datetime64[D]
+    offsets : ndarray or array_like of int
+        Valid days to move (negative: back); broadcast with dates.
+    roll : str, optional
+        For a date that is not a valid day: "raise" (ValueError, also for NaT), "nat", "forward" or
+        "following", "backward" or "preceding", "modifiedfollowing" or
+        "modifiedpreceding" (following/preceding unless that leaves the month).
+    weekmask, holidays, busdaycal : optional
+        As ``is_busday``.
+    out : ndarray, optional
+
+    Returns
+    -------
+    ndarray
+        datetime64[D] (NaT where a date is NaT, or not valid with roll="nat").
+
+    See Also
+    --------
+    numpy.busday_offset
+    """
+    if roll not in _ROLLS:
+        raise ValueError(f'busday_offset: invalid business day roll parameter "{roll}"')
+    d = _days(dates, "busday_offset")
+    if isinstance(offsets, np.ndarray):
+        raise refuse_numpy("busday_offset: offsets")
+    n = as_array(offsets, "busday_offset: offsets", d.device)
+    if n.dtype.kind not in "biuf":
+        raise TypeError(f"busday_offset: offsets must be integers, got {n.dtype}")
+    n = n.astype(I64)
+    cal = _calendar(weekmask, holidays, busdaycal, "busday_offset")
+    wk = _Week(cal, d.device)
+    bad = nat(d)
+    d0 = where(bad, 0, d)
+    valid = U.logical_and(U.not_equal(wk.before(U.add(d0, 1)), wk.before(d0)),
+                          U.logical_not(bad))
+    if roll == "raise":             # NumPy's: NaT or a day that is not valid raises
+        if not bool(valid.all()):
+            raise ValueError("busday_offset: NaT or a non-business day date (roll='raise')")
+        k = wk.before(d0)
+    elif roll == "nat":
+        bad = U.logical_or(bad, U.logical_not(valid))
+        k = wk.before(d0)
+    else:
+        fwd = wk.before(d0)                                 # index of the following day
+        back = U.subtract(wk.before(U.add(d0, 1)), 1)       # index of the preceding day
+        if roll in ("forward", "following", "backward", "preceding"):
+            k = fwd if roll in ("forward", "following") else back
+        else:
+            first, second = (fwd, back) if roll == "modifiedfollowing" else (back, fwd)
+            leaves = U.not_equal(_month(wk.nth(first)), _month(d0))
+            k = where(leaves, second, first)
+    r = wk.nth(U.add(k, n))
+    res = _core._relabel(where(bad, T.NAT, r), _DAY)
+    if out is None:
+        return res
+    out[...] = res
     return out

@@ -450,3 +450,45 @@ def test_hostile_host_layouts(case):
     g = garray.asarray(h)
     assert_xp_close(g, base if case != "strided" else h.astype("M8[s]"))
     assert_xp_close(g + numpy.timedelta64(1, "h"), h.astype("M8[s]") + numpy.timedelta64(1, "h"))
+
+
+ROLLS = ["raise", "nat", "forward", "following", "backward", "preceding",
+         "modifiedfollowing", "modifiedpreceding", "bogus"]
+
+
+@pytest.mark.parametrize("roll", ROLLS)
+@pytest.mark.parametrize("weekmask", ["1111100", "Mon Thu Sat", "1111111"])
+@pytest.mark.parametrize("holidays", [None, ["2016-07-04", "2016-08-01", "NaT", "2016-07-29",
+                                             "2016-05-02", "2016-05-03", "2016-05-04"]])
+@xp_compare()
+def test_busday_offset(xp, roll, weekmask, holidays):
+    d = xp.asarray(numpy.array(["2016-07-02", "2016-07-01", "NaT", "2016-07-31",
+                                "2016-04-30", "2016-05-31", "1969-12-28", "2016-05-01"],
+                               "M8[D]"))
+    kw = {"roll": roll, "weekmask": weekmask}
+    if holidays is not None:
+        kw["holidays"] = holidays
+    off = xp.asarray([0, 1, 2, -1, 3, -7, 400, -400])
+    if roll == "raise":        # only valid dates (NumPy raises for the others, tested below)
+        d = xp.busday_offset(d[xp.logical_not(xp.isnat(d))], 0, roll="forward",
+                             **{k: v for k, v in kw.items() if k != "roll"})
+        off = off[1:]
+    return xp.busday_offset(d, off, **kw)
+
+
+@xp_compare()
+def test_busday_offset_raises_for_invalid_days(xp):
+    return xp.busday_offset(xp.asarray(numpy.array(["2016-07-02"], "M8[D]")), 1)
+
+
+def test_busday_offset_against_numpy_with_many_holidays():
+    rng = numpy.random.default_rng(0)
+    days = rng.integers(-20000, 20000, 3000).astype("M8[D]")
+    hol = rng.integers(-20000, 20000, 2000).astype("M8[D]")
+    off = rng.integers(-3000, 3000, 3000)
+    for roll in ("following", "modifiedpreceding"):
+        expected = numpy.busday_offset(days, off, roll=roll, holidays=hol,
+                                       weekmask="Mon Tue Thu Fri")
+        got = garray.busday_offset(garray.asarray(days), garray.asarray(off), roll=roll,
+                                   holidays=hol, weekmask="Mon Tue Thu Fri")
+        assert_xp_close(got, expected)

@@ -27,7 +27,7 @@ SKIP = {"empty_like", "ndenumerate", "ndindex", "nditer", "nested_iters", "clip"
         "frompyfunc", "vectorize", "memmap", "einsum", "einsum_path", "from_dlpack",
         "asnumpy", "get_array_module", "set_printoptions", "printoptions", "seterr",
         "seterrcall", "errstate", "setbufsize", "info", "who", "source", "show_config",
-        "test", "busday_offset", "isnat", "searchsorted"}
+        "test", "isnat", "searchsorted"}
 
 
 def _public(prefix):
