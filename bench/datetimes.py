@@ -5,9 +5,10 @@
 Times (best of --repeat, milliseconds) for n = 2**log2n datetime64[s] values (one in a
 thousand NaT) and timedelta64[s] spans: date + span, date - date, a unit cast to finer
 (ms) and coarser (D) units and to months (the calendar), a comparison, max (NaT
-propagates), sort (NaT last), is_busday, busday_count and busday_offset (of the dates without NaT).  ratio = numpy time / garray
-time (> 1: garray faster).  garray runs several int64 kernels per operation
-(docs/datetimes.md): a unit conversion is a multiply, a NaT mask and a select.
+propagates), sort (NaT last), is_busday, busday_count and busday_offset (of the dates
+without NaT).  ratio = numpy time / garray time (> 1: garray faster), worst first.
+garray runs several int64 kernels per operation (docs/datetimes.md): a unit conversion
+is a multiply, a NaT mask and a select.
 """
 
 import argparse

@@ -15,7 +15,8 @@ __all__ = [
     "float32", "float64", "complex64", "complex128", "float16", "bfloat16", "float8_e4m3fn",
     "float8_e5m2", "DTYPES", "API_DTYPES", "API_RECORDS", "FLOAT16", "NARROW", "ML_FORMATS",
     "DTYPE_CODE", "CODE_DTYPE", "RECORDS", "DtypeRecord", "KIND", "is_narrow", "is_ml_format",
-    "kind_of", "Codes", "NoKernelsError", "default_float", "default_int", "default_complex", "default_index",
+    "kind_of", "Codes", "NoKernelsError", "default_float", "default_int", "default_complex",
+    "default_index",
 ]
 
 bool = np.bool_
@@ -58,8 +59,9 @@ class Codes(dict):
     __slots__ = ()
 
     def __missing__(self, dt):
-        raise NoKernelsError(f"garray has no kernels for {dt} in this function (datetime64 and "
-                        f"timedelta64 support the operations docs/datetimes.md lists)")
+        raise NoKernelsError(f"garray has no kernels for {dt} in this function (datetime64 "
+                             f"and timedelta64 support the operations docs/datetimes.md "
+                             f"lists)")
 
 
 DTYPE_CODE = Codes({dt: code for code, dt in enumerate(DTYPES)})

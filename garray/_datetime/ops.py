@@ -63,10 +63,6 @@ def _isnat(x):
     return False
 
 
-def _unit_dtype(kind, dt):
-    return np.dtype(f"{kind}8[{T.unit_of(dt)}]")
-
-
 def _common(x1, x2, r):
     """Both operands' int64 values in the unit of result dtype ``r`` and their NaT mask."""
     return _ints(x1, r), _ints(x2, r), U.logical_or(_isnat(x1), _isnat(x2))

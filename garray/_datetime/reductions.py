@@ -10,7 +10,7 @@ import numpy as np
 from .. import _core, _dtype_time as T
 from .._elementwise import ufuncs as U
 from .._core import where
-from .values import I64, storage, label, nat, keep_nat
+from .values import storage, label, nat, keep_nat
 
 _NONEMPTY = ("min", "max", "argmin", "argmax", "nanmin", "nanmax")
 
