@@ -325,8 +325,35 @@ def _unsupported(name, out, weights, interpolation):
         raise TypeError(f"{name}: interpolation= was removed in NumPy 2; use method=")
 
 
+def _time_median(a, axis, keepdims, nan, name):
+    """The median of timedeltas, as NumPy's: the middle value, or the mean of the two
+    middle values truncated toward zero (a timedelta mean); NaT where a slice holds one
+    (``nanmedian``: where it holds nothing else)."""
+    if a.dtype.kind == "M":
+        raise TypeError(f"{name}: no median of {a.dtype} (datetimes do not add, as NumPy)")
+    x2, kshape, keep = _rows(a, axis, name)
+    rows, n = x2.shape
+    if n == 0:
+        raise NotImplementedError(f"{name}: an empty slice of {a.dtype}")
+    v = _core._relabel(_sort_rows(x2, False, False), _dtypes.int64)     # NaT last
+    nat = v == _time.NAT
+    nv = n - nat.sum(axis=1, keepdims=True) if nan else \
+        _core.full((rows, 1), n, dtype=_dtypes.int64, device=a.device)
+    lo_i, hi_i = _u.maximum((nv - 1) // 2, 0), _u.maximum(nv // 2, 0)
+    lo, hi = take_rows(v, lo_i), take_rows(v, hi_i)
+    two = lo + hi
+    mean = two // 2 + _u.logical_and(two % 2 != 0, two < 0).astype(_dtypes.int64)
+    r = where(lo_i == hi_i, lo, mean)
+    bad = nv == 0 if nan else take_rows(nat, _core.full((rows, 1), n - 1,
+                                                         dtype=_dtypes.int64, device=a.device))
+    r = _core._relabel(where(bad, _time.NAT, r), a.dtype)
+    return _shape_result(r, (), kshape, keep, keepdims)
+
+
 def _median(a, axis, keepdims, nan, name):
     a = as_array(a, f"{name}: a")
+    if _time.is_time(a.dtype):
+        return _time_median(a, axis, keepdims, nan, name)
     if _kind_of(a.dtype) == "c":
         raise NotImplementedError(f"{name}: complex input is not supported")
     x2, kshape, keep = _rows(a, axis, name)

@@ -478,3 +478,25 @@ def test_busday_offset_against_numpy_with_many_holidays():
         got = garray.busday_offset(garray.asarray(days), garray.asarray(off), roll=roll,
                                    holidays=hol, weekmask="Mon Tue Thu Fri")
         assert_xp_close(got, expected)
+
+
+@pytest.mark.parametrize("values", [[1, -3, 7, 2], [1, "NaT", 3], [-1, -2], [5],
+                                    [3, "NaT", "NaT"], [-5, 2, "NaT", 9, -1, 4]])
+@pytest.mark.parametrize("fn", ["median", "nanmedian"])
+@xp_compare()
+def test_median(xp, values, fn):
+    t = xp.asarray(numpy.array(values, "m8[h]"))
+    return getattr(xp, fn)(t)
+
+
+@pytest.mark.parametrize("axis", [0, 1, None, (0, 1)])
+@pytest.mark.parametrize("fn", ["median", "nanmedian"])
+@xp_compare()
+def test_median_axes(xp, axis, fn):
+    t = xp.asarray(numpy.array([1, -3, 7, 2, "NaT", 9], "m8[s]").reshape(2, 3))
+    return getattr(xp, fn)(t, axis=axis), getattr(xp, fn)(t, axis=axis, keepdims=True)
+
+
+@xp_compare()
+def test_median_of_datetimes_raises(xp):
+    return xp.median(_dates(xp))
