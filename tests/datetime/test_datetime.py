@@ -500,3 +500,39 @@ def test_median_axes(xp, axis, fn):
 @xp_compare()
 def test_median_of_datetimes_raises(xp):
     return xp.median(_dates(xp))
+
+
+WRITERS = ["fill", "put", "place", "copyto", "putmask"]
+WRITE_VALUES = [numpy.datetime64("2020-01-01"), numpy.datetime64("2020-01-01T05:30"),
+                numpy.datetime64("NaT"), "2020-03-04", 5, numpy.timedelta64(1, "D")]
+
+
+@pytest.mark.parametrize("value", WRITE_VALUES, ids=repr)
+@pytest.mark.parametrize("writer", WRITERS)
+@xp_compare()
+def test_writers_convert_units(xp, writer, value):
+    """Every in-place writer converts a scalar of another unit (or a string) as NumPy."""
+    x = xp.asarray(numpy.array(["2016-07-01", "NaT", "2015-01-01", "2016-02-29"], "M8[h]"))
+    x = x.copy()
+    mask = xp.asarray([True, False, True, False])
+    if writer == "fill":
+        x.fill(value)
+    elif writer == "put":
+        xp.put(x, xp.asarray([0, 2]), value)
+    elif writer == "place":
+        xp.place(x, mask, value)
+    elif writer == "copyto":
+        xp.copyto(x, value)
+    else:
+        xp.putmask(x, mask, value)
+    return x
+
+
+@pytest.mark.parametrize("fn", ["full_like", "zeros_like", "ones_like"])
+@xp_compare()
+def test_like_creation(xp, fn):
+    x = _dates(xp, "h")
+    if fn == "full_like":
+        return xp.full_like(x, numpy.datetime64("2020-01-01")), xp.full(3, numpy.datetime64(
+            "2020-01-01T05"), dtype="M8[D]"), xp.full(3, numpy.datetime64("2020-01-01T05"))
+    return getattr(xp, fn)(x)
