@@ -12,16 +12,9 @@ is a multiply, a NaT mask and a select.
 """
 
 import argparse
-import os
-import sys
 
+import _timing  # noqa: F401  (before NumPy: bench/ leaves the front of sys.path)
 import numpy
-
-import garray
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from elementwise import best  # noqa: E402  (best of N, after a warm-up call)
-
 
 def cases(xp, log2n):
     n = 1 << log2n
@@ -52,19 +45,7 @@ def main():
     ap.add_argument("--log2n", type=int, default=22)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    dev = garray.default_device()
-    sync = getattr(dev, "synchronize", lambda: None)
-    print(f"garray {garray.__version__} on {dev}; numpy {numpy.__version__}; "
-          f"n = 2**{args.log2n}; best of {args.repeat}; ratio = numpy / garray (> 1: garray "
-          f"faster)")
-    print(f"{'op':<13} {'garray ms':>10} {'numpy ms':>10} {'ratio':>6}")
-    rows = []
-    for (name, nf), (_, gf) in zip(cases(numpy, args.log2n), cases(garray, args.log2n)):
-        tn = best(nf, args.repeat)
-        tg = best(lambda: (gf(), sync()), args.repeat)
-        rows.append((tn / tg, name, tg, tn))
-    for ratio, name, tg, tn in sorted(rows):
-        print(f"{name:<13} {tg * 1e3:10.3f} {tn * 1e3:10.3f} {ratio:6.2f}")
+    _timing.numpy_vs_garray(cases, args.log2n, args.repeat)
 
 
 if __name__ == "__main__":

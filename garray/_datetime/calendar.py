@@ -205,15 +205,13 @@ class _Week:
         self.hol = _holidays(cal, device)
 
     def before(self, d):
-        s = U.add(d, 3)
-        c = U.add(U.multiply(U.floor_divide(s, 7), self.per_week),
-                  self.prefix[U.remainder(s, 7)])
+        weeks, day = U.divmod(U.add(d, 3), 7)
+        c = U.add(U.multiply(weeks, self.per_week), self.prefix[day])
         return U.subtract(c, searchsorted(self.hol, d)) if self.hol.size else c
 
     def _nth_weekday(self, k):
-        w = self.per_week
-        return U.subtract(U.add(U.multiply(U.floor_divide(k, w), 7),
-                                self.slot[U.remainder(k, w)]), 3)
+        weeks, nth = U.divmod(k, self.per_week)
+        return U.add(U.multiply(weeks, 7), U.subtract(self.slot[nth], 3))
 
     def nth(self, k):
         e = self._nth_weekday(k)
@@ -273,24 +271,22 @@ def busday_offset(dates, offsets, roll="raise", weekmask="1111100", holidays=Non
     wk = _Week(cal, d.device)
     bad = nat(d)
     d0 = where(bad, 0, d)
-    valid = U.logical_and(U.not_equal(wk.before(U.add(d0, 1)), wk.before(d0)),
-                          U.logical_not(bad))
-    if roll == "raise":             # NumPy's: NaT or a day that is not valid raises
-        if not bool(valid.all()):
+    if roll in ("raise", "nat"):
+        k = wk.before(d0)           # d is valid where the count steps past it
+        invalid = U.logical_or(U.equal(wk.before(U.add(d0, 1)), k), bad)
+        if roll == "raise" and bool(invalid.any()):    # NumPy's: NaT raises too
             raise ValueError("busday_offset: NaT or a non-business day date (roll='raise')")
-        k = wk.before(d0)
-    elif roll == "nat":
-        bad = U.logical_or(bad, U.logical_not(valid))
-        k = wk.before(d0)
+        bad = invalid
+    elif roll in ("forward", "following"):
+        k = wk.before(d0)                                   # the following valid day
+    elif roll in ("backward", "preceding"):
+        k = U.subtract(wk.before(U.add(d0, 1)), 1)          # the preceding valid day
     else:
-        fwd = wk.before(d0)                                 # index of the following day
-        back = U.subtract(wk.before(U.add(d0, 1)), 1)       # index of the preceding day
-        if roll in ("forward", "following", "backward", "preceding"):
-            k = fwd if roll in ("forward", "following") else back
-        else:
-            first, second = (fwd, back) if roll == "modifiedfollowing" else (back, fwd)
-            leaves = U.not_equal(_month(wk.nth(first)), _month(d0))
-            k = where(leaves, second, first)
+        fwd = wk.before(d0)
+        back = U.subtract(wk.before(U.add(d0, 1)), 1)
+        first, second = (fwd, back) if roll == "modifiedfollowing" else (back, fwd)
+        leaves = U.not_equal(_month(wk.nth(first)), _month(d0))
+        k = where(leaves, second, first)
     r = wk.nth(U.add(k, n))
     res = _core._relabel(where(bad, T.NAT, r), _DAY)
     if out is None:
