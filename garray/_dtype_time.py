@@ -31,15 +31,26 @@ def is_time(dt):
     return dt.kind in "mM"
 
 
+# One dtype object per (kind, unit): garray compares dtypes by identity on its fast
+# paths (``astype(copy=False)``, copies), as it does for its numeric dtypes.
+_CANONICAL = {}
+
+
 def normalize_time(dt, argname):
-    """The canonical (native byte order) time dtype of ``dt``, a time ``numpy.dtype``.
+    """The canonical (native byte order) time dtype of ``dt``, a time ``numpy.dtype``:
+    the same object for every spelling of it.
 
     Raises NotImplementedError for a unit with a multiplier (``datetime64[2D]``)."""
     unit, count = np.datetime_data(dt)
     if count != 1:
         raise NotImplementedError(f"{argname}: {dt} (a unit with a multiplier) is not "
                                   f"supported; use {dt.kind}8[{unit}] and scale the values")
-    return np.dtype(f"{dt.kind}8[{unit}]" if unit != "generic" else f"{dt.kind}8")
+    key = (dt.kind, unit)
+    canon = _CANONICAL.get(key)
+    if canon is None:       # at most 2 kinds x 14 units
+        canon = _CANONICAL.setdefault(key, np.dtype(f"{dt.kind}8[{unit}]" if unit != "generic"
+                                                    else f"{dt.kind}8"))
+    return canon
 
 
 def unit_of(dt):

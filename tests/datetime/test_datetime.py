@@ -536,3 +536,14 @@ def test_like_creation(xp, fn):
         return xp.full_like(x, numpy.datetime64("2020-01-01")), xp.full(3, numpy.datetime64(
             "2020-01-01T05"), dtype="M8[D]"), xp.full(3, numpy.datetime64("2020-01-01T05"))
     return getattr(xp, fn)(x)
+
+
+@pytest.mark.parametrize("spelling", ["datetime64[D]", "M8[D]", "<M8[D]", ">M8[D]",
+                                      numpy.dtype("M8[D]"), numpy.dtype("=M8[D]")], ids=str)
+def test_one_dtype_object_per_unit(spelling):
+    """Every spelling normalises to one object, so astype(copy=False) keeps the array, as
+    NumPy's."""
+    x = garray.zeros(3, dtype="M8[D]")
+    assert garray.dtype(spelling) is x.dtype
+    assert x.astype(spelling, copy=False) is x
+    assert garray.asarray(x, dtype=spelling) is x
