@@ -147,10 +147,10 @@ cdef object _binary_t(_Kernels k, object x1, object x2, object out, object temp)
         # A NumPy scalar is strong (NEP 50): promoted by its dtype like a 0-d array,
         # then packed by value in the compute dtype (no device allocation).
         sc = _scalar_type_code.get(type(s), -1)
-        if _time_scalar(s):
-            return _time_mod().binary(k.name, s if s_first else ref, ref if s_first else s,
-                                      out)
         if sc < 0:              # another type of a known dtype (numpy.longlong ...)
+            if _time_scalar(s):
+                return _time_mod().binary(k.name, s if s_first else ref,
+                                          ref if s_first else s, out)
             sc = _code_of.get(s.dtype, -1)
         if sc < 0:
             raise TypeError(f"{k.name}: unsupported NumPy scalar type {s.dtype}")

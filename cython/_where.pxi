@@ -38,8 +38,7 @@ def where(condition, x1, x2, /):
             raise TypeError(f"where: expected an array or a Python scalar, got "
                             f"{type(x1).__name__}")
         x1 = asarray(x1, device=c._device)
-    if ((isinstance(x1, ndarray) and _labelled(<ndarray>x1))
-            or (isinstance(x2, ndarray) and _labelled(<ndarray>x2))):
+    if _time_operand(x1, x2):
         return _time_mod().where(c, x1, x2)
     if isinstance(x1, ndarray) and isinstance(x2, ndarray):
         code = _promote[(<ndarray>x1)._code][(<ndarray>x2)._code]

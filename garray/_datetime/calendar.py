@@ -98,6 +98,14 @@ def _calendar(weekmask, holidays, busdaycal, name):
                              np.asarray(holidays, dtype=_DAY))
 
 
+def _into(r, out):
+    """``r``, or written into ``out=`` (NumPy's unsafe cast) and ``out`` returned."""
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
 def _holidays(cal, device):
     return _core.asarray(cal.holidays.view(np.int64), device=device)
 
@@ -132,10 +140,7 @@ def is_busday(dates, weekmask="1111100", holidays=None, busdaycal=None, out=None
     hol = _holidays(cal, d.device)
     if hol.size:
         r = U.logical_and(r, U.logical_not(isin(d, hol)))
-    if out is None:
-        return r
-    out[...] = r
-    return out
+    return _into(r, out)
 
 
 def busday_count(begindates, enddates, weekmask="1111100", holidays=None, busdaycal=None,
@@ -169,23 +174,11 @@ def busday_count(begindates, enddates, weekmask="1111100", holidays=None, busday
     if bool(U.logical_or(nat(b), nat(e)).any()):
         raise ValueError("busday_count: cannot compute a business day count with a NaT "
                          "(not-a-time) date")
-    cal = _calendar(weekmask, holidays, busdaycal, "busday_count")
+    wk = _Week(_calendar(weekmask, holidays, busdaycal, "busday_count"), b.device)
     swap = U.less(e, b)         # NumPy counts (end, begin] then, negated
     lo, hi = where(swap, U.add(e, 1), b), where(swap, U.add(b, 1), e)
-    n = U.subtract(hi, lo)
-    wm = cal.weekmask.astype(np.int64)
-    prefix = _core.asarray(np.concatenate([[0], np.cumsum(np.tile(wm, 2))]), device=b.device)
-    dow = U.remainder(U.add(lo, 3), 7)
-    count = U.add(U.multiply(U.floor_divide(n, 7), int(wm.sum())),
-                  U.subtract(prefix[U.add(dow, U.remainder(n, 7))], prefix[dow]))
-    hol = _holidays(cal, b.device)
-    if hol.size:
-        count = U.subtract(count, U.subtract(searchsorted(hol, hi), searchsorted(hol, lo)))
-    r = where(swap, U.negative(count), count).astype(I64, copy=False)
-    if out is None:
-        return r
-    out[...] = r
-    return out
+    count = U.subtract(wk.before(hi), wk.before(lo))
+    return _into(where(swap, U.negative(count), count), out)
 
 
 _ROLLS = ("raise", "nat", "forward", "following", "backward", "preceding",
@@ -288,8 +281,4 @@ def busday_offset(dates, offsets, roll="raise", weekmask="1111100", holidays=Non
         leaves = U.not_equal(_month(wk.nth(first)), _month(d0))
         k = where(leaves, second, first)
     r = wk.nth(U.add(k, n))
-    res = _core._relabel(where(bad, T.NAT, r), _DAY)
-    if out is None:
-        return res
-    out[...] = res
-    return out
+    return _into(_core._relabel(where(bad, T.NAT, r), _DAY), out)

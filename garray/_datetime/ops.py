@@ -69,11 +69,9 @@ def _common(x1, x2, r):
 
 
 def _trunc_div(a, b):
-    """a / b rounded toward zero (int64; NumPy's timedelta // integer)."""
-    q = U.floor_divide(a, b)
-    fix = U.logical_and(U.not_equal(U.remainder(a, b), 0),
-                        U.not_equal(U.less(a, 0), U.less(b, 0)))
-    return U.add(q, fix.astype(I64))
+    """a / b rounded toward zero (int64; NumPy's timedelta // integer): a less its
+    truncated remainder divides exactly."""
+    return U.floor_divide(U.subtract(a, U.fmod(a, b)), b)
 
 
 def _scale(t, s, r, divide):
@@ -166,11 +164,8 @@ def _finish(v, r, out, name):
 def binary(name, x1, x2, out, operator=False):
     """``name(x1, x2)`` with at least one operand a time array or NumPy time scalar;
     ``operator``: called by ``==`` or ``!=``, which NumPy answers for unlike types (all
-    unequal) where its ufuncs raise."""
+    unequal) where its ufuncs raise.  The callers pass one garray array at least."""
     ref = x1 if isinstance(x1, _core.ndarray) else x2
-    if not isinstance(ref, _core.ndarray):
-        ref = _core.asarray(np.asarray(x1))
-        x1 = ref
     x1, x2 = _operand(x1, ref), _operand(x2, ref)
     if isinstance(x1, _core.ndarray) and isinstance(x2, _core.ndarray) \
             and x1.device != x2.device:

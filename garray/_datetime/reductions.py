@@ -7,16 +7,12 @@ wrapping int64, which moves NaT (the int64 minimum) to the top: NaT sorts last, 
 
 import numpy as np
 
-from .. import _core, _dtype_time as T
+from .. import _core
 from .._elementwise import ufuncs as U
 from .._core import where
 from .values import storage, label, nat, keep_nat
 
 _NONEMPTY = ("min", "max", "argmin", "argmax", "nanmin", "nanmax")
-
-
-def _any_nat(v, axes, keepdims):
-    return _core._reduce("any", nat(v), axes, keepdims)
 
 
 def reduce(name, x, axes, keepdims):
@@ -25,33 +21,23 @@ def reduce(name, x, axes, keepdims):
     if name in _NONEMPTY and any(x.shape[a] == 0 for a in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no "
                          f"identity")
-    if name in ("any", "all", "count_nonzero"):
+    if name in ("any", "all", "count_nonzero", "argmin"):
+        # argmin: NaT is the int64 minimum, so its first index is the int64 argmin's
         return _core._reduce(name, v, axes, keepdims)
-    if name in ("min", "max") or (name == "sum" and x.dtype.kind == "m"):
-        if name == "sum":       # NaT drops out of the int sum, then marks its lines
-            r = _core._reduce("sum", keep_nat_zero(v), axes, keepdims)
-        else:
-            r = _core._reduce(name, v, axes, keepdims)
-        return label(keep_nat(r, _any_nat(v, axes, keepdims)) if name != "min" else r,
-                     x.dtype)
-    if name == "nanmax":        # NaT is the int64 minimum: it wins only alone
-        return label(_core._reduce("max", v, axes, keepdims), x.dtype)
+    if name in ("min", "nanmax"):      # NaT wins min; it wins max only alone
+        return label(_core._reduce(name[-3:], v, axes, keepdims), x.dtype)
+    m = nat(v)
     if name == "nanmin":
-        big = np.iinfo(np.int64).max
-        r = _core._reduce("min", where(nat(v), big, v), axes, keepdims)
-        return label(where(_core._reduce("all", nat(v), axes, keepdims), T.NAT, r), x.dtype)
-    if name in ("argmin", "argmax"):
-        r = _core._reduce(name, v, axes, keepdims)
-        if name == "argmin":    # NaT is the int64 minimum: its first index already
-            return r
-        m = nat(v)
-        return where(_core._reduce("any", m, axes, keepdims),
-                     _core._reduce("argmax", m, axes, keepdims), r)
+        r = _core._reduce("min", where(m, np.iinfo(np.int64).max, v), axes, keepdims)
+        return label(keep_nat(r, _core._reduce("all", m, axes, keepdims)), x.dtype)
+    hit = _core._reduce("any", m, axes, keepdims)          # the lines NaT propagates to
+    if name == "argmax":
+        return where(hit, _core._reduce("argmax", m, axes, keepdims),
+                     _core._reduce("argmax", v, axes, keepdims))
+    if name == "max" or (name == "sum" and x.dtype.kind == "m"):
+        r = _core._reduce(name, v if name == "max" else where(m, 0, v), axes, keepdims)
+        return label(keep_nat(r, hit), x.dtype)
     raise TypeError(f"{name}: not supported for {x.dtype}")
-
-
-def keep_nat_zero(v):
-    return where(nat(v), 0, v)
 
 
 def sort_keys(x):
@@ -72,4 +58,4 @@ def as_time(v, dt, device):
     return _core.asarray(np.asarray(v).astype(dt), device=device)
 
 
-__all__ = ["reduce", "sort_keys", "from_sort_keys", "as_time", "T"]
+__all__ = ["reduce", "sort_keys", "from_sort_keys", "as_time"]
