@@ -547,3 +547,34 @@ def test_one_dtype_object_per_unit(spelling):
     assert garray.dtype(spelling) is x.dtype
     assert x.astype(spelling, copy=False) is x
     assert garray.asarray(x, dtype=spelling) is x
+
+
+@pytest.mark.parametrize("case", ["strided", "empty", "0-d", "2-d broadcast"])
+@xp_compare()
+def test_business_days_layouts(xp, case):
+    d = xp.arange("2016-06-20", "2016-08-01", dtype="M8[D]")
+    if case == "strided":
+        d = d[::-3]
+    elif case == "empty":
+        d = d[:0]
+    elif case == "0-d":
+        d = d[5]
+    else:
+        d = d[:12].reshape(3, 4)
+    e = d[..., ::-1] if d.ndim else d
+    return (xp.is_busday(d), xp.busday_count(d, e), xp.busday_offset(d, 2, roll="following"),
+            xp.busday_offset(d, xp.arange(4) if case == "2-d broadcast" else -1,
+                             roll="modifiedpreceding"))
+
+
+@pytest.mark.parametrize("bad", ["float dates", "weekmask", "no valid day", "offsets"])
+@xp_compare()
+def test_business_days_bad_input(xp, bad):
+    d = xp.arange("2016-06-20", "2016-06-27", dtype="M8[D]")
+    if bad == "float dates":
+        return xp.is_busday(xp.ones(3))
+    if bad == "weekmask":
+        return xp.busday_count(d, d, weekmask="Mon Funday")
+    if bad == "no valid day":
+        return xp.busday_offset(d, 1, weekmask="0000000")
+    return xp.busday_offset(d, xp.asarray(numpy.array(["2016"] * 7, "M8[D]")))
